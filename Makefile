@@ -1,0 +1,53 @@
+# stylusd — every target installs the Debian packages it needs first.
+SWIFT      ?= swift
+PREFIX     ?= /usr/local
+DEB_BUILD  := pkg-config libinput-dev libevdev-dev libwacom-dev
+DEB_TEST   := $(DEB_BUILD) python3 evemu-tools
+RECORDING  := Tests/Fixtures/recordings/Wacom_Cintiq_22HDT_Pen.events
+SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps deps-test build release run test test-swift test-crosscheck bench clean
+
+all: build
+
+# Installs only what dpkg reports missing, so a ready machine skips apt.
+define install_missing
+	@missing=$$(for p in $(1); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing:" $$missing; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+endef
+
+deps:
+	$(call install_missing,$(DEB_BUILD))
+
+deps-test:
+	$(call install_missing,$(DEB_TEST))
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+# Until the live daemon exists, `make run` shows the engine on a real
+# recording: a Cintiq 22HDT session whose side-button double presses open
+# and minimize the canvas.
+run: release
+	.build/release/stylusd replay $(RECORDING)
+
+test: deps-test
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+	$(MAKE) --no-print-directory test-crosscheck
+
+test-crosscheck: release
+	python3 tests/crosscheck_replay.py --stylusd .build/release/stylusd Tests/Fixtures/recordings
+
+bench: deps
+	$(SWIFT) build -c release --product stylus-bench
+	LD_PRELOAD=$$(ls .build/release/libMallocInterposerSwift.so) .build/release/stylus-bench $(RECORDING)
+
+clean:
+	rm -rf .build

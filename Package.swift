@@ -1,0 +1,68 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "stylusd",
+    products: [
+        .executable(name: "stylusd", targets: ["stylusd"]),
+        .executable(name: "stylusctl", targets: ["stylusctl"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        .package(url: "https://github.com/ordo-one/malloc-interposer.git", from: "1.6.1"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibinput",
+            pkgConfig: "libinput",
+            providers: [.apt(["libinput-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLibevdev",
+            pkgConfig: "libevdev",
+            providers: [.apt(["libevdev-dev"])]
+        ),
+        // The pure engine: no C, no I/O, no clocks.
+        .target(name: "StylusCore"),
+        // Everything that touches the kernel's input stack or input files.
+        .target(
+            name: "StylusInput",
+            dependencies: ["StylusCore", "CLibevdev", "CLibinput"]
+        ),
+        .executableTarget(
+            name: "stylusd",
+            dependencies: [
+                "StylusCore", "StylusInput",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "stylusctl",
+            dependencies: [
+                "StylusCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "stylus-bench",
+            dependencies: [
+                "StylusCore", "StylusInput",
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            ]
+        ),
+        .testTarget(
+            name: "StylusCoreTests",
+            dependencies: [
+                "StylusCore",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
+            name: "StylusInputTests",
+            dependencies: ["StylusCore", "StylusInput"],
+            exclude: []
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,51 @@
+/// Per-button state of the double-press rule.
+///
+/// The rule, per device and per button:
+/// 1. a press less than `debounce` after the same button's last release is
+///    contact bounce: it is swallowed together with its release;
+/// 2. a press at most `interval` after the pending first press is a double
+///    press, reported at once, and clears the pending press;
+/// 3. any other press becomes the pending first press;
+/// 4. proximity-out or a different tool coming in clears pending presses.
+struct ButtonTracker: Equatable {
+    var isDown = false
+    /// The button is physically down but its press was bounce.
+    var swallowingBounce = false
+    var lastRelease: Microseconds?
+    var pendingPress: Microseconds?
+
+    enum PressVerdict: Equatable {
+        case bounce
+        case repeated            // a press while already down: the kernel never sends this, a fuzzed file may
+        case first
+        case double(firstPress: Microseconds)
+    }
+
+    mutating func press(at time: Microseconds, interval: Microseconds, debounce: Microseconds) -> PressVerdict {
+        if isDown || swallowingBounce { return .repeated }
+        if let released = lastRelease, time - released < debounce {
+            swallowingBounce = true
+            return .bounce
+        }
+        isDown = true
+        if let first = pendingPress, time - first <= interval {
+            pendingPress = nil
+            return .double(firstPress: first)
+        }
+        pendingPress = time
+        return .first
+    }
+
+    /// Returns false when the release belongs to a swallowed press or to no press at all.
+    @discardableResult
+    mutating func release(at time: Microseconds) -> Bool {
+        if swallowingBounce {
+            swallowingBounce = false
+            return false
+        }
+        guard isDown else { return false }
+        isDown = false
+        lastRelease = time
+        return true
+    }
+}

@@ -1,0 +1,440 @@
+public enum Command: Equatable, Sendable {
+    case toggleCanvas
+    case openCanvas
+    case minimizeCanvas
+    /// The overlay finished drawing its transition.
+    case acknowledgeTransition
+    case clearCanvas
+    case precision(PrecisionRequest)
+}
+
+public enum CommandOutcome: Equatable, Sendable {
+    case done
+    /// Nothing to do; the state already is what was asked for.
+    case unchanged(reason: String)
+    case refused(reason: String)
+}
+
+struct DeviceState {
+    var id: DeviceID
+    var info: DeviceInfo
+    var tool: Tool?
+    /// The last tool seen in proximity, to tell "a different tool" from a return.
+    var lastTool: Tool?
+    var tipDown = false
+    var buttons = [ButtonTracker](repeating: ButtonTracker(), count: ButtonID.slotCount)
+    var axes = PenAxes()
+    var adjustedX = 0.0
+    var adjustedY = 0.0
+    var precisionActive = false
+    var scale = 1.0
+    var reportedScale = 1.0
+    /// Index into `canvas.strokes` of the stroke this pen is drawing.
+    var recordingStroke: Int?
+
+    init(id: DeviceID, info: DeviceInfo) {
+        self.id = id
+        self.info = info
+    }
+}
+
+/// The pure core: `state + input -> state + effects`. No I/O, no clock, no
+/// threads; every time comes in with its input, so a replay is repeatable.
+public struct Engine: Sendable {
+    public private(set) var config: EngineConfig
+    public private(set) var canvas = Canvas()
+    public private(set) var precisionEnabled = false
+    /// Emit a `PenSample` per pen input (only worth it while someone listens).
+    public var publishesSamples = false
+
+    var devices: [DeviceState] = []
+    private var curve: PrecisionCurve
+    private var intervalUS: Microseconds
+    private var debounceUS: Microseconds
+
+    /// - Precondition: `config.problems()` is empty; callers validate first.
+    public init(config: EngineConfig = EngineConfig()) {
+        self.config = config
+        self.curve = PrecisionCurve(config.precision)
+        self.intervalUS = Microseconds(config.doublePressIntervalMS) * 1000
+        self.debounceUS = Microseconds(config.debounceMS) * 1000
+    }
+
+    /// Replaces the configuration; canvas, strokes and precision are kept.
+    public mutating func reconfigure(_ config: EngineConfig) {
+        self.config = config
+        curve = PrecisionCurve(config.precision)
+        intervalUS = Microseconds(config.doublePressIntervalMS) * 1000
+        debounceUS = Microseconds(config.debounceMS) * 1000
+        updateFullness()
+    }
+
+    /// Restores persisted state (a restart); never mid-transition.
+    public mutating func restore(canvas: Canvas, precisionEnabled: Bool) {
+        self.canvas = canvas
+        self.canvas.transition = nil
+        self.precisionEnabled = precisionEnabled
+        updateFullness()
+    }
+
+    public var deviceIDs: [DeviceID] { devices.map(\.id) }
+
+    public func deviceInfo(_ id: DeviceID) -> DeviceInfo? {
+        devices.first(where: { $0.id == id })?.info
+    }
+
+    /// Whether any pen is slowed by precision mode right now.
+    public var precisionActive: Bool { devices.contains { $0.precisionActive } }
+
+    /// When the engine next needs `fireTimers`; nil while nothing is pending.
+    public var nextDeadline: Microseconds? { canvas.transition?.deadline }
+
+    // MARK: Pen input
+
+    public mutating func handle(_ input: PenInput, at time: Microseconds, into effects: inout Effects) {
+        switch input {
+        case .deviceAdded(let id, let info):
+            if let i = index(of: id) {
+                devices[i].info = info
+            } else {
+                devices.append(DeviceState(id: id, info: info))
+            }
+            effects.events.append(.device(DeviceEvent(change: .added, device: id, info: info, endedStroke: false, time: time)))
+
+        case .deviceRemoved(let id):
+            guard let i = index(of: id) else { return }
+            let wasDrawing = devices[i].recordingStroke != nil
+            endStroke(device: i, at: time, into: &effects)
+            let info = devices[i].info
+            devices.remove(at: i)
+            effects.events.append(.device(DeviceEvent(change: .removed, device: id, info: info, endedStroke: wasDrawing, time: time)))
+
+        case .proximityIn(let id, let tool, let axes):
+            let i = ensureDevice(id)
+            if let current = devices[i].tool, current != tool {
+                leaveProximity(device: i, at: time, into: &effects)
+            }
+            if devices[i].tool == tool { return }
+            if devices[i].lastTool != tool { clearPendingSidePresses(device: i) }
+            devices[i].tool = tool
+            devices[i].lastTool = tool
+            devices[i].axes = axes
+            devices[i].adjustedX = axes.x
+            devices[i].adjustedY = axes.y
+            effects.events.append(.proximity(ProximityEvent(device: id, inProximity: true, tool: tool, time: time)))
+            emitSample(device: i, at: time, into: &effects)
+
+        case .proximityOut(let id):
+            guard let i = index(of: id), devices[i].tool != nil else { return }
+            leaveProximity(device: i, at: time, into: &effects)
+
+        case .tipDown(let id, let axes):
+            let i = ensureDevice(id)
+            guard !devices[i].tipDown else { return move(device: i, to: axes, at: time, into: &effects) }
+            devices[i].tipDown = true
+            devices[i].axes = axes
+            devices[i].adjustedX = axes.x
+            devices[i].adjustedY = axes.y
+            updatePrecision(device: i, at: time, into: &effects)
+            startStroke(device: i, at: time, into: &effects)
+            emitSample(device: i, at: time, into: &effects)
+
+        case .tipUp(let id, let axes):
+            guard let i = index(of: id), devices[i].tipDown else { return }
+            devices[i].axes = axes
+            appendPoint(device: i, at: time, into: &effects)
+            lift(device: i, at: time, into: &effects)
+            emitSample(device: i, at: time, into: &effects)
+
+        case .motion(let id, let axes):
+            let i = ensureDevice(id)
+            move(device: i, to: axes, at: time, into: &effects)
+
+        case .button(let id, let button, let pressed):
+            let i = ensureDevice(id)
+            let slot = button.slot
+            guard slot < ButtonID.slotCount else { return }
+            if !pressed {
+                devices[i].buttons[slot].release(at: time)
+                return
+            }
+            let verdict = devices[i].buttons[slot].press(at: time, interval: intervalUS, debounce: debounceUS)
+            if case .double(let first) = verdict {
+                doublePress(device: i, button: button, first: first, at: time, into: &effects)
+            }
+        }
+    }
+
+    // MARK: Commands and timers
+
+    public mutating func perform(_ command: Command, at time: Microseconds, into effects: inout Effects) -> CommandOutcome {
+        switch command {
+        case .toggleCanvas:
+            return toggleCanvas(source: .command, at: time, into: &effects)
+        case .openCanvas:
+            switch canvas.state {
+            case .open, .opening: return .unchanged(reason: "canvas is already \(canvas.state.rawValue)")
+            case .minimizing: return .refused(reason: "canvas is minimizing; wait for the transition to end")
+            case .minimized: return toggleCanvas(source: .command, at: time, into: &effects)
+            }
+        case .minimizeCanvas:
+            switch canvas.state {
+            case .minimized, .minimizing: return .unchanged(reason: "canvas is already \(canvas.state.rawValue)")
+            case .opening: return .refused(reason: "canvas is opening; wait for the transition to end")
+            case .open: return toggleCanvas(source: .command, at: time, into: &effects)
+            }
+        case .acknowledgeTransition:
+            guard canvas.transition != nil else {
+                return .refused(reason: "no transition in progress (canvas is \(canvas.state.rawValue))")
+            }
+            finishTransition(cause: .ack, at: time, into: &effects)
+            return .done
+        case .clearCanvas:
+            for i in devices.indices { devices[i].recordingStroke = nil }
+            let hadContent = canvas.hasContent
+            canvas.strokes.removeAll()
+            canvas.pointCount = 0
+            canvas.isFull = false
+            if canvas.state == .open {
+                for i in devices.indices where devices[i].tipDown { startStroke(device: i, at: time, into: &effects) }
+            }
+            effects.events.append(.canvas(canvasEvent(source: .command, cause: .clear, at: time)))
+            effects.stateChanged = true
+            return hadContent ? .done : .unchanged(reason: "canvas was already empty")
+        case .precision(let request):
+            let wanted: Bool = switch request {
+            case .enable: true
+            case .disable: false
+            case .toggle: !precisionEnabled
+            }
+            if wanted == precisionEnabled {
+                return .unchanged(reason: "precision is already \(wanted ? "enabled" : "disabled")")
+            }
+            setPrecision(enabled: wanted, source: .command, at: time, into: &effects)
+            return .done
+        }
+    }
+
+    /// Runs every timer due at or before `time`.
+    public mutating func fireTimers(at time: Microseconds, into effects: inout Effects) {
+        if let transition = canvas.transition, transition.deadline <= time {
+            finishTransition(cause: .timeout, at: transition.deadline, into: &effects)
+        }
+    }
+
+    // MARK: Double press and its actions
+
+    private mutating func doublePress(device i: Int, button: ButtonID, first: Microseconds, at time: Microseconds, into effects: inout Effects) {
+        let action = config.binding(for: button)
+        let source: ChangeSource = if case .pad = button { .pad } else { .pen }
+        let slot = effects.events.count
+        effects.events.append(.doublePress(DoublePressEvent(
+            device: devices[i].id, button: button, time: time, firstPress: first, action: action, outcome: .applied)))
+        let outcome: DoublePressEvent.Outcome
+        switch action {
+        case .none:
+            outcome = .ignored(reason: "no action is bound to \(button)")
+        case .toggleCanvas:
+            if case .refused(let reason) = toggleCanvas(source: source, at: time, into: &effects) {
+                outcome = .ignored(reason: reason)
+            } else {
+                outcome = .applied
+            }
+        case .togglePrecision:
+            setPrecision(enabled: !precisionEnabled, source: source, at: time, into: &effects)
+            outcome = .applied
+        }
+        if case .doublePress(var event) = effects.events[slot] {
+            event.outcome = outcome
+            effects.events[slot] = .doublePress(event)
+        }
+    }
+
+    private mutating func toggleCanvas(source: ChangeSource, at time: Microseconds, into effects: inout Effects) -> CommandOutcome {
+        switch canvas.state {
+        case .opening, .minimizing:
+            return .refused(reason: "canvas is \(canvas.state.rawValue); a toggle waits until the transition ends")
+        case .minimized:
+            canvas.state = .opening
+        case .open:
+            canvas.state = .minimizing
+            for i in devices.indices { endStroke(device: i, at: time, into: &effects) }
+        }
+        canvas.transition = Canvas.Transition(source: source, deadline: time + Microseconds(config.transitionMS) * 1000)
+        effects.events.append(.canvas(canvasEvent(source: source, cause: .request, at: time)))
+        effects.stateChanged = true
+        if config.transitionMS == 0 { finishTransition(cause: .timeout, at: time, into: &effects) }
+        return .done
+    }
+
+    private mutating func finishTransition(cause: CanvasEvent.Cause, at time: Microseconds, into effects: inout Effects) {
+        guard let transition = canvas.transition else { return }
+        canvas.transition = nil
+        canvas.state = canvas.state == .opening ? .open : .minimized
+        effects.events.append(.canvas(canvasEvent(source: transition.source, cause: cause, at: time)))
+        effects.stateChanged = true
+        if canvas.state == .open {
+            // A pen already touching when the canvas opens starts drawing now.
+            for i in devices.indices where devices[i].tipDown { startStroke(device: i, at: time, into: &effects) }
+        }
+    }
+
+    private func canvasEvent(source: ChangeSource, cause: CanvasEvent.Cause, at time: Microseconds) -> CanvasEvent {
+        CanvasEvent(state: canvas.state, source: source, cause: cause, hasContent: canvas.hasContent,
+                    strokeCount: canvas.strokes.count, time: time)
+    }
+
+    // MARK: Strokes
+
+    private mutating func startStroke(device i: Int, at time: Microseconds, into effects: inout Effects) {
+        guard canvas.state == .open, devices[i].recordingStroke == nil, let tool = devices[i].tool ?? devices[i].lastTool else { return }
+        guard !canvas.isFull else { return }
+        if canvas.strokes.count >= config.canvasLimits.maxStrokes {
+            markFull(.strokes, at: time, into: &effects)
+            return
+        }
+        if canvas.pointCount >= config.canvasLimits.maxPoints {
+            markFull(.points, at: time, into: &effects)
+            return
+        }
+        canvas.strokes.append(Stroke(device: devices[i].id, tool: tool.type, points: [StrokePoint(devices[i].axes, time: time)]))
+        canvas.pointCount += 1
+        devices[i].recordingStroke = canvas.strokes.count - 1
+    }
+
+    private mutating func appendPoint(device i: Int, at time: Microseconds, into effects: inout Effects) {
+        guard let s = devices[i].recordingStroke else { return }
+        if canvas.pointCount >= config.canvasLimits.maxPoints {
+            endStroke(device: i, at: time, into: &effects)
+            markFull(.points, at: time, into: &effects)
+            return
+        }
+        canvas.strokes[s].points.append(StrokePoint(devices[i].axes, time: time))
+        canvas.pointCount += 1
+    }
+
+    private mutating func endStroke(device i: Int, at time: Microseconds, into effects: inout Effects) {
+        guard let s = devices[i].recordingStroke else { return }
+        devices[i].recordingStroke = nil
+        effects.events.append(.stroke(StrokeEvent(device: devices[i].id, index: s, points: canvas.strokes[s].points.count, time: time)))
+        effects.stateChanged = true
+    }
+
+    private mutating func markFull(_ limit: CanvasFullEvent.Limit, at time: Microseconds, into effects: inout Effects) {
+        guard !canvas.isFull else { return }
+        canvas.isFull = true
+        effects.events.append(.canvasFull(CanvasFullEvent(limit: limit, strokeCount: canvas.strokes.count, pointCount: canvas.pointCount, time: time)))
+    }
+
+    private mutating func updateFullness() {
+        canvas.isFull = canvas.strokes.count >= config.canvasLimits.maxStrokes || canvas.pointCount >= config.canvasLimits.maxPoints
+    }
+
+    // MARK: Pen state
+
+    private mutating func move(device i: Int, to axes: PenAxes, at time: Microseconds, into effects: inout Effects) {
+        let previous = devices[i].axes
+        devices[i].axes = axes
+        if devices[i].tipDown {
+            updatePrecision(device: i, at: time, into: &effects)
+            if precisionEnabled {
+                let scale = devices[i].scale
+                devices[i].adjustedX = min(max(devices[i].adjustedX + (axes.x - previous.x) * scale, 0), 1)
+                devices[i].adjustedY = min(max(devices[i].adjustedY + (axes.y - previous.y) * scale, 0), 1)
+            } else {
+                devices[i].adjustedX = axes.x
+                devices[i].adjustedY = axes.y
+            }
+            appendPoint(device: i, at: time, into: &effects)
+        } else {
+            devices[i].adjustedX = axes.x
+            devices[i].adjustedY = axes.y
+        }
+        emitSample(device: i, at: time, into: &effects)
+    }
+
+    private mutating func lift(device i: Int, at time: Microseconds, into effects: inout Effects) {
+        devices[i].tipDown = false
+        devices[i].adjustedX = devices[i].axes.x
+        devices[i].adjustedY = devices[i].axes.y
+        endStroke(device: i, at: time, into: &effects)
+        updatePrecision(device: i, at: time, into: &effects)
+    }
+
+    private mutating func leaveProximity(device i: Int, at time: Microseconds, into effects: inout Effects) {
+        if devices[i].tipDown { lift(device: i, at: time, into: &effects) }
+        // Like libinput, leaving proximity releases every side button.
+        for b in SideButton.allCases { devices[i].buttons[b.rawValue].release(at: time) }
+        clearPendingSidePresses(device: i)
+        guard let tool = devices[i].tool else { return }
+        devices[i].tool = nil
+        effects.events.append(.proximity(ProximityEvent(device: devices[i].id, inProximity: false, tool: tool, time: time)))
+    }
+
+    private mutating func clearPendingSidePresses(device i: Int) {
+        for b in SideButton.allCases { devices[i].buttons[b.rawValue].pendingPress = nil }
+    }
+
+    // MARK: Precision
+
+    private mutating func setPrecision(enabled: Bool, source: ChangeSource, at time: Microseconds, into effects: inout Effects) {
+        precisionEnabled = enabled
+        effects.stateChanged = true
+        for i in devices.indices {
+            // Position restarts from the raw position, so nothing drifts.
+            devices[i].adjustedX = devices[i].axes.x
+            devices[i].adjustedY = devices[i].axes.y
+            let (active, scale) = precisionTarget(device: i)
+            devices[i].precisionActive = active
+            devices[i].scale = scale
+            devices[i].reportedScale = scale
+        }
+        effects.events.append(.precision(PrecisionEvent(
+            device: nil, enabled: enabled, active: precisionActive,
+            scale: devices.first(where: { $0.precisionActive })?.scale ?? 1, source: source, time: time)))
+    }
+
+    private func precisionTarget(device i: Int) -> (active: Bool, scale: Double) {
+        let d = devices[i]
+        guard precisionEnabled, d.tipDown else { return (false, 1) }
+        let p = config.precision
+        let active = d.precisionActive
+            ? d.axes.pressure < p.fullSpeedPressure
+            : d.axes.pressure < p.fullSpeedPressure - p.hysteresis
+        return (active, curve.scale(pressure: d.axes.pressure))
+    }
+
+    private mutating func updatePrecision(device i: Int, at time: Microseconds, into effects: inout Effects) {
+        let (active, scale) = precisionTarget(device: i)
+        devices[i].scale = scale
+        let activeChanged = active != devices[i].precisionActive
+        let scaleMoved = abs(scale - devices[i].reportedScale) >= config.precision.reportStep
+        guard activeChanged || (active && scaleMoved) else { return }
+        devices[i].precisionActive = active
+        devices[i].reportedScale = scale
+        effects.events.append(.precision(PrecisionEvent(
+            device: devices[i].id, enabled: precisionEnabled, active: active, scale: scale, source: nil, time: time)))
+    }
+
+    // MARK: Helpers
+
+    private func index(of id: DeviceID) -> Int? {
+        devices.firstIndex(where: { $0.id == id })
+    }
+
+    /// Input from a device nobody announced (a recording without a header
+    /// event, a race with hotplug) still counts: the device is adopted.
+    private mutating func ensureDevice(_ id: DeviceID) -> Int {
+        if let i = index(of: id) { return i }
+        devices.append(DeviceState(id: id, info: DeviceInfo(name: "", kind: .pen)))
+        return devices.count - 1
+    }
+
+    private func emitSample(device i: Int, at time: Microseconds, into effects: inout Effects) {
+        guard publishesSamples else { return }
+        let d = devices[i]
+        effects.samples.append(PenSample(
+            device: d.id, tool: (d.tool ?? d.lastTool)?.type ?? .pen, axes: d.axes, tipDown: d.tipDown,
+            adjustedX: d.adjustedX, adjustedY: d.adjustedY, scale: d.tipDown && precisionEnabled ? d.scale : 1, time: time))
+    }
+}

@@ -1,0 +1,133 @@
+/// What a double press of a button does.
+public enum Action: String, Sendable, CaseIterable {
+    case toggleCanvas = "toggle-canvas"
+    case togglePrecision = "toggle-precision"
+    case none
+}
+
+/// A cubic Bezier from (0,0) to (1,1) with two control points, the curve
+/// shape tablet users already know from xf86-input-wacom and GNOME
+/// ("0 0 100 100" is linear).
+public struct PressureCurve: Equatable, Sendable {
+    public var x1: Double, y1: Double, x2: Double, y2: Double
+
+    public init(x1: Double, y1: Double, x2: Double, y2: Double) {
+        self.x1 = x1
+        self.y1 = y1
+        self.x2 = x2
+        self.y2 = y2
+    }
+
+    public static let linear = PressureCurve(x1: 0, y1: 0, x2: 1, y2: 1)
+}
+
+public struct PrecisionConfig: Equatable, Sendable {
+    /// Cursor scale at the lightest pressure.
+    public var minimumScale: Double = 0.3
+    /// Pressure (0...1) at and above which the cursor moves at full speed.
+    public var fullSpeedPressure: Double = 0.6
+    /// Width of the pressure band below `fullSpeedPressure` in which the
+    /// `active` flag keeps its previous value.
+    public var hysteresis: Double = 0.05
+    /// Maps pressure (as a fraction of `fullSpeedPressure`) to slowness.
+    public var curve: PressureCurve = .linear
+    /// A change of scale smaller than this is not reported as an event.
+    public var reportStep: Double = 0.05
+
+    public init() {}
+}
+
+/// Bounds on what the canvas keeps. A point is 32 bytes, so the default
+/// point limit caps stroke memory at 8 MiB.
+public struct CanvasLimits: Equatable, Sendable {
+    public var maxPoints: Int = 262_144
+    public var maxStrokes: Int = 16_384
+    public init() {}
+}
+
+public struct EngineConfig: Equatable, Sendable {
+    public static let intervalRangeMS: ClosedRange<Int> = 150...1000
+    public static let debounceRangeMS: ClosedRange<Int> = 0...100
+    public static let transitionRangeMS: ClosedRange<Int> = 0...5000
+
+    public var doublePressIntervalMS: Int = 500
+    public var debounceMS: Int = 25
+    public var transitionMS: Int = 250
+    /// Indexed by `SideButton.rawValue`.
+    public var sideButtonBindings: [Action] = [.toggleCanvas, .togglePrecision, .none]
+    /// Pad button number -> action; unlisted pad buttons do nothing.
+    public var padBindings: [Int: Action] = [:]
+    public var precision = PrecisionConfig()
+    public var canvasLimits = CanvasLimits()
+
+    public init() {}
+
+    public func binding(for button: ButtonID) -> Action {
+        switch button {
+        case .side(let b): sideButtonBindings[b.rawValue]
+        case .pad(let n): padBindings[n] ?? .none
+        }
+    }
+
+    public mutating func bind(_ button: ButtonID, to action: Action) {
+        switch button {
+        case .side(let b): sideButtonBindings[b.rawValue] = action
+        case .pad(let n): padBindings[n] = action
+        }
+    }
+
+    /// Every problem with this configuration, each naming the key at fault.
+    public func problems() -> [ConfigProblem] {
+        var found: [ConfigProblem] = []
+        func check(_ key: String, _ value: Int, _ range: ClosedRange<Int>, unit: String) {
+            if !range.contains(value) {
+                found.append(ConfigProblem(key: key, message: "\(value) \(unit) is outside \(range.lowerBound)...\(range.upperBound) \(unit)"))
+            }
+        }
+        check("interval_ms", doublePressIntervalMS, Self.intervalRangeMS, unit: "ms")
+        check("debounce_ms", debounceMS, Self.debounceRangeMS, unit: "ms")
+        check("transition_ms", transitionMS, Self.transitionRangeMS, unit: "ms")
+        if debounceMS >= doublePressIntervalMS {
+            found.append(ConfigProblem(key: "debounce_ms", message: "must be shorter than interval_ms (\(doublePressIntervalMS) ms)"))
+        }
+        if sideButtonBindings.count != SideButton.allCases.count {
+            found.append(ConfigProblem(key: "bindings", message: "needs exactly one action per side button"))
+        }
+        for n in padBindings.keys where !(0..<ButtonID.maxPadButtons).contains(n) {
+            found.append(ConfigProblem(key: "bindings.pad-\(n)", message: "pad buttons are numbered 0...\(ButtonID.maxPadButtons - 1)"))
+        }
+        let p = precision
+        if !(p.minimumScale > 0 && p.minimumScale <= 1) {
+            found.append(ConfigProblem(key: "precision.minimum_scale", message: "\(p.minimumScale) is outside (0, 1]"))
+        }
+        if !(p.fullSpeedPressure > 0 && p.fullSpeedPressure <= 1) {
+            found.append(ConfigProblem(key: "precision.full_speed_pressure", message: "\(p.fullSpeedPressure) is outside (0, 1]"))
+        }
+        if !(p.hysteresis >= 0 && p.hysteresis < p.fullSpeedPressure) {
+            found.append(ConfigProblem(key: "precision.hysteresis", message: "\(p.hysteresis) must be at least 0 and below full_speed_pressure"))
+        }
+        if !(p.reportStep > 0 && p.reportStep <= 1) {
+            found.append(ConfigProblem(key: "precision.report_step", message: "\(p.reportStep) is outside (0, 1]"))
+        }
+        for (name, v) in [("x1", p.curve.x1), ("y1", p.curve.y1), ("x2", p.curve.x2), ("y2", p.curve.y2)] where !(0...1).contains(v) {
+            found.append(ConfigProblem(key: "precision.curve.\(name)", message: "\(v) is outside 0...1"))
+        }
+        if canvasLimits.maxPoints < 1 || canvasLimits.maxPoints > 16_777_216 {
+            found.append(ConfigProblem(key: "canvas.max_points", message: "\(canvasLimits.maxPoints) is outside 1...16777216"))
+        }
+        if canvasLimits.maxStrokes < 1 || canvasLimits.maxStrokes > 1_048_576 {
+            found.append(ConfigProblem(key: "canvas.max_strokes", message: "\(canvasLimits.maxStrokes) is outside 1...1048576"))
+        }
+        return found
+    }
+}
+
+public struct ConfigProblem: Equatable, Sendable, CustomStringConvertible {
+    public var key: String
+    public var message: String
+    public init(key: String, message: String) {
+        self.key = key
+        self.message = message
+    }
+    public var description: String { "\(key): \(message)" }
+}

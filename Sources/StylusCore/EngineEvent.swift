@@ -1,0 +1,133 @@
+/// What the engine tells the world. Each case is one published JSON object
+/// (see `EventJSON`), the same on the socket and in `stylusd replay --json`.
+public enum EngineEvent: Equatable, Sendable {
+    case device(DeviceEvent)
+    case proximity(ProximityEvent)
+    case doublePress(DoublePressEvent)
+    case canvas(CanvasEvent)
+    case stroke(StrokeEvent)
+    case canvasFull(CanvasFullEvent)
+    case precision(PrecisionEvent)
+
+    public var time: Microseconds {
+        switch self {
+        case .device(let e): e.time
+        case .proximity(let e): e.time
+        case .doublePress(let e): e.time
+        case .canvas(let e): e.time
+        case .stroke(let e): e.time
+        case .canvasFull(let e): e.time
+        case .precision(let e): e.time
+        }
+    }
+}
+
+public struct DeviceEvent: Equatable, Sendable {
+    public enum Change: String, Sendable { case added, removed }
+    public var change: Change
+    public var device: DeviceID
+    public var info: DeviceInfo
+    /// On removal: a stroke was in progress and has been ended.
+    public var endedStroke: Bool
+    public var time: Microseconds
+}
+
+public struct ProximityEvent: Equatable, Sendable {
+    public var device: DeviceID
+    public var inProximity: Bool
+    public var tool: Tool
+    public var time: Microseconds
+}
+
+public struct DoublePressEvent: Equatable, Sendable {
+    public enum Outcome: Equatable, Sendable {
+        case applied
+        case ignored(reason: String)
+    }
+    public var device: DeviceID
+    public var button: ButtonID
+    /// The second press, which is when the double press fires.
+    public var time: Microseconds
+    public var firstPress: Microseconds
+    public var action: Action
+    public var outcome: Outcome
+}
+
+public struct CanvasEvent: Equatable, Sendable {
+    public enum Cause: String, Sendable {
+        /// A toggle, open or minimize started a transition.
+        case request
+        /// The transition ended because `transition_ms` passed.
+        case timeout
+        /// The transition ended because a client acknowledged it.
+        case ack
+        case clear
+    }
+    public var state: CanvasState
+    public var source: ChangeSource
+    public var cause: Cause
+    public var hasContent: Bool
+    public var strokeCount: Int
+    public var time: Microseconds
+}
+
+public struct StrokeEvent: Equatable, Sendable {
+    public var device: DeviceID
+    public var index: Int
+    public var points: Int
+    public var time: Microseconds
+}
+
+public struct CanvasFullEvent: Equatable, Sendable {
+    public enum Limit: String, Sendable {
+        case points = "max_points"
+        case strokes = "max_strokes"
+    }
+    public var limit: Limit
+    public var strokeCount: Int
+    public var pointCount: Int
+    public var time: Microseconds
+}
+
+public struct PrecisionEvent: Equatable, Sendable {
+    /// nil when the change is global (enable/disable), not one pen's.
+    public var device: DeviceID?
+    public var enabled: Bool
+    public var active: Bool
+    public var scale: Double
+    public var source: ChangeSource?
+    public var time: Microseconds
+}
+
+/// One pen sample as clients of the `pen` topic see it, with the
+/// precision-adjusted position.
+public struct PenSample: Equatable, Sendable {
+    public var device: DeviceID
+    public var tool: ToolType
+    public var axes: PenAxes
+    public var tipDown: Bool
+    public var adjustedX: Double
+    public var adjustedY: Double
+    public var scale: Double
+    public var time: Microseconds
+}
+
+/// The engine's output for one input. The caller owns it and reuses it, so
+/// that handling a pen sample allocates nothing once the buffers have grown.
+public struct Effects: Sendable {
+    public var events: [EngineEvent] = []
+    public var samples: [PenSample] = []
+    /// Canvas, strokes or the precision setting changed: persist the state.
+    public var stateChanged = false
+
+    public init() {
+        events.reserveCapacity(8)
+        samples.reserveCapacity(4)
+    }
+
+    public mutating func removeAll() {
+        events.removeAll(keepingCapacity: true)
+        samples.removeAll(keepingCapacity: true)
+        stateChanged = false
+    }
+}

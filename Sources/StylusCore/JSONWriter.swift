@@ -1,0 +1,175 @@
+/// Writes one flat JSON object into a byte buffer. Only what events need:
+/// strings, integers, doubles, booleans and null.
+public struct JSONObjectWriter {
+    public private(set) var bytes: [UInt8]
+    private var first = true
+
+    public init(into buffer: [UInt8] = []) {
+        bytes = buffer
+        bytes.append(UInt8(ascii: "{"))
+    }
+
+    private mutating func key(_ key: StaticString) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        first = false
+        bytes.append(UInt8(ascii: "\""))
+        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    public mutating func string(_ k: StaticString, _ value: String) {
+        key(k)
+        Self.appendQuoted(value, to: &bytes)
+    }
+
+    public mutating func int<I: BinaryInteger>(_ k: StaticString, _ value: I) {
+        key(k)
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    public mutating func bool(_ k: StaticString, _ value: Bool) {
+        key(k)
+        bytes.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8))
+    }
+
+    /// Finite doubles are written in Swift's shortest round-trip form;
+    /// non-finite ones (which JSON cannot carry) as null.
+    public mutating func double(_ k: StaticString, _ value: Double) {
+        key(k)
+        if value.isFinite {
+            bytes.append(contentsOf: value.description.utf8)
+        } else {
+            bytes.append(contentsOf: "null".utf8)
+        }
+    }
+
+    public mutating func null(_ k: StaticString) {
+        key(k)
+        bytes.append(contentsOf: "null".utf8)
+    }
+
+    /// Closes the object and ends the line.
+    public mutating func finishLine() -> [UInt8] {
+        bytes.append(UInt8(ascii: "}"))
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
+    }
+
+    public static func appendQuoted(_ value: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        for unit in value.utf8 {
+            switch unit {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case UInt8(ascii: "\n"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case UInt8(ascii: "\r"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case UInt8(ascii: "\t"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20:
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                          hex[Int(unit >> 4)], hex[Int(unit & 0xf)]])
+            default:
+                bytes.append(unit)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+extension EngineEvent {
+    /// The event as one NDJSON line: the wire format of the socket's
+    /// subscriptions and of `stylusd replay --json`.
+    public func jsonLine(into buffer: [UInt8] = []) -> [UInt8] {
+        var w = JSONObjectWriter(into: buffer)
+        switch self {
+        case .device(let e):
+            w.string("event", "device")
+            w.string("change", e.change.rawValue)
+            w.int("device", e.device.rawValue)
+            w.string("name", e.info.name)
+            w.string("kind", e.info.kind.rawValue)
+            if e.change == .removed { w.bool("ended_stroke", e.endedStroke) }
+            w.int("time_us", e.time)
+        case .proximity(let e):
+            w.string("event", "proximity")
+            w.int("device", e.device.rawValue)
+            w.string("state", e.inProximity ? "in" : "out")
+            w.string("tool", e.tool.type.rawValue)
+            w.int("serial", e.tool.serial)
+            w.int("time_us", e.time)
+        case .doublePress(let e):
+            w.string("event", "double-press")
+            w.string("button", e.button.description)
+            w.int("device", e.device.rawValue)
+            w.int("time_us", e.time)
+            w.int("first_press_us", e.firstPress)
+            w.int("gap_us", e.time - e.firstPress)
+            w.string("action", e.action.rawValue)
+            switch e.outcome {
+            case .applied:
+                w.string("outcome", "applied")
+            case .ignored(let reason):
+                w.string("outcome", "ignored")
+                w.string("reason", reason)
+            }
+        case .canvas(let e):
+            w.string("event", "canvas")
+            w.string("state", e.state.rawValue)
+            w.string("source", e.source.rawValue)
+            w.string("cause", e.cause.rawValue)
+            w.bool("has_content", e.hasContent)
+            w.int("stroke_count", e.strokeCount)
+            w.int("time_us", e.time)
+        case .stroke(let e):
+            w.string("event", "stroke")
+            w.int("device", e.device.rawValue)
+            w.int("index", e.index)
+            w.int("points", e.points)
+            w.int("time_us", e.time)
+        case .canvasFull(let e):
+            w.string("event", "canvas-full")
+            w.string("limit", e.limit.rawValue)
+            w.int("stroke_count", e.strokeCount)
+            w.int("point_count", e.pointCount)
+            w.string("effect", "further strokes are not recorded until the canvas is cleared")
+            w.int("time_us", e.time)
+        case .precision(let e):
+            w.string("event", "precision")
+            if let device = e.device { w.int("device", device.rawValue) }
+            w.bool("enabled", e.enabled)
+            w.bool("active", e.active)
+            w.double("scale", (e.scale * 1000).rounded() / 1000)
+            if let source = e.source { w.string("source", source.rawValue) }
+            w.int("time_us", e.time)
+        }
+        return w.finishLine()
+    }
+
+    /// A one-line human reading of the event.
+    public var text: String {
+        let seconds = "\(time / 1_000_000).\(String(1_000_000 + time % 1_000_000).dropFirst())"
+        switch self {
+        case .device(let e):
+            return "\(seconds) device \(e.device) \(e.change.rawValue): \(e.info.name.isEmpty ? "(unnamed)" : e.info.name) [\(e.info.kind.rawValue)]"
+                + (e.endedStroke ? ", stroke ended" : "")
+        case .proximity(let e):
+            return "\(seconds) \(e.tool.type.rawValue) \(e.inProximity ? "in" : "out of") proximity (device \(e.device))"
+        case .doublePress(let e):
+            let result: String = switch e.outcome {
+            case .applied: e.action.rawValue
+            case .ignored(let reason): "\(e.action.rawValue) ignored: \(reason)"
+            }
+            return "\(seconds) double press \(e.button) (\((e.time - e.firstPress) / 1000) ms apart) -> \(result)"
+        case .canvas(let e):
+            return "\(seconds) canvas \(e.state.rawValue) (\(e.source.rawValue), \(e.cause.rawValue)), \(e.strokeCount) stroke\(e.strokeCount == 1 ? "" : "s")"
+        case .stroke(let e):
+            return "\(seconds) stroke \(e.index) recorded, \(e.points) points"
+        case .canvasFull(let e):
+            return "\(seconds) canvas full (\(e.limit.rawValue)): \(e.strokeCount) strokes, \(e.pointCount) points; not recording until cleared"
+        case .precision(let e):
+            let scale = (e.scale * 100).rounded() / 100
+            return "\(seconds) precision \(e.enabled ? "enabled" : "disabled"), \(e.active ? "active" : "inactive"), scale \(scale)"
+        }
+    }
+}

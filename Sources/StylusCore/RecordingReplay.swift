@@ -1,0 +1,49 @@
+/// Runs the engine over one device's evdev stream with the stream's own
+/// timestamps. Timers fire at their deadlines, in order with the input, so
+/// the result depends only on the recording and the configuration.
+public struct RecordingReplay {
+    public private(set) var engine: Engine
+    public private(set) var translator: EvdevTranslator
+    public private(set) var evdevEventCount = 0
+    private var effects = Effects()
+    private var inputs: [TimedPenInput] = []
+    private var started = false
+
+    public init(description: DeviceDescription, config: EngineConfig, device: DeviceID = DeviceID(1)) {
+        engine = Engine(config: config)
+        translator = EvdevTranslator(device: device, description: description)
+    }
+
+    public mutating func feed(type: UInt16, code: UInt16, value: Int32, time: Microseconds, onEvent: (EngineEvent) -> Void) {
+        evdevEventCount += 1
+        if !started {
+            started = true
+            engine.handle(.deviceAdded(translator.device, translator.deviceInfo), at: time, into: &effects)
+            flush(onEvent)
+        }
+        translator.feed(type: type, code: code, value: value, time: time, into: &inputs)
+        guard !inputs.isEmpty else { return }
+        for timed in inputs {
+            if let deadline = engine.nextDeadline, deadline <= timed.time {
+                engine.fireTimers(at: timed.time, into: &effects)
+            }
+            engine.handle(timed.input, at: timed.time, into: &effects)
+        }
+        inputs.removeAll(keepingCapacity: true)
+        flush(onEvent)
+    }
+
+    /// The recording ended: time runs on until every pending timer has fired.
+    public mutating func finish(onEvent: (EngineEvent) -> Void) {
+        while let deadline = engine.nextDeadline {
+            engine.fireTimers(at: deadline, into: &effects)
+        }
+        flush(onEvent)
+    }
+
+    private mutating func flush(_ onEvent: (EngineEvent) -> Void) {
+        guard !effects.events.isEmpty else { return }
+        for event in effects.events { onEvent(event) }
+        effects.removeAll()
+    }
+}

@@ -1,0 +1,101 @@
+import ArgumentParser
+import StylusCore
+import StylusInput
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@main
+struct Stylusd: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stylusd",
+        abstract: "Pen side-button double presses and pressure precision for Linux tablets.",
+        discussion: """
+            The live daemon (libinput, the socket API) is not built yet; today stylusd \
+            runs its engine offline over evemu recordings with `stylusd replay`.
+            """,
+        subcommands: [Replay.self]
+    )
+}
+
+/// Options shared by every command that runs the engine.
+struct EngineOptions: ParsableArguments {
+    @Option(name: .customLong("interval-ms"), help: "Longest press-to-press gap of a double press (150-1000).")
+    var intervalMS: Int = EngineConfig().doublePressIntervalMS
+
+    @Option(name: .customLong("debounce-ms"), help: "A press this soon after a release is contact bounce (0-100).")
+    var debounceMS: Int = EngineConfig().debounceMS
+
+    @Option(name: .customLong("transition-ms"), help: "How long the canvas takes to open or minimize without an ack (0-5000).")
+    var transitionMS: Int = EngineConfig().transitionMS
+
+    func engineConfig() throws -> EngineConfig {
+        var config = EngineConfig()
+        config.doublePressIntervalMS = intervalMS
+        config.debounceMS = debounceMS
+        config.transitionMS = transitionMS
+        let problems = config.problems()
+        guard problems.isEmpty else {
+            let flag: [String: String] = ["interval_ms": "--interval-ms", "debounce_ms": "--debounce-ms", "transition_ms": "--transition-ms"]
+            throw ValidationError(problems.map { "\(flag[$0.key] ?? $0.key): \($0.message)" }.joined(separator: "\n"))
+        }
+        return config
+    }
+}
+
+struct Replay: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the engine over an evemu recording and print its events.",
+        discussion: """
+            Uses the recording's own kernel timestamps, so the output is the same on every run. \
+            Pending timers (a canvas transition) fire after the last event. \
+            The summary goes to standard error.
+            """
+    )
+
+    @Argument(help: "An evemu recording (evemu-record output).")
+    var file: String
+
+    @Option(help: "Device description for a recording without a header (an evemu .desc file).")
+    var desc: String?
+
+    @OptionGroup var engine: EngineOptions
+
+    @Flag(help: "One JSON object per line, as the socket's subscriptions send them.")
+    var json = false
+
+    func run() throws {
+        let config = try engine.engineConfig()
+        var out = [UInt8]()
+        out.reserveCapacity(1 << 16)
+        let json = self.json
+        func flushOut() {
+            if !out.isEmpty, !writeAll(STDOUT_FILENO, out) {
+                // A closed pipe (`| head`) is not an error worth a message.
+                Stylusd.exit(withError: ExitCode(errno == EPIPE ? 0 : 1))
+            }
+            out.removeAll(keepingCapacity: true)
+        }
+        let summary: RecordingPlayer.Summary
+        do {
+            summary = try RecordingPlayer.play(file: file, descriptionFile: desc, config: config) { event in
+                if json {
+                    out = event.jsonLine(into: out)
+                } else {
+                    out.append(contentsOf: event.text.utf8)
+                    out.append(0x0a)
+                }
+                if out.count > 60_000 { flushOut() }
+            }
+        } catch {
+            flushOut()
+            var message = Array("stylusd replay: \(error)\n".utf8)
+            _ = writeAll(STDERR_FILENO, message)
+            message.removeAll()
+            throw ExitCode(65)   // EX_DATAERR
+        }
+        flushOut()
+        let line = "\(file): \(summary.evdevEvents) evdev events, \(summary.doublePresses) double presses, canvas \(summary.finalCanvas.rawValue) with \(summary.strokes) strokes\n"
+        _ = writeAll(STDERR_FILENO, Array(line.utf8))
+    }
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Cross-checks `stylusd replay --json` against the independent reference
+implementation of the double-press rule (tools/double_press_reference.py) on
+every recording in a folder, over a sweep of intervals and debounce times.
+Any difference in which double presses fire, or when, is a failure."""
+import argparse
+import json
+import pathlib
+import subprocess
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+REFERENCE = HERE.parent / "tools" / "double_press_reference.py"
+INTERVALS = [150, 300, 400, 500, 600, 800, 1000]
+DEBOUNCES = [0, 25, 100]
+
+
+def stylusd_presses(stylusd, path, desc, interval, debounce):
+    cmd = [stylusd, "replay", "--json", "--interval-ms", str(interval), "--debounce-ms", str(debounce), str(path)]
+    if desc:
+        cmd += ["--desc", str(desc)]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    events = [json.loads(line) for line in out.splitlines()]
+    return [(e["button"], e["time_us"]) for e in events
+            if e["event"] == "double-press" and e["button"].startswith("BTN_STYLUS")]
+
+
+def reference_presses(path, interval, debounce):
+    cmd = [sys.executable, str(REFERENCE), str(path), "--interval-ms", str(interval), "--debounce-ms", str(debounce)]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    return [(e["button"], e["time_us"]) for e in map(json.loads, out.splitlines())]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--stylusd", required=True)
+    ap.add_argument("folder")
+    a = ap.parse_args()
+    folder = pathlib.Path(a.folder)
+    passed = failed = 0
+    total_presses = 0
+    for path in sorted(folder.glob("*.events")):
+        desc = None
+        if not path.read_bytes().lstrip().startswith(b"#") and not path.read_bytes().startswith(b"N:"):
+            desc = path.with_name(path.name.split(".")[0] + ".desc")
+        for interval in INTERVALS:
+            for debounce in DEBOUNCES:
+                if debounce >= interval:
+                    continue
+                got = stylusd_presses(a.stylusd, path, desc, interval, debounce)
+                want = reference_presses(path, interval, debounce)
+                total_presses += len(want)
+                if got == want:
+                    passed += 1
+                else:
+                    failed += 1
+                    print(f"FAIL {path.name} interval={interval} debounce={debounce}:\n  stylusd:   {got}\n  reference: {want}")
+    print(f"crosscheck: {total_presses} reference double presses compared")
+    print(f"crosscheck: {passed} passed, {failed} failed")
+    return 1 if failed or passed == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
