@@ -48,6 +48,8 @@ public struct Engine: Sendable {
     public var publishesSamples = false
 
     var devices: [DeviceState] = []
+    /// Points reserved per stroke at tip-down: about 1.3 s at 200 Hz.
+    static let strokeReservation = 256
     private var curve: PrecisionCurve
     private var intervalUS: Microseconds
     private var debounceUS: Microseconds
@@ -297,7 +299,12 @@ public struct Engine: Sendable {
             markFull(.points, at: time, into: &effects)
             return
         }
-        canvas.strokes.append(Stroke(device: devices[i].id, tool: tool.type, points: [StrokePoint(devices[i].axes, time: time)]))
+        // Room for a typical stroke is taken now, on the tip-down frame, so
+        // that its motion frames append without allocating; endStroke trims it.
+        var points: [StrokePoint] = []
+        points.reserveCapacity(Self.strokeReservation)
+        points.append(StrokePoint(devices[i].axes, time: time))
+        canvas.strokes.append(Stroke(device: devices[i].id, tool: tool.type, points: points))
         canvas.pointCount += 1
         devices[i].recordingStroke = canvas.strokes.count - 1
     }
@@ -316,6 +323,9 @@ public struct Engine: Sendable {
     private mutating func endStroke(device i: Int, at time: Microseconds, into effects: inout Effects) {
         guard let s = devices[i].recordingStroke else { return }
         devices[i].recordingStroke = nil
+        if canvas.strokes[s].points.capacity > 2 * canvas.strokes[s].points.count {
+            canvas.strokes[s].points = canvas.strokes[s].points.withUnsafeBufferPointer { Array($0) }
+        }
         effects.events.append(.stroke(StrokeEvent(device: devices[i].id, index: s, points: canvas.strokes[s].points.count, time: time)))
         effects.stateChanged = true
     }

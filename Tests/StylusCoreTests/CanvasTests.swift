@@ -105,6 +105,19 @@ struct CanvasTests {
         #expect(h.engine.canvas.strokes[0].points.count == 2)
     }
 
+    @Test func aLongStrokeKeepsEveryPointAndAFinishedShortStrokeGivesBackItsReservation() {
+        var h = EngineHarness()
+        h.enter(at: 0)
+        h.command(.openCanvas, at: 0)
+        h.advance(to: 300)
+        let long = (0..<600).map { i in (Double(i) / 600, 0.5, 0.3) }
+        h.stroke(at: 300, through: long)
+        h.stroke(at: 5000, through: Self.line)
+        #expect(h.engine.canvas.strokes.map(\.points.count) == [601, 4])
+        #expect(h.engine.canvas.strokes[0].points.map(\.x) == long.map { Float($0.0) } + [Float(long.last!.0)])
+        #expect(h.engine.canvas.strokes[1].points.capacity < Engine.strokeReservation)
+    }
+
     @Test func clearEmptiesTheCanvasAndSaysSo() {
         var h = EngineHarness()
         h.enter(at: 0)
