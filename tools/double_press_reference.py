@@ -5,8 +5,8 @@ rule's text and independent of the Swift engine. Reads an evemu recording
 button: {"button": ..., "time_us": ...}.
 
 Frames are applied the way libinput orders them: a tool coming in first,
-then button changes in file order, then a tool leaving (which releases held
-buttons at that time).
+then button changes in file order, then a tool leaving (any BTN_TOOL_* going
+to 0, which also releases held buttons at that time).
 
 usage: double_press_reference.py FILE [--interval-ms N] [--debounce-ms N]
 """
@@ -59,7 +59,7 @@ def main():
                     frame.append((code, value))
                 continue
             # SYN_REPORT: apply the frame.
-            was_in = bool(held_tools)
+            tool_left = any(c in TOOLS and not v and c in held_tools for c, v in frame)
             for c, v in frame:
                 if c in TOOLS:
                     held_tools.add(c) if v else held_tools.discard(c)
@@ -84,7 +84,7 @@ def main():
                     out.append({"button": SIDE[c], "time_us": t})
                 else:
                     pending[c] = t
-            if was_in and not held_tools:
+            if tool_left:
                 for c in SIDE:
                     release(c, t)
                 pending.clear()

@@ -164,7 +164,11 @@ public struct EvdevTranslator: Sendable {
             out.append(TimedPenInput(.proximityIn(device, proximityTool!, axes), at: time))
             enteredNow = true
         }
-        guard proximityTool != nil else { return }
+        guard proximityTool != nil else {
+            // Buttons reported out of proximity still count as presses.
+            for (button, pressed) in buttonChanges { out.append(TimedPenInput(.button(device, button, pressed: pressed), at: time)) }
+            return
+        }
 
         let tipWentDown = touching && !touchAtFrameStart
         let tipWentUp = !touching && touchAtFrameStart

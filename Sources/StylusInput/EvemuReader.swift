@@ -72,7 +72,7 @@ public enum EvemuReader {
                         onStart(device)
                     }
                     guard let seconds = line.unsignedDecimal(), line.expect(UInt8(ascii: ".")),
-                          let micros = line.fraction(digits: 6) else {
+                          let micros = line.fraction(digits: 6), line.atSpace() else {
                         return fail("bad timestamp: expected <seconds>.<microseconds>")
                     }
                     guard let type = line.hex(), let code = line.hex(), let value = line.signedDecimal() else {
@@ -172,6 +172,8 @@ private struct LineScanner {
     mutating func skipSpaces() {
         while position < end, buffer[position] == 0x20 || buffer[position] == 0x09 { position += 1 }
     }
+
+    func atSpace() -> Bool { position < end && (buffer[position] == 0x20 || buffer[position] == 0x09) }
 
     mutating func expect(_ byte: UInt8) -> Bool {
         guard position < end, buffer[position] == byte else { return false }

@@ -83,6 +83,15 @@ struct EvdevTranslatorTests {
         #expect(tool.serial == 0xffff_fffe, "MSC_SERIAL is an unsigned 32-bit serial")
     }
 
+    @Test func sideButtonsReportedOutOfProximityStillReachTheEngine() {
+        var f = Feeder(Self.penDescription())
+        f.frame(1, [(EV.key, BTN.toolPen, 1)])
+        f.frame(2, [(EV.key, BTN.toolPen, 0)])
+        f.frame(3, [(EV.key, BTN.stylus, 1)])
+        f.frame(4, [(EV.abs, ABS.x, 5)])
+        #expect(f.kinds == ["in:pen", "out", "BTN_STYLUS+"], "axes out of proximity are dropped, buttons are not")
+    }
+
     @Test func leavingProximityWhileTouchingLiftsTheTipFirst() {
         var f = Feeder(Self.penDescription())
         f.frame(1, [(EV.key, BTN.toolPen, 1), (EV.key, BTN.touch, 1)])

@@ -81,6 +81,7 @@ struct EvemuReaderTests {
         ("E: 1369413636.405673 0003 0000\n", "bad event"),
         ("E: 13694x3636.405673 0003 0000 1\n", "bad timestamp"),
         ("E: 1.0000001 0003 0000 1\n", "bad timestamp"),
+        ("E: 1.00000x 0003 0000 1\n", "bad timestamp"),
         ("E: 1.000000 0003 0000 99999999999\n", "out of range"),
         ("E: 1.000000 0003 0000 1 trailing\n", "unexpected text"),
         ("X: something\n", "unknown line type X:"),
