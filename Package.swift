@@ -23,17 +23,29 @@ let package = Package(
             pkgConfig: "libevdev",
             providers: [.apt(["libevdev-dev"])]
         ),
+        .systemLibrary(
+            name: "CLibwacom",
+            pkgConfig: "libwacom",
+            providers: [.apt(["libwacom-dev"])]
+        ),
+        // Linux system headers Glibc's module leaves out (signalfd, timerfd).
+        .systemLibrary(name: "CLinux"),
         // The pure engine: no C, no I/O, no clocks.
         .target(name: "StylusCore"),
         // Everything that touches the kernel's input stack or input files.
         .target(
             name: "StylusInput",
-            dependencies: ["StylusCore", "CLibevdev", "CLibinput"]
+            dependencies: ["StylusCore", "CLibevdev", "CLibinput", "CLibwacom", "CLinux"]
+        ),
+        // The imperative shell: the event loop around the engine.
+        .target(
+            name: "StylusDaemon",
+            dependencies: ["StylusCore", "StylusInput", "CLinux"]
         ),
         .executableTarget(
             name: "stylusd",
             dependencies: [
-                "StylusCore", "StylusInput",
+                "StylusCore", "StylusInput", "StylusDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,1 +1,2 @@
 #include <libinput.h>
+#include <libudev.h>

@@ -1,5 +1,7 @@
 import ArgumentParser
+import FoundationEssentials
 import StylusCore
+import StylusDaemon
 import StylusInput
 #if canImport(Glibc)
 import Glibc
@@ -11,11 +13,70 @@ struct Stylusd: ParsableCommand {
         commandName: "stylusd",
         abstract: "Pen side-button double presses and pressure precision for Linux tablets.",
         discussion: """
-            The live daemon (libinput, the socket API) is not built yet; today stylusd \
-            runs its engine offline over evemu recordings with `stylusd replay`.
+            With no subcommand, runs the daemon in the foreground: pen input from libinput, \
+            events on standard output. `stylusd probe` lists the input hardware; \
+            `stylusd replay` runs the engine offline over an evemu recording.
             """,
-        subcommands: [Replay.self]
+        subcommands: [Run.self, Probe.self, Replay.self],
+        defaultSubcommand: Run.self
     )
+}
+
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the daemon in the foreground (the default).",
+        discussion: """
+            Without --device, follows every tablet on the seat through libinput's udev backend, \
+            hotplug included. With no pen present it runs button-only and says why. \
+            SIGTERM and SIGINT stop it cleanly.
+            """
+    )
+
+    @Option(help: "The udev seat to follow.")
+    var seat = "seat0"
+
+    @Option(name: .customLong("device"), help: "Use this event node through libinput's path backend instead of the seat (repeatable).")
+    var devices: [String] = []
+
+    @OptionGroup var engine: EngineOptions
+
+    @Flag(help: "Events on standard output as NDJSON (the socket's format) instead of readable lines.")
+    var json = false
+
+    func run() throws {
+        let config = try engine.engineConfig()
+        let source: LibinputMonitor.Source = devices.isEmpty ? .seat(seat) : .paths(devices)
+        let status = Daemon(options: DaemonOptions(source: source, config: config, json: json)).run()
+        if status != 0 { throw ExitCode(status) }
+    }
+}
+
+struct Probe: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List every /dev/input/event* node and what stylusd can use of it."
+    )
+
+    @Flag(help: "One JSON document instead of readable lines.")
+    var json = false
+
+    func run() throws {
+        let report = StylusInput.Probe.run()
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let data = try encoder.encode(report)
+            _ = writeAll(STDOUT_FILENO, Array(data) + [0x0a])
+        } else {
+            var text = report.nodes.map(\.text).joined(separator: "\n")
+            if !text.isEmpty { text += "\n" }
+            if let reason = report.buttonOnlyReason {
+                text += "no pen: \(reason); stylusd would run button-only\n"
+            } else {
+                text += "\(report.pens.count) pen\(report.pens.count == 1 ? "" : "s") usable\n"
+            }
+            _ = writeAll(STDOUT_FILENO, Array(text.utf8))
+        }
+    }
 }
 
 /// Options shared by every command that runs the engine.

@@ -1,0 +1,5 @@
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <signal.h>
+#include <poll.h>
+#include <dirent.h>

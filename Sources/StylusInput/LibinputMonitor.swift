@@ -1,0 +1,198 @@
+import CLibinput
+import StylusCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the live input stack reports, already in the engine's terms.
+public enum LiveInput {
+    case pen(TimedPenInput)
+    /// libinput could not take a node given with --device.
+    case deviceFailed(path: String, reason: String)
+}
+
+public struct MonitorError: Error, CustomStringConvertible {
+    public var description: String
+}
+
+/// libinput behind Swift types: a udev seat or explicit device paths in, pen
+/// and pad input out. Single-threaded; the caller polls `fd`.
+public final class LibinputMonitor {
+    public enum Source: Sendable {
+        case seat(String)
+        case paths([String])
+    }
+
+    private let context: OpaquePointer
+    private let udev: OpaquePointer?
+    private var nextID: UInt32 = 1
+    private var ids: [OpaquePointer: DeviceID] = [:]
+    private var pending: [LiveInput] = []
+
+    public var fd: Int32 { libinput_get_fd(context) }
+
+    public init(source: Source) throws(MonitorError) {
+        switch source {
+        case .seat(let seat):
+            guard let udev = udev_new() else { throw MonitorError(description: "udev_new failed: cannot talk to udev") }
+            guard let li = libinput_udev_create_context(&libinputInterface, nil, udev) else {
+                udev_unref(udev)
+                throw MonitorError(description: "libinput_udev_create_context failed")
+            }
+            libinput_log_set_priority(li, LIBINPUT_LOG_PRIORITY_ERROR)
+            guard libinput_udev_assign_seat(li, seat) == 0 else {
+                libinput_unref(li)
+                udev_unref(udev)
+                throw MonitorError(description: "libinput could not assign seat \"\(seat)\" (is udev's database available under /run/udev?)")
+            }
+            self.udev = udev
+            context = li
+        case .paths(let paths):
+            guard let li = libinput_path_create_context(&libinputInterface, nil) else {
+                throw MonitorError(description: "libinput_path_create_context failed")
+            }
+            libinput_log_set_priority(li, LIBINPUT_LOG_PRIORITY_ERROR)
+            udev = nil
+            context = li
+            for path in paths where libinput_path_add_device(li, path) == nil {
+                pending.append(.deviceFailed(path: path, reason: Self.explainFailure(path)))
+            }
+        }
+    }
+
+    deinit {
+        libinput_unref(context)
+        if let udev { udev_unref(udev) }
+    }
+
+    /// Reads what libinput has and hands each input over in order.
+    public func dispatch(_ body: (LiveInput) -> Void) {
+        for input in pending { body(input) }
+        pending.removeAll()
+        libinput_dispatch(context)
+        while let event = libinput_get_event(context) {
+            translate(event, body)
+            libinput_event_destroy(event)
+        }
+    }
+
+    private func translate(_ event: OpaquePointer, _ body: (LiveInput) -> Void) {
+        let device = libinput_event_get_device(event)!
+        switch libinput_event_get_type(event) {
+        case LIBINPUT_EVENT_DEVICE_ADDED:
+            let kind: DeviceKind
+            if libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_TABLET_TOOL) != 0 {
+                kind = .pen
+            } else if libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_TABLET_PAD) != 0 {
+                kind = .pad
+            } else {
+                return
+            }
+            let id = DeviceID(nextID)
+            nextID += 1
+            ids[device] = id
+            let name = String(cString: libinput_device_get_name(device))
+            let node = String(cString: libinput_device_get_sysname(device))
+            body(.pen(TimedPenInput(.deviceAdded(id, DeviceInfo(name: "\(name) (/dev/input/\(node))", kind: kind)), at: monotonicMicroseconds())))
+        case LIBINPUT_EVENT_DEVICE_REMOVED:
+            guard let id = ids.removeValue(forKey: device) else { return }
+            body(.pen(TimedPenInput(.deviceRemoved(id), at: monotonicMicroseconds())))
+        case LIBINPUT_EVENT_TABLET_TOOL_PROXIMITY, LIBINPUT_EVENT_TABLET_TOOL_TIP,
+             LIBINPUT_EVENT_TABLET_TOOL_AXIS, LIBINPUT_EVENT_TABLET_TOOL_BUTTON:
+            guard let id = ids[device], let tool = libinput_event_get_tablet_tool_event(event) else { return }
+            body(.pen(TimedPenInput(toolInput(tool, id, type: libinput_event_get_type(event)), at: Int64(libinput_event_tablet_tool_get_time_usec(tool)))))
+        case LIBINPUT_EVENT_TABLET_PAD_BUTTON:
+            guard let id = ids[device], let pad = libinput_event_get_tablet_pad_event(event) else { return }
+            let number = Int(libinput_event_tablet_pad_get_button_number(pad))
+            guard number < ButtonID.maxPadButtons else { return }
+            let pressed = libinput_event_tablet_pad_get_button_state(pad) == LIBINPUT_BUTTON_STATE_PRESSED
+            body(.pen(TimedPenInput(.button(id, .pad(number), pressed: pressed), at: Int64(libinput_event_tablet_pad_get_time_usec(pad)))))
+        default:
+            return
+        }
+    }
+
+    private func toolInput(_ event: OpaquePointer, _ id: DeviceID, type: libinput_event_type) -> PenInput {
+        let axes = Self.axes(event)
+        switch type {
+        case LIBINPUT_EVENT_TABLET_TOOL_PROXIMITY:
+            if libinput_event_tablet_tool_get_proximity_state(event) == LIBINPUT_TABLET_TOOL_PROXIMITY_STATE_IN {
+                let tool = libinput_event_tablet_tool_get_tool(event)!
+                return .proximityIn(id, Tool(type: Self.toolType(tool), serial: libinput_tablet_tool_get_serial(tool)), axes)
+            }
+            return .proximityOut(id)
+        case LIBINPUT_EVENT_TABLET_TOOL_TIP:
+            return libinput_event_tablet_tool_get_tip_state(event) == LIBINPUT_TABLET_TOOL_TIP_DOWN ? .tipDown(id, axes) : .tipUp(id, axes)
+        case LIBINPUT_EVENT_TABLET_TOOL_BUTTON:
+            let code = UInt16(truncatingIfNeeded: libinput_event_tablet_tool_get_button(event))
+            let pressed = libinput_event_tablet_tool_get_button_state(event) == LIBINPUT_BUTTON_STATE_PRESSED
+            guard let side = SideButton(evdevCode: code) else { return .motion(id, axes) }
+            return .button(id, .side(side), pressed: pressed)
+        default:
+            return .motion(id, axes)
+        }
+    }
+
+    /// libinput's own normalisation: pressure already corrects worn-pen
+    /// offsets, positions come scaled to the area and in millimetres.
+    private static func axes(_ e: OpaquePointer) -> PenAxes {
+        PenAxes(x: libinput_event_tablet_tool_get_x_transformed(e, 1), y: libinput_event_tablet_tool_get_y_transformed(e, 1),
+                xMM: libinput_event_tablet_tool_get_x(e), yMM: libinput_event_tablet_tool_get_y(e),
+                pressure: libinput_event_tablet_tool_get_pressure(e), distance: libinput_event_tablet_tool_get_distance(e),
+                tiltX: libinput_event_tablet_tool_get_tilt_x(e), tiltY: libinput_event_tablet_tool_get_tilt_y(e))
+    }
+
+    private static func toolType(_ tool: OpaquePointer) -> ToolType {
+        switch libinput_tablet_tool_get_type(tool) {
+        case LIBINPUT_TABLET_TOOL_TYPE_ERASER: .eraser
+        case LIBINPUT_TABLET_TOOL_TYPE_BRUSH: .brush
+        case LIBINPUT_TABLET_TOOL_TYPE_PENCIL: .pencil
+        case LIBINPUT_TABLET_TOOL_TYPE_AIRBRUSH: .airbrush
+        case LIBINPUT_TABLET_TOOL_TYPE_MOUSE: .mouse
+        case LIBINPUT_TABLET_TOOL_TYPE_LENS: .lens
+        default: .pen
+        }
+    }
+
+    /// libinput says only "failed"; opening the node ourselves finds out why.
+    static func explainFailure(_ path: String) -> String {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        if fd < 0 { return NodeAccess.explain(errno: errno, path: path) }
+        close(fd)
+        return "libinput refused the device (not a tablet libinput supports, or udev has no entry for it yet)"
+    }
+}
+
+/// The time base libinput stamps events with.
+public func monotonicMicroseconds() -> Microseconds {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
+}
+
+public enum NodeAccess {
+    /// The reason a node could not be opened, and the fix.
+    public static func explain(errno code: Int32, path: String) -> String {
+        switch code {
+        case EACCES, EPERM:
+            return "permission denied; install the udev rule (sudo make install-udev, then re-plug the tablet) "
+                + "or join the input group (sudo usermod -aG input $USER, then log in again)"
+        case ENOENT:
+            return "no such device node (unplugged, or the path is wrong)"
+        case ENODEV, ENXIO:
+            return "the device disappeared (unplugged)"
+        default:
+            return String(cString: strerror(code))
+        }
+    }
+}
+
+nonisolated(unsafe) private var libinputInterface = libinput_interface(
+    open_restricted: { path, flags, _ in
+        let fd = open(path!, flags | O_CLOEXEC)
+        return fd < 0 ? -errno : fd
+    },
+    close_restricted: { fd, _ in
+        close(fd)
+    }
+)
