@@ -3,3 +3,4 @@
 #include <signal.h>
 #include <poll.h>
 #include <dirent.h>
+#include <sys/epoll.h>

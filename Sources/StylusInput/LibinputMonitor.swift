@@ -1,4 +1,6 @@
+import CLibevdev
 import CLibinput
+import CLinux
 import StylusCore
 #if canImport(Glibc)
 import Glibc
@@ -28,8 +30,12 @@ public final class LibinputMonitor {
     private var nextID: UInt32 = 1
     private var ids: [OpaquePointer: DeviceID] = [:]
     private var pending: [LiveInput] = []
+    /// libinput's fd and the third-button readers, as one pollable fd.
+    private let epollFD: Int32
+    private var thirdButtonReaders: [OpaquePointer: ThirdButtonReader] = [:]
 
-    public var fd: Int32 { libinput_get_fd(context) }
+    /// Readable whenever `dispatch` has something to do.
+    public var fd: Int32 { epollFD }
 
     public init(source: Source) throws(MonitorError) {
         switch source {
@@ -58,17 +64,29 @@ public final class LibinputMonitor {
                 pending.append(.deviceFailed(path: path, reason: Self.explainFailure(path)))
             }
         }
+        epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
+        var event = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(fd: libinput_get_fd(context)))
+        epoll_ctl(epollFD, EPOLL_CTL_ADD, libinput_get_fd(context), &event)
     }
 
     deinit {
+        thirdButtonReaders.removeAll()
+        close(epollFD)
         libinput_unref(context)
         if let udev { udev_unref(udev) }
     }
 
-    /// Reads what libinput has and hands each input over in order.
+    /// Reads what libinput (and any third-button reader) has and hands each
+    /// input over in order.
     public func dispatch(_ body: (LiveInput) -> Void) {
         for input in pending { body(input) }
         pending.removeAll()
+        for (device, reader) in thirdButtonReaders {
+            guard let id = ids[device] else { continue }
+            reader.drain { pressed, time in
+                body(.pen(TimedPenInput(.button(id, .side(.stylus3), pressed: pressed), at: time)))
+            }
+        }
         libinput_dispatch(context)
         while let event = libinput_get_event(context) {
             translate(event, body)
@@ -93,9 +111,17 @@ public final class LibinputMonitor {
             ids[device] = id
             let name = String(cString: libinput_device_get_name(device))
             let node = String(cString: libinput_device_get_sysname(device))
+            if kind == .pen, let reader = ThirdButtonReader(path: "/dev/input/\(node)") {
+                thirdButtonReaders[device] = reader
+                var event = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(fd: reader.fd))
+                epoll_ctl(epollFD, EPOLL_CTL_ADD, reader.fd, &event)
+            }
             body(.pen(TimedPenInput(.deviceAdded(id, DeviceInfo(name: "\(name) (/dev/input/\(node))", kind: kind)), at: monotonicMicroseconds())))
         case LIBINPUT_EVENT_DEVICE_REMOVED:
             guard let id = ids.removeValue(forKey: device) else { return }
+            if let reader = thirdButtonReaders.removeValue(forKey: device) {
+                epoll_ctl(epollFD, EPOLL_CTL_DEL, reader.fd, nil)
+            }
             body(.pen(TimedPenInput(.deviceRemoved(id), at: monotonicMicroseconds())))
         case LIBINPUT_EVENT_TABLET_TOOL_PROXIMITY, LIBINPUT_EVENT_TABLET_TOOL_TIP,
              LIBINPUT_EVENT_TABLET_TOOL_AXIS, LIBINPUT_EVENT_TABLET_TOOL_BUTTON:
@@ -160,6 +186,54 @@ public final class LibinputMonitor {
         if fd < 0 { return NodeAccess.explain(errno: errno, path: path) }
         close(fd)
         return "libinput refused the device (not a tablet libinput supports, or udev has no entry for it yet)"
+    }
+}
+
+/// libinput up to at least 1.22 drops BTN_STYLUS3 ("Unhandled button"), so
+/// for a pen whose node has one, that single button is read from the node
+/// directly: no grab, CLOCK_MONOTONIC timestamps like libinput's. Should
+/// libinput deliver it too, the engine ignores the repeated press.
+final class ThirdButtonReader {
+    let fd: Int32
+    private let device: OpaquePointer
+
+    init?(path: String) {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        var device: OpaquePointer?
+        guard libevdev_new_from_fd(fd, &device) == 0, let device,
+              libevdev_has_event_code(device, UInt32(EV.key), UInt32(BTN.stylus3)) != 0 else {
+            if let device { libevdev_free(device) }
+            close(fd)
+            return nil
+        }
+        libevdev_set_clock_id(device, CLOCK_MONOTONIC)
+        self.fd = fd
+        self.device = device
+    }
+
+    deinit {
+        libevdev_free(device)
+        close(fd)
+    }
+
+    func drain(_ body: (_ pressed: Bool, _ time: Microseconds) -> Void) {
+        var event = input_event()
+        var flags = UInt32(LIBEVDEV_READ_FLAG_NORMAL.rawValue)
+        while true {
+            let rc = libevdev_next_event(device, flags, &event)
+            if rc == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue) {
+                flags = UInt32(LIBEVDEV_READ_FLAG_SYNC.rawValue)
+            } else if rc == -EAGAIN, flags != UInt32(LIBEVDEV_READ_FLAG_NORMAL.rawValue) {
+                flags = UInt32(LIBEVDEV_READ_FLAG_NORMAL.rawValue)
+                continue
+            } else if rc != Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue) {
+                return
+            }
+            if event.type == EV.key, event.code == BTN.stylus3, event.value != 2 {
+                body(event.value != 0, Int64(event.time.tv_sec) * 1_000_000 + Int64(event.time.tv_usec))
+            }
+        }
     }
 }
 

@@ -1,0 +1,23 @@
+#!/bin/bash
+# PID 1 in the guest: the host's root read-only, /tmp and /run in memory,
+# results on /run/hil. Starts udev, runs the suite, powers off.
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/tmp LANG=C.UTF-8 PYTHONDONTWRITEBYTECODE=1
+OUT=/run/hil
+. "$OUT/env"
+date +%s > "$OUT/booted"
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+mount -t tmpfs tmpfs /dev/shm
+mkdir -p /run/udev/rules.d
+/lib/systemd/systemd-udevd --daemon
+udevadm trigger --action=add >/dev/null 2>&1
+udevadm settle
+echo "guest: kernel $(uname -r), udev running, /dev/uinput $( [ -c /dev/uinput ] && echo present || echo MISSING)"
+cd "$HIL_REPO"
+/usr/bin/python3 hil/tests.py --stylusd "$HIL_REPO/.build/release/stylusd" --only "$HIL_ONLY" 2>&1 | tee "$OUT/tests.log"
+status=${PIPESTATUS[0]}
+echo "$status" > "$OUT/status"
+sync
+echo o > /proc/sysrq-trigger
+sleep 10
