@@ -4,6 +4,7 @@
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/tmp LANG=C.UTF-8 PYTHONDONTWRITEBYTECODE=1
 OUT=/run/hil
+HIL_REPO=/run/hil-repo
 . "$OUT/env"
 date +%s > "$OUT/booted"
 mkdir -p /dev/pts /dev/shm

@@ -77,6 +77,7 @@ prepare_initramfs() {
 #!/bin/sh
 export PATH=/bin
 mount -t devtmpfs devtmpfs /dev
+echo "initramfs: guest started"
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 for m in $MODULES; do insmod /modules/\$m.ko || echo "initramfs: insmod \$m failed"; done
@@ -90,10 +91,12 @@ mount -t tmpfs -o mode=755 tmpfs /newroot/run
 mount -t tmpfs -o mode=1777 tmpfs /newroot/tmp
 mkdir -p /newroot/run/hil
 mount -t 9p -o \$opts hilout /newroot/run/hil || { echo "initramfs: cannot mount the results share"; echo o > /proc/sysrq-trigger; }
+mkdir -p /newroot/run/hil-repo
+mount -t 9p -o ro,\$opts hilrepo /newroot/run/hil-repo || { echo "initramfs: cannot mount the repository"; echo o > /proc/sysrq-trigger; }
 mount -o move /dev /newroot/dev
 mount -o move /proc /newroot/proc
 mount -o move /sys /newroot/sys
-exec switch_root /newroot /bin/bash $REPO/hil/guest.sh
+exec switch_root /newroot /bin/bash /run/hil-repo/hil/guest.sh
 INIT
   chmod 755 "$t/init"
   (cd "$t" && find . | cpio -o -H newc --quiet | gzip -1) > "$CACHE/initramfs.gz.tmp" && mv "$CACHE/initramfs.gz.tmp" "$CACHE/initramfs.gz"
@@ -108,7 +111,7 @@ prepare_initramfs || skip "the initramfs could not be built"
 [ "${1:-}" = prepare ] && exit 0
 
 rm -rf "$OUT"; mkdir -p "$OUT"
-printf 'HIL_REPO=%q\nHIL_ONLY=%q\n' "$REPO" "${HIL_ONLY:-}" > "$OUT/env"
+printf 'HIL_ONLY=%q\n' "${HIL_ONLY:-}" > "$OUT/env"
 # KVM only where it is real hardware virtualisation; otherwise emulate (TCG).
 if [ -w /dev/kvm ] && { [ -d /sys/module/kvm_intel ] || [ -d /sys/module/kvm_amd ]; }; then
   accel=(-enable-kvm -cpu host)
@@ -121,12 +124,14 @@ timeout -k 5 "${HIL_TIMEOUT:-900}" qemu-system-x86_64 "${accel[@]}" -smp 2 -m "$
   -kernel "$CACHE/vmlinux" -initrd "$CACHE/initramfs.gz" \
   -append "console=ttyS0 panic=-1 quiet loglevel=3" \
   -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
-  -virtfs local,path="$OUT",mount_tag=hilout,security_model=none,multidevs=remap
-qemu_status=$?
+  -virtfs local,path="$OUT",mount_tag=hilout,security_model=none,multidevs=remap \
+  -virtfs local,path="$REPO",mount_tag=hilrepo,security_model=none,readonly=on,multidevs=remap \
+  | tee "$OUT/console.log"
+qemu_status=${PIPESTATUS[0]}
 if [ -f "$OUT/status" ]; then
   exit "$(cat "$OUT/status")"
 fi
-if [ ! -s "$OUT/booted" ]; then
+if ! grep -q "initramfs: guest started" "$OUT/console.log"; then
   skip "QEMU could not start a guest on this machine (qemu exit status $qemu_status)"
 fi
 say "the guest booted but left no test status (qemu exit status $qemu_status; 124 = timeout)"
