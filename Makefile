@@ -6,7 +6,7 @@ DEB_TEST   := $(DEB_BUILD) python3 evemu-tools
 RECORDING  := Tests/Fixtures/recordings/Wacom_Cintiq_22HDT_Pen.events
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps deps-test build release run test test-swift test-crosscheck hil bench clean
+.PHONY: all deps deps-test build release run demo test test-swift test-crosscheck hil bench clean
 
 all: build
 
@@ -31,10 +31,14 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-# Until the live daemon exists, `make run` shows the engine on a real
-# recording: a Cintiq 22HDT session whose side-button double presses open
-# and minimize the canvas.
+# The daemon in the foreground on seat0; without a pen it says why and runs
+# button-only. Ctrl-C stops it.
 run: release
+	.build/release/stylusd
+
+# The engine on a real recording: a Cintiq 22HDT session whose side-button
+# double presses open and minimize the canvas.
+demo: release
 	.build/release/stylusd replay $(RECORDING)
 
 test: deps-test

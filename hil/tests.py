@@ -382,6 +382,79 @@ def test_an_unreadable_node_gets_the_reason_and_the_fix():
         pen.destroy()
 
 
+def make_pad(buttons=9):
+    d = libevdev.Device()
+    d.name = "stylusd-hil pad"
+    d.phys = "stylusd-hil/pad"
+    d.id = {"bustype": 0x03, "vendor": 0x056A, "product": 0x0357, "version": 1}
+    for i in range(buttons):
+        d.enable(getattr(EV_KEY, f"BTN_{i}"))
+    # The kernel's Wacom pads look like this: BTN_STYLUS marks them as tablet
+    # parts, ABS_X/Y/MISC are there for historical reasons.
+    d.enable(EV_KEY.BTN_STYLUS)
+    d.enable(EV_ABS.ABS_X, Abs(minimum=0, maximum=1))
+    d.enable(EV_ABS.ABS_Y, Abs(minimum=0, maximum=1))
+    d.enable(EV_ABS.ABS_MISC, Abs(minimum=0, maximum=1))
+    pad = d.create_uinput_device()
+    subprocess.run(["udevadm", "settle"], check=False)
+    return pad
+
+
+def test_pad_buttons_are_probed_and_bindable():
+    pad = make_pad()
+    try:
+        report = json.loads(subprocess.run([STYLUSD, "probe", "--json"], capture_output=True, text=True, check=True).stdout)
+        node = next(n for n in report["nodes"] if n["name"] == "stylusd-hil pad")
+        check(node["kind"] == "pad" and node["pad"]["buttons"] == 9, f"{node}")
+        d = start("--bind", "pad-2=toggle-canvas")
+        try:
+            d.wait(lambda e: e["event"] == "device" and e["kind"] == "pad", what="pad added")
+            for _ in range(2):
+                pad.send_events([E(EV_KEY.BTN_2, 1), E(EV_ABS.ABS_MISC, 1), SYN])
+                time.sleep(0.08)
+                pad.send_events([E(EV_KEY.BTN_2, 0), E(EV_ABS.ABS_MISC, 0), SYN])
+                time.sleep(0.2)
+            press = d.wait(lambda e: e["event"] == "double-press", what="pad double press")
+            check(press["button"] == "pad-2" and press["action"] == "toggle-canvas", f"{press}")
+            d.wait(lambda e: e["event"] == "canvas" and e["source"] == "pad", what="canvas from the pad")
+        finally:
+            d.stop()
+    finally:
+        destroy_uinput(pad)
+
+
+def context_switches(pid):
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/status") as f:
+            for line in f:
+                if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
+                    total += int(line.split()[1])
+    return total
+
+
+def test_an_idle_daemon_makes_no_wakeups():
+    pen, d = pen_and_daemon()
+    try:
+        time.sleep(0.5)
+        before = context_switches(d.proc.pid)
+        time.sleep(2.0)
+        after = context_switches(d.proc.pid)
+        check(after == before, f"{after - before} context switches in 2 s idle")
+        # And a pending transition's timer fires on time with no input at all.
+        pen.enter()
+        pen.double_click("BTN_STYLUS", gap=0.3)
+        pen.leave()
+        d.wait(lambda e: e["event"] == "canvas" and e["state"] == "open" and e["cause"] == "timeout", what="timer")
+        time.sleep(0.5)
+        before = context_switches(d.proc.pid)
+        time.sleep(2.0)
+        check(context_switches(d.proc.pid) == before, "wakeups after the timer fired")
+    finally:
+        d.stop()
+        pen.destroy()
+
+
 def rewrite_for_uinput(src, dst):
     """EVEMU 1.1 headers carry no resolution, which libinput 1.22 refuses for
     tablets: declare 1.2 and give every axis a resolution (Wacom: 200/mm)."""

@@ -90,8 +90,24 @@ struct EngineOptions: ParsableArguments {
     @Option(name: .customLong("transition-ms"), help: "How long the canvas takes to open or minimize without an ack (0-5000).")
     var transitionMS: Int = EngineConfig().transitionMS
 
+    @Option(name: .customLong("bind"), help: ArgumentHelp(
+        "Bind a button's double press to an action: BUTTON=ACTION (repeatable).",
+        discussion: "BUTTON is BTN_STYLUS, BTN_STYLUS2, BTN_STYLUS3 or pad-N; ACTION is toggle-canvas, toggle-precision or none.",
+        valueName: "button=action"))
+    var bindings: [String] = []
+
     func engineConfig() throws -> EngineConfig {
         var config = EngineConfig()
+        for binding in bindings {
+            let parts = binding.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let button = ButtonID(name: parts[0]) else {
+                throw ValidationError("--bind \(binding): expected BUTTON=ACTION with BUTTON one of BTN_STYLUS, BTN_STYLUS2, BTN_STYLUS3, pad-0 … pad-63")
+            }
+            guard let action = Action(rawValue: parts[1]) else {
+                throw ValidationError("--bind \(binding): unknown action \"\(parts[1])\"; use toggle-canvas, toggle-precision or none")
+            }
+            config.bind(button, to: action)
+        }
         config.doublePressIntervalMS = intervalMS
         config.debounceMS = debounceMS
         config.transitionMS = transitionMS
