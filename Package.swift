@@ -11,6 +11,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/ordo-one/malloc-interposer.git", from: "1.6.1"),
+        .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -37,10 +38,15 @@ let package = Package(
             name: "StylusInput",
             dependencies: ["StylusCore", "CLibevdev", "CLibinput", "CLibwacom", "CLinux"]
         ),
+        // config.toml: presets, keys, errors that name file, line and key.
+        .target(
+            name: "StylusConfig",
+            dependencies: ["StylusCore", .product(name: "TOMLKit", package: "TOMLKit")]
+        ),
         // The imperative shell: the event loop around the engine.
         .target(
             name: "StylusDaemon",
-            dependencies: ["StylusCore", "StylusInput", "CLinux"]
+            dependencies: ["StylusCore", "StylusInput", "StylusConfig", "CLinux"]
         ),
         .executableTarget(
             name: "stylusd",
@@ -69,6 +75,10 @@ let package = Package(
                 "StylusCore",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
+        ),
+        .testTarget(
+            name: "StylusConfigTests",
+            dependencies: ["StylusCore", "StylusConfig"]
         ),
         .testTarget(
             name: "StylusInputTests",

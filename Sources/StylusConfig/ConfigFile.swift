@@ -1,0 +1,198 @@
+import StylusCore
+import TOMLKit
+
+/// A configuration problem, located: "FILE:LINE: KEY: what is wrong".
+public struct ConfigError: Error, Equatable, CustomStringConvertible {
+    public var file: String
+    public var line: Int?
+    public var key: String?
+    public var message: String
+
+    public init(file: String, line: Int?, key: String?, message: String) {
+        self.file = file
+        self.line = line
+        self.key = key
+        self.message = message
+    }
+
+    public var description: String {
+        var text = file
+        if let line { text += ":\(line)" }
+        text += ": "
+        if let key { text += "\(key): " }
+        return text + message
+    }
+}
+
+/// Named starting points; keys in the file override them.
+public enum Preset: String, CaseIterable, Sendable {
+    case `default`, precision, fast, accessibility
+
+    public var config: EngineConfig {
+        var c = EngineConfig()
+        switch self {
+        case .default:
+            break
+        case .precision:
+            // Slower at light pressure, and slow up to firmer pressure.
+            c.precision.minimumScale = 0.2
+            c.precision.fullSpeedPressure = 0.75
+        case .fast:
+            c.doublePressIntervalMS = 350
+            c.transitionMS = 150
+            c.debounceMS = 15
+        case .accessibility:
+            // Slower hands: a wider double-press window, more debounce, calmer transitions.
+            c.doublePressIntervalMS = 900
+            c.debounceMS = 40
+            c.transitionMS = 600
+            c.precision.minimumScale = 0.4
+        }
+        return c
+    }
+}
+
+/// Reads `config.toml`:
+///
+///     preset = "default"          # default | precision | fast | accessibility
+///     interval_ms = 500           # 150-1000
+///     debounce_ms = 25            # 0-100
+///     transition_ms = 250         # 0-5000
+///     [bindings]                  # BTN_STYLUS, BTN_STYLUS2, BTN_STYLUS3, pad-N
+///     BTN_STYLUS = "toggle-canvas"
+///     [precision]
+///     minimum_scale = 0.3
+///     full_speed_pressure = 0.6
+///     hysteresis = 0.05
+///     curve = [0, 0, 100, 100]    # Bezier control points, xf86-input-wacom style
+///     [canvas]
+///     max_points = 262144
+///     max_strokes = 16384
+public enum ConfigFile {
+    public static func parse(_ text: String, file: String) throws(ConfigError) -> EngineConfig {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigError(file: file, line: error.source.begin.line, key: nil, message: "not valid TOML: \(error.description)")
+        } catch {
+            throw ConfigError(file: file, line: nil, key: nil, message: "not valid TOML: \(error)")
+        }
+        let lines = KeyLines(text)
+        func fail(_ key: String, _ message: String) -> ConfigError {
+            ConfigError(file: file, line: lines.line(of: key), key: key, message: message)
+        }
+
+        var config = EngineConfig()
+        if let value = table["preset"] {
+            guard let name = value.string else { throw fail("preset", "expected a string") }
+            guard let preset = Preset(rawValue: name) else {
+                throw fail("preset", "unknown preset \"\(name)\"; use \(Preset.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            config = preset.config
+        }
+
+        let topLevel = ["preset", "interval_ms", "debounce_ms", "transition_ms", "bindings", "precision", "canvas"]
+        for key in table.keys where !topLevel.contains(key) {
+            throw fail(key, "unknown key; known keys are \(topLevel.joined(separator: ", "))")
+        }
+        func integer(_ table: TOMLTable, _ key: String, _ path: String) throws(ConfigError) -> Int? {
+            guard let value = table[key] else { return nil }
+            guard let int = value.int else { throw fail(path, "expected a whole number, found \(value.type)") }
+            return int
+        }
+        func number(_ table: TOMLTable, _ key: String, _ path: String) throws(ConfigError) -> Double? {
+            guard let value = table[key] else { return nil }
+            if let double = value.double { return double }
+            if let int = value.int { return Double(int) }
+            throw fail(path, "expected a number, found \(value.type)")
+        }
+        func subtable(_ key: String, allowed: [String]?) throws(ConfigError) -> TOMLTable? {
+            guard let value = table[key] else { return nil }
+            guard let sub = value.table else { throw fail(key, "expected a table ([\(key)])") }
+            if let allowed {
+                for k in sub.keys where !allowed.contains(k) {
+                    throw fail("\(key).\(k)", "unknown key; known keys are \(allowed.joined(separator: ", "))")
+                }
+            }
+            return sub
+        }
+
+        if let v = try integer(table, "interval_ms", "interval_ms") { config.doublePressIntervalMS = v }
+        if let v = try integer(table, "debounce_ms", "debounce_ms") { config.debounceMS = v }
+        if let v = try integer(table, "transition_ms", "transition_ms") { config.transitionMS = v }
+
+        if let bindings = try subtable("bindings", allowed: nil) {
+            for key in bindings.keys {
+                guard let button = ButtonID(name: key) else {
+                    throw fail("bindings.\(key)", "unknown button; use BTN_STYLUS, BTN_STYLUS2, BTN_STYLUS3 or pad-0 … pad-\(ButtonID.maxPadButtons - 1)")
+                }
+                guard let name = bindings[key]?.string else { throw fail("bindings.\(key)", "expected an action name (a string)") }
+                guard let action = Action(rawValue: name) else {
+                    throw fail("bindings.\(key)", "unknown action \"\(name)\"; use \(Action.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                config.bind(button, to: action)
+            }
+        }
+        if let precision = try subtable("precision", allowed: ["minimum_scale", "full_speed_pressure", "hysteresis", "curve", "report_step"]) {
+            if let v = try number(precision, "minimum_scale", "precision.minimum_scale") { config.precision.minimumScale = v }
+            if let v = try number(precision, "full_speed_pressure", "precision.full_speed_pressure") { config.precision.fullSpeedPressure = v }
+            if let v = try number(precision, "hysteresis", "precision.hysteresis") { config.precision.hysteresis = v }
+            if let v = try number(precision, "report_step", "precision.report_step") { config.precision.reportStep = v }
+            if let value = precision["curve"] {
+                let points = value.array.map { Array($0) } ?? []
+                let numbers = points.compactMap { $0.double ?? $0.int.map(Double.init) }
+                guard points.count == 4, numbers.count == 4, numbers.allSatisfy({ (0...100).contains($0) }) else {
+                    throw fail("precision.curve", "expected four numbers 0-100: [x1, y1, x2, y2], e.g. [0, 0, 100, 100] (linear)")
+                }
+                config.precision.curve = PressureCurve(x1: numbers[0] / 100, y1: numbers[1] / 100, x2: numbers[2] / 100, y2: numbers[3] / 100)
+            }
+        }
+        if let canvas = try subtable("canvas", allowed: ["max_points", "max_strokes"]) {
+            if let v = try integer(canvas, "max_points", "canvas.max_points") { config.canvasLimits.maxPoints = v }
+            if let v = try integer(canvas, "max_strokes", "canvas.max_strokes") { config.canvasLimits.maxStrokes = v }
+        }
+        if let problem = config.problems().first {
+            let key = problem.key.hasPrefix("precision.curve") ? "precision.curve" : problem.key
+            throw fail(key, problem.message)
+        }
+        return config
+    }
+}
+
+/// Finds the line a key is set on: "interval_ms" at top level, "precision.curve"
+/// under [precision]. Good enough for error messages; TOMLKit keeps no positions.
+struct KeyLines {
+    private var entries: [(table: String, key: String, line: Int)] = []
+
+    init(_ text: String) {
+        var table = ""
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.drop { $0 == " " || $0 == "\t" }
+            if line.hasPrefix("[") {
+                table = String(line.dropFirst().prefix { $0 != "]" }).trimmingCharacters(in: " \t\"")
+                entries.append((table: "", key: table, line: index + 1))
+            } else if let equals = line.firstIndex(of: "="), !line.hasPrefix("#") {
+                let key = String(line[..<equals]).trimmingCharacters(in: " \t\"")
+                entries.append((table: table, key: key, line: index + 1))
+            }
+        }
+    }
+
+    func line(of path: String) -> Int? {
+        let parts = path.split(separator: ".", maxSplits: 1).map(String.init)
+        let (table, key) = parts.count == 2 ? (parts[0], parts[1]) : ("", parts[0])
+        return entries.first { $0.table == table && $0.key == key }?.line
+            ?? entries.first { $0.table == "" && $0.key == path }?.line
+    }
+}
+
+extension String {
+    func trimmingCharacters(in set: String) -> String {
+        let skip = Set(set)
+        var s = Substring(self)
+        while let c = s.first, skip.contains(c) { s = s.dropFirst() }
+        while let c = s.last, skip.contains(c) { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,90 @@
+import StylusCore
+import Testing
+@testable import StylusConfig
+
+@Suite("config.toml")
+struct ConfigFileTests {
+    static func load(_ text: String) throws(ConfigError) -> EngineConfig {
+        try ConfigFile.parse(text, file: "config.toml")
+    }
+
+    static func error(_ text: String) -> ConfigError? {
+        do {
+            _ = try load(text)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func anEmptyFileGivesTheDefaults() throws {
+        #expect(try Self.load("") == EngineConfig())
+        #expect(try Self.load("# only a comment\n") == EngineConfig())
+    }
+
+    @Test func everyKeyIsRead() throws {
+        let c = try Self.load("""
+            interval_ms = 650
+            debounce_ms = 30
+            transition_ms = 0
+            [bindings]
+            BTN_STYLUS = "toggle-precision"
+            BTN_STYLUS2 = "none"
+            BTN_STYLUS3 = "toggle-canvas"
+            pad-4 = "toggle-canvas"
+            [precision]
+            minimum_scale = 0.25
+            full_speed_pressure = 0.7
+            hysteresis = 0.1
+            curve = [0, 5, 95, 100]
+            [canvas]
+            max_points = 1000
+            max_strokes = 10
+            """)
+        #expect(c.doublePressIntervalMS == 650 && c.debounceMS == 30 && c.transitionMS == 0)
+        #expect(c.sideButtonBindings == [.togglePrecision, .none, .toggleCanvas])
+        #expect(c.binding(for: .pad(4)) == .toggleCanvas)
+        #expect(c.precision.minimumScale == 0.25 && c.precision.fullSpeedPressure == 0.7 && c.precision.hysteresis == 0.1)
+        #expect(c.precision.curve == PressureCurve(x1: 0, y1: 0.05, x2: 0.95, y2: 1))
+        #expect(c.canvasLimits.maxPoints == 1000 && c.canvasLimits.maxStrokes == 10)
+    }
+
+    @Test func aPresetIsTheStartingPointAndKeysOverrideIt() throws {
+        let c = try Self.load("preset = \"accessibility\"\ntransition_ms = 400\n")
+        #expect(c.doublePressIntervalMS == 900, "from the preset")
+        #expect(c.transitionMS == 400, "the file's own key wins")
+        #expect(Preset.accessibility.config.doublePressIntervalMS > EngineConfig().doublePressIntervalMS)
+        #expect(Preset.accessibility.config.transitionMS > EngineConfig().transitionMS)
+        for preset in Preset.allCases {
+            #expect(preset.config.problems().isEmpty, "\(preset) is valid")
+        }
+    }
+
+    @Test(arguments: [
+        ("interval_ms = 100\n", 1, "interval_ms", "100 ms is outside 150...1000 ms"),
+        ("\n\ninterval_ms = \"fast\"\n", 3, "interval_ms", "expected a whole number, found string"),
+        ("colour = 1\n", 1, "colour", "unknown key"),
+        ("preset = \"turbo\"\n", 1, "preset", "unknown preset \"turbo\""),
+        ("[bindings]\nBTN_STYLUS = \"explode\"\n", 2, "bindings.BTN_STYLUS", "unknown action \"explode\""),
+        ("[bindings]\nBTN_LEFT = \"none\"\n", 2, "bindings.BTN_LEFT", "unknown button"),
+        ("[precision]\ncurve = [0, 0, 100]\n", 2, "precision.curve", "expected four numbers 0-100"),
+        ("[precision]\nminimum_scale = 2\n", 2, "precision.minimum_scale", "2.0 is outside (0, 1]"),
+        ("[precision]\nspeed = 2\n", 2, "precision.speed", "unknown key"),
+        ("[canvas]\nmax_points = 0\n", 2, "canvas.max_points", "0 is outside"),
+        ("# comment\ndebounce_ms = 101\n", 2, "debounce_ms", "101 ms is outside 0...100 ms"),
+    ] as [(String, Int, String, String)])
+    func aBadValueNamesTheFileTheLineAndTheKey(text: String, line: Int, key: String, message: String) throws {
+        let e = try #require(Self.error(text))
+        #expect(e.file == "config.toml")
+        #expect(e.line == line, "\(e)")
+        #expect(e.key == key, "\(e)")
+        #expect(e.message.contains(message), "\(e)")
+        #expect(e.description.hasPrefix("config.toml:\(line): \(key): "))
+    }
+
+    @Test func invalidTOMLNamesTheLine() throws {
+        let e = try #require(Self.error("interval_ms = 500\n[precision\n"))
+        #expect(e.line == 2)
+        #expect(e.message.hasPrefix("not valid TOML"))
+    }
+}
