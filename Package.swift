@@ -77,6 +77,10 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "StylusDaemonTests",
+            dependencies: ["StylusCore", "StylusDaemon"]
+        ),
+        .testTarget(
             name: "StylusConfigTests",
             dependencies: ["StylusCore", "StylusConfig"]
         ),
