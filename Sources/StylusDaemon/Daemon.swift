@@ -1,68 +1,156 @@
 import CLinux
+import FoundationEssentials
+import StylusConfig
 import StylusCore
 import StylusInput
 #if canImport(Glibc)
 import Glibc
 #endif
 
-public struct DaemonOptions: Sendable {
-    public var source: LibinputMonitor.Source
-    public var config: EngineConfig
-    /// Events on standard output as NDJSON rather than readable lines.
-    public var json: Bool
+/// Command-line values, which win over the configuration file.
+public struct ConfigOverrides: Sendable {
+    public var intervalMS: Int?
+    public var debounceMS: Int?
+    public var transitionMS: Int?
+    public var bindings: [(ButtonID, Action)] = []
 
-    public init(source: LibinputMonitor.Source, config: EngineConfig, json: Bool) {
-        self.source = source
-        self.config = config
-        self.json = json
+    public init() {}
+
+    public func apply(to config: inout EngineConfig) {
+        if let intervalMS { config.doublePressIntervalMS = intervalMS }
+        if let debounceMS { config.debounceMS = debounceMS }
+        if let transitionMS { config.transitionMS = transitionMS }
+        for (button, action) in bindings { config.bind(button, to: action) }
     }
 }
 
-/// The imperative shell: libinput, signals and the engine's timer in one
-/// poll set, one thread. Idle, it sleeps in poll(2) with no timeout.
+public struct DaemonOptions: Sendable {
+    public enum Input: Sendable {
+        case libinput(LibinputMonitor.Source)
+        /// A recording played at its own pace (times `speed`), instead of libinput.
+        case recording(path: String, description: String?, loop: Bool, speed: Double)
+    }
+
+    public enum EventPrinting: Sendable { case none, text, json }
+
+    public var input: Input
+    public var socketPath: String
+    public var statePath: String?
+    public var configPath: String?
+    /// A missing default config file is fine; a missing --config file is an error.
+    public var configPathIsExplicit: Bool
+    public var overrides: ConfigOverrides
+    public var printing: EventPrinting
+    public var environment: [String: String]
+
+    public init(input: Input, socketPath: String, statePath: String?, configPath: String?, configPathIsExplicit: Bool,
+                overrides: ConfigOverrides, printing: EventPrinting, environment: [String: String]) {
+        self.input = input
+        self.socketPath = socketPath
+        self.statePath = statePath
+        self.configPath = configPath
+        self.configPathIsExplicit = configPathIsExplicit
+        self.overrides = overrides
+        self.printing = printing
+        self.environment = environment
+    }
+
+    /// The configuration: file (or defaults), then the command line on top.
+    public func loadConfig() -> Result<EngineConfig, ConfigError> {
+        var config = EngineConfig()
+        if let path = configPath {
+            do {
+                let bytes = try readFileBytes(path)
+                config = try ConfigFile.parse(String(decoding: bytes, as: UTF8.self), file: path)
+            } catch let error as ConfigError {
+                return .failure(error)
+            } catch let error as SystemError {
+                if !(error.errno == ENOENT && !configPathIsExplicit) {
+                    return .failure(ConfigError(file: path, line: nil, key: nil, message: "cannot read: \(String(cString: strerror(error.errno)))"))
+                }
+            } catch {
+                return .failure(ConfigError(file: path, line: nil, key: nil, message: "\(error)"))
+            }
+        }
+        overrides.apply(to: &config)
+        if let problem = config.problems().first {
+            return .failure(ConfigError(file: "command line", line: nil, key: problem.key, message: problem.message))
+        }
+        return .success(config)
+    }
+}
+
+/// The imperative shell: input, signals, the engine's timer, the socket and
+/// its clients in one poll set on one thread. Idle, it sleeps in poll(2)
+/// with no timeout.
 public final class Daemon {
+    public static let version = "0.1.0"
+
     private let options: DaemonOptions
-    private var engine: Engine
+    private var engine = Engine()
     private var effects = Effects()
-    private var output: [UInt8] = []
+    private var stdoutBuffer: [UInt8] = []
+    private var lineBuffer: [UInt8] = []
+    private var clients: [ClientConnection] = []
+    private var nextClientNumber = 1
+    private var buttonOnlyReason: String?
     private var pens: Set<DeviceID> = []
-    private var buttonOnly = false
+    private var store: StateStore?
+    private var notifier: ServiceNotifier
+    private var stateSaveFailing = false
 
     public init(options: DaemonOptions) {
         self.options = options
-        engine = Engine(config: options.config)
-        output.reserveCapacity(4096)
+        notifier = ServiceNotifier(environment: options.environment)
+        stdoutBuffer.reserveCapacity(4096)
+        lineBuffer.reserveCapacity(512)
     }
 
     /// Runs until SIGTERM or SIGINT; returns the exit status.
     public func run() -> Int32 {
         signal(SIGPIPE, SIG_IGN)
+        let config: EngineConfig
+        switch options.loadConfig() {
+        case .success(let c): config = c
+        case .failure(let e):
+            log("configuration error: \(e)")
+            return 78   // EX_CONFIG
+        }
+        engine = Engine(config: config)
+
         do {
+            let listener = try Listener(path: options.socketPath, environment: options.environment)
             let signals = try SignalDescriptor([SIGTERM, SIGINT, SIGHUP])
             let timer = try DeadlineTimer()
-            let report = Probe.run()
-            if let reason = report.buttonOnlyReason {
-                buttonOnly = true
-                log("no pen: \(reason). Running button-only; a pen is picked up when it appears.")
+            restoreState()
+            let source = try InputSource(options.input, log: log)
+            if case .libinput = options.input {
+                let report = Probe.run()
+                buttonOnlyReason = report.buttonOnlyReason
+                if let reason = report.buttonOnlyReason {
+                    log("no pen: \(reason). Running button-only: socket commands work, and a pen is picked up when it appears.")
+                } else {
+                    log("pens found: " + report.pens.map { "\($0.name) (\($0.path))" }.joined(separator: ", "))
+                }
             } else {
-                log("pens found: " + report.pens.map { "\($0.name) (\($0.path))" }.joined(separator: ", "))
+                buttonOnlyReason = "input comes from a recording"
             }
-            let monitor: LibinputMonitor
-            do {
-                monitor = try LibinputMonitor(source: options.source)
-            } catch {
-                log("cannot start input: \(error)")
-                return 1
-            }
-            log("ready: double press interval \(options.config.doublePressIntervalMS) ms, debounce \(options.config.debounceMS) ms")
-            drainInput(monitor)
+            log("listening on \(listener.path)\(listener.activated ? " (socket activation)" : ""); double press interval \(config.doublePressIntervalMS) ms, debounce \(config.debounceMS) ms")
+            drain(source)
             timer.set(engine.nextDeadline)
-            flush()
+            flushStdout()
+            notifier.send("READY=1\nSTATUS=listening on \(listener.path)")
+            log("ready")
 
-            var fds = [pollfd(fd: monitor.fd, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: timer.fd, events: Int16(POLLIN), revents: 0)]
             while true {
+                var fds = [pollfd(fd: source.fd, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: timer.fd, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0)]
+                let polled = clients
+                for client in polled {
+                    fds.append(pollfd(fd: client.fd, events: Int16(POLLIN) | (client.output.isEmpty ? 0 : Int16(POLLOUT)), revents: 0))
+                }
                 let ready = poll(&fds, nfds_t(fds.count), -1)
                 if ready < 0 {
                     if errno == EINTR { continue }
@@ -71,12 +159,14 @@ public final class Daemon {
                 }
                 if fds[1].revents != 0 {
                     for signo in signals.drain() {
-                        switch signo {
-                        case SIGHUP:
-                            log("SIGHUP: nothing to re-read; configuration comes from the command line")
-                        default:
+                        if signo == SIGHUP {
+                            _ = reload()
+                        } else {
                             log("stopping on \(signo == SIGTERM ? "SIGTERM" : "SIGINT")")
-                            flush()
+                            notifier.send("STOPPING=1")
+                            saveState()
+                            flushStdout()
+                            clients.removeAll()
                             return 0
                         }
                     }
@@ -88,11 +178,28 @@ public final class Daemon {
                         publish()
                     }
                 }
-                if fds[0].revents != 0 {
-                    drainInput(monitor)
+                if fds[0].revents != 0 { drain(source) }
+                if fds[3].revents != 0 { acceptClients(listener) }
+                // Clients accepted just now were not in this poll; they are served next time round.
+                for (i, client) in polled.enumerated() {
+                    let revents = fds[4 + i].revents
+                    if revents & Int16(POLLIN) != 0 || revents & Int16(POLLHUP) != 0 { serve(client) }
                 }
+                for client in clients where !client.output.isEmpty {
+                    if !client.flush() { client.closeReason = client.closeReason ?? "write failed" }
+                }
+                clients.removeAll { client in
+                    guard let reason = client.closeReason else { return false }
+                    if !client.output.isEmpty, client.flush(), !client.output.isEmpty, reason == "closed its side" {
+                        return false   // still writing the last responses to a half-closed peer
+                    }
+                    if reason != "closed its side" { log("client \(client.number) disconnected: \(reason)") }
+                    return true
+                }
+                engine.publishesSamples = clients.contains { $0.topics.contains(.pen) }
                 timer.set(engine.nextDeadline)
-                flush()
+                source.armPacing()
+                flushStdout()
             }
         } catch {
             log("cannot start: \(error)")
@@ -100,8 +207,10 @@ public final class Daemon {
         }
     }
 
-    private func drainInput(_ monitor: LibinputMonitor) {
-        monitor.dispatch { input in
+    // MARK: Input
+
+    private func drain(_ source: InputSource) {
+        source.drain { input in
             switch input {
             case .deviceFailed(let path, let reason):
                 log("cannot use \(path): \(reason)")
@@ -117,16 +226,15 @@ public final class Daemon {
     }
 
     private func track(_ input: PenInput) {
+        guard case .libinput = options.input else { return }
         switch input {
         case .deviceAdded(let id, let info) where info.kind == .pen:
+            if pens.isEmpty, buttonOnlyReason != nil { log("pen found: \(info.name); leaving button-only mode") }
             pens.insert(id)
-            if buttonOnly {
-                buttonOnly = false
-                log("pen found: \(info.name); leaving button-only mode")
-            }
+            buttonOnlyReason = nil
         case .deviceRemoved(let id):
             if pens.remove(id) != nil, pens.isEmpty {
-                buttonOnly = true
+                buttonOnlyReason = "the last pen was removed"
                 log("last pen removed; running button-only until a pen appears")
             }
         default:
@@ -134,25 +242,194 @@ public final class Daemon {
         }
     }
 
+    // MARK: Output
+
     private func publish() {
         for event in effects.events {
-            if options.json {
-                output = event.jsonLine(into: output)
-            } else {
-                output.append(contentsOf: event.text.utf8)
-                output.append(0x0a)
+            lineBuffer.removeAll(keepingCapacity: true)
+            lineBuffer = event.jsonLine(into: lineBuffer)
+            let topic = Topic(event)
+            for client in clients where client.topics.contains(topic) && client.closeReason == nil {
+                if case .overflow(let reason) = client.output.enqueue(lineBuffer, kind: .state) {
+                    client.closeReason = reason
+                }
+            }
+            switch options.printing {
+            case .none: break
+            case .json: stdoutBuffer += lineBuffer
+            case .text:
+                stdoutBuffer += Array(event.text.utf8)
+                stdoutBuffer.append(0x0a)
             }
         }
+        if !effects.samples.isEmpty {
+            for sample in effects.samples {
+                lineBuffer.removeAll(keepingCapacity: true)
+                lineBuffer = sample.jsonLine(into: lineBuffer)
+                for client in clients where client.topics.contains(.pen) && client.closeReason == nil {
+                    _ = client.output.enqueue(lineBuffer, kind: .pen)
+                }
+            }
+        }
+        if effects.stateChanged { saveState() }
         effects.removeAll()
     }
 
-    private func flush() {
-        guard !output.isEmpty else { return }
-        _ = writeAll(STDOUT_FILENO, output)
-        output.removeAll(keepingCapacity: true)
+    private func flushStdout() {
+        guard !stdoutBuffer.isEmpty else { return }
+        _ = writeAll(STDOUT_FILENO, stdoutBuffer)
+        stdoutBuffer.removeAll(keepingCapacity: true)
     }
 
     private func log(_ message: String) {
         _ = writeAll(STDERR_FILENO, Array("stylusd: \(message)\n".utf8))
+    }
+
+    // MARK: State
+
+    private func restoreState() {
+        guard let path = options.statePath else {
+            log("no state file (neither XDG_STATE_HOME nor HOME is set): the canvas will not survive a restart")
+            return
+        }
+        let store = StateStore(path: path)
+        self.store = store
+        switch store.load(now: Int64(time(nil))) {
+        case .none:
+            break
+        case .loaded(let canvas, let precision):
+            engine.restore(canvas: canvas, precisionEnabled: precision)
+            log("restored the canvas from \(path): \(canvas.state.rawValue), \(canvas.strokes.count) stroke\(canvas.strokes.count == 1 ? "" : "s"), precision \(precision ? "enabled" : "disabled")")
+        case .corrupt(let reason, let movedTo):
+            if let movedTo {
+                log("\(path) could not be read (\(reason)); moved it to \(movedTo) and started with an empty canvas")
+            } else {
+                log("\(path) could not be read (\(reason)) and could not be moved aside; starting with an empty canvas and not overwriting it")
+                self.store = nil
+            }
+        }
+    }
+
+    private func saveState() {
+        guard let store else { return }
+        do {
+            try store.save(PersistedState(canvas: engine.canvas, precisionEnabled: engine.precisionEnabled))
+            if stateSaveFailing {
+                stateSaveFailing = false
+                log("state saved again to \(store.path)")
+            }
+        } catch {
+            if !stateSaveFailing { log("cannot save state: \(error); the running daemon keeps it and retries on the next change") }
+            stateSaveFailing = true
+        }
+    }
+
+    // MARK: Clients
+
+    private func acceptClients(_ listener: Listener) {
+        while true {
+            // accept4 hides behind _GNU_SOURCE in Glibc's module; accept + fcntl does the same.
+            let fd = accept(listener.fd, nil, nil)
+            if fd < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            let client = ClientConnection(fd: fd, number: nextClientNumber)
+            nextClientNumber += 1
+            guard let uid = client.peerUID(), uid == getuid() else {
+                let who = client.peerUID().map { "uid \($0)" } ?? "an unknown user"
+                _ = client.output.enqueue(Array("{\"event\":\"refused\",\"reason\":\"only uid \(getuid()) may use this daemon; you are \(who)\"}\n".utf8), kind: .notice)
+                _ = client.flush()
+                log("refused a connection from \(who)")
+                continue
+            }
+            _ = client.output.enqueue(Response.line(HelloEvent(version: Self.version, pid: getpid())), kind: .notice)
+            clients.append(client)
+        }
+    }
+
+    private func serve(_ client: ClientConnection) {
+        guard client.closeReason == nil else { return }
+        switch client.readLines() {
+        case .lines(let lines):
+            for line in lines { answer(line, client) }
+        case .closed(let lines):
+            for line in lines { answer(line, client) }
+            client.closeReason = "closed its side"
+        case .tooLong:
+            _ = client.output.enqueue(Response.failure(id: .null, ProtocolError(
+                code: .lineTooLong, message: "a line may be at most \(ProtocolV1.maxLineBytes) bytes; disconnecting")), kind: .response)
+            client.closeReason = "sent a line over \(ProtocolV1.maxLineBytes) bytes"
+        case .failed(let code):
+            client.closeReason = "read failed: \(String(cString: strerror(code)))"
+        }
+    }
+
+    private func answer(_ line: [UInt8], _ client: ClientConnection) {
+        let response: [UInt8]
+        switch Request.decode(line) {
+        case .failure(let failure):
+            response = Response.failure(id: failure.id, failure.error)
+        case .success(let request):
+            response = execute(request, client)
+        }
+        if case .overflow(let reason) = client.output.enqueue(response, kind: .response) {
+            client.closeReason = reason
+        }
+    }
+
+    private func execute(_ request: Request, _ client: ClientConnection) -> [UInt8] {
+        let id = request.id
+        func perform(_ command: Command) -> [UInt8] {
+            let outcome = engine.perform(command, at: monotonicMicroseconds(), into: &effects)
+            publish()
+            switch outcome {
+            case .done:
+                return Response.success(id: id, StatusResult(engine: engine, buttonOnlyReason: buttonOnlyReason, changed: true))
+            case .unchanged(let reason):
+                return Response.success(id: id, StatusResult(engine: engine, buttonOnlyReason: buttonOnlyReason, changed: false, reason: reason))
+            case .refused(let reason):
+                return Response.failure(id: id, ProtocolError(code: .refused, message: reason))
+            }
+        }
+        switch request.command {
+        case .status: return Response.success(id: id, StatusResult(engine: engine, buttonOnlyReason: buttonOnlyReason))
+        case .toggle: return perform(.toggleCanvas)
+        case .open: return perform(.openCanvas)
+        case .minimize: return perform(.minimizeCanvas)
+        case .ack: return perform(.acknowledgeTransition)
+        case .clear: return perform(.clearCanvas)
+        case .precision(let request): return perform(.precision(request))
+        case .strokes: return Response.success(id: id, StrokesResult(canvas: engine.canvas))
+        case .subscribe(let topics):
+            client.topics.formUnion(topics)
+            return Response.success(id: id, TopicsResult(topics: Topic.allCases.filter(client.topics.contains).map(\.rawValue)))
+        case .unsubscribe(let topics):
+            client.topics.subtract(topics)
+            return Response.success(id: id, TopicsResult(topics: Topic.allCases.filter(client.topics.contains).map(\.rawValue)))
+        case .devices:
+            return Response.success(id: id, Probe.run())
+        case .reload:
+            switch reload() {
+            case .success: return Response.success(id: id, StatusResult(engine: engine, buttonOnlyReason: buttonOnlyReason, changed: true))
+            case .failure(let error): return Response.failure(id: id, ProtocolError(code: .failed, message: "\(error); the running configuration is unchanged"))
+            }
+        }
+    }
+
+    private func reload() -> Result<Void, ConfigError> {
+        notifier.send("RELOADING=1\nMONOTONIC_USEC=\(monotonicMicroseconds())")
+        defer { notifier.send("READY=1") }
+        switch options.loadConfig() {
+        case .success(let config):
+            engine.reconfigure(config)
+            log("configuration reloaded: interval \(config.doublePressIntervalMS) ms, debounce \(config.debounceMS) ms, transition \(config.transitionMS) ms")
+            return .success(())
+        case .failure(let error):
+            log("reload failed, keeping the running configuration: \(error)")
+            return .failure(error)
+        }
     }
 }

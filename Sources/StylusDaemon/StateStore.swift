@@ -157,3 +157,25 @@ final class StateStore {
         }
     }
 }
+
+public enum StateLocation {
+    /// `$XDG_STATE_HOME/stylusd/state.json`, else `~/.local/state/stylusd/state.json`.
+    public static func defaultPath(environment: [String: String]) -> String? {
+        StateStore.defaultPath(environment: environment)
+    }
+}
+
+public enum ProcessEnvironment {
+    public static var current: [String: String] {
+        var result: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            pointer += 1
+        }
+        return result
+    }
+}

@@ -28,7 +28,9 @@ struct Run: ParsableCommand {
         discussion: """
             Without --device, follows every tablet on the seat through libinput's udev backend, \
             hotplug included. With no pen present it runs button-only and says why. \
-            SIGTERM and SIGINT stop it cleanly.
+            Clients connect to the socket ($XDG_RUNTIME_DIR/stylusd/stylusd.sock unless --socket \
+            or STYLUSD_SOCKET says otherwise). SIGHUP re-reads the configuration; SIGTERM and \
+            SIGINT stop it cleanly.
             """
     )
 
@@ -38,15 +40,59 @@ struct Run: ParsableCommand {
     @Option(name: .customLong("device"), help: "Use this event node through libinput's path backend instead of the seat (repeatable).")
     var devices: [String] = []
 
+    @Option(help: "Play this evemu recording at its recorded pace instead of reading libinput.")
+    var replay: String?
+
+    @Option(help: "Device description for a --replay recording without a header.")
+    var desc: String?
+
+    @Flag(help: "With --replay: start the recording again when it ends.")
+    var loop = false
+
+    @Option(help: "With --replay: play this many times faster than recorded.")
+    var speed: Double = 1
+
+    @Option(help: "The socket to listen on.")
+    var socket: String?
+
+    @Option(help: "The configuration file (default $XDG_CONFIG_HOME/stylusd/config.toml).")
+    var config: String?
+
+    @Option(name: .customLong("state-file"), help: "Where the canvas is kept across restarts (default $XDG_STATE_HOME/stylusd/state.json).")
+    var stateFile: String?
+
     @OptionGroup var engine: EngineOptions
 
-    @Flag(help: "Events on standard output as NDJSON (the socket's format) instead of readable lines.")
+    @Flag(help: "Print events on standard output as NDJSON (the socket's format). Without it, readable lines are printed only to a terminal.")
     var json = false
 
+    func validate() throws {
+        guard speed > 0, speed <= 1000 else { throw ValidationError("--speed must be above 0 and at most 1000") }
+        if replay != nil, !devices.isEmpty { throw ValidationError("--replay and --device exclude each other") }
+    }
+
     func run() throws {
-        let config = try engine.engineConfig()
-        let source: LibinputMonitor.Source = devices.isEmpty ? .seat(seat) : .paths(devices)
-        let status = Daemon(options: DaemonOptions(source: source, config: config, json: json)).run()
+        let environment = ProcessEnvironment.current
+        let socketPath: String
+        switch SocketLocation.resolve(explicit: socket, environment: environment) {
+        case .success(let path): socketPath = path
+        case .failure(let error): throw ValidationError(error.description)
+        }
+        let input: DaemonOptions.Input = if let replay {
+            .recording(path: replay, description: desc, loop: loop, speed: speed)
+        } else {
+            devices.isEmpty ? .libinput(.seat(seat)) : .libinput(.paths(devices))
+        }
+        let configPath = config ?? environment["XDG_CONFIG_HOME"].map { "\($0)/stylusd/config.toml" }
+            ?? environment["HOME"].map { "\($0)/.config/stylusd/config.toml" }
+        let options = DaemonOptions(
+            input: input, socketPath: socketPath,
+            statePath: stateFile ?? StateLocation.defaultPath(environment: environment),
+            configPath: configPath, configPathIsExplicit: config != nil,
+            overrides: try engine.overrides(),
+            printing: json ? .json : (isatty(STDOUT_FILENO) != 0 ? .text : .none),
+            environment: environment)
+        let status = Daemon(options: options).run()
         if status != 0 { throw ExitCode(status) }
     }
 }
@@ -79,16 +125,17 @@ struct Probe: ParsableCommand {
     }
 }
 
-/// Options shared by every command that runs the engine.
+/// Options shared by every command that runs the engine. Unset ones come
+/// from the configuration file (the daemon) or the defaults (replay).
 struct EngineOptions: ParsableArguments {
-    @Option(name: .customLong("interval-ms"), help: "Longest press-to-press gap of a double press (150-1000).")
-    var intervalMS: Int = EngineConfig().doublePressIntervalMS
+    @Option(name: .customLong("interval-ms"), help: "Longest press-to-press gap of a double press, 150-1000 (default 500).")
+    var intervalMS: Int?
 
-    @Option(name: .customLong("debounce-ms"), help: "A press this soon after a release is contact bounce (0-100).")
-    var debounceMS: Int = EngineConfig().debounceMS
+    @Option(name: .customLong("debounce-ms"), help: "A press this soon after a release is contact bounce, 0-100 (default 25).")
+    var debounceMS: Int?
 
-    @Option(name: .customLong("transition-ms"), help: "How long the canvas takes to open or minimize without an ack (0-5000).")
-    var transitionMS: Int = EngineConfig().transitionMS
+    @Option(name: .customLong("transition-ms"), help: "How long the canvas takes to open or minimize without an ack, 0-5000 (default 250).")
+    var transitionMS: Int?
 
     @Option(name: .customLong("bind"), help: ArgumentHelp(
         "Bind a button's double press to an action: BUTTON=ACTION (repeatable).",
@@ -96,8 +143,11 @@ struct EngineOptions: ParsableArguments {
         valueName: "button=action"))
     var bindings: [String] = []
 
-    func engineConfig() throws -> EngineConfig {
-        var config = EngineConfig()
+    func overrides() throws -> ConfigOverrides {
+        var o = ConfigOverrides()
+        o.intervalMS = intervalMS
+        o.debounceMS = debounceMS
+        o.transitionMS = transitionMS
         for binding in bindings {
             let parts = binding.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let button = ButtonID(name: parts[0]) else {
@@ -106,16 +156,22 @@ struct EngineOptions: ParsableArguments {
             guard let action = Action(rawValue: parts[1]) else {
                 throw ValidationError("--bind \(binding): unknown action \"\(parts[1])\"; use toggle-canvas, toggle-precision or none")
             }
-            config.bind(button, to: action)
+            o.bindings.append((button, action))
         }
-        config.doublePressIntervalMS = intervalMS
-        config.debounceMS = debounceMS
-        config.transitionMS = transitionMS
+        var config = EngineConfig()
+        o.apply(to: &config)
         let problems = config.problems()
         guard problems.isEmpty else {
             let flag: [String: String] = ["interval_ms": "--interval-ms", "debounce_ms": "--debounce-ms", "transition_ms": "--transition-ms"]
             throw ValidationError(problems.map { "\(flag[$0.key] ?? $0.key): \($0.message)" }.joined(separator: "\n"))
         }
+        return o
+    }
+
+    /// The defaults with this command line on top (no configuration file).
+    func engineConfig() throws -> EngineConfig {
+        var config = EngineConfig()
+        try overrides().apply(to: &config)
         return config
     }
 }

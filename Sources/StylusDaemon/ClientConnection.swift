@@ -1,0 +1,83 @@
+import CLinux
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One connected client: its unread bytes, its bounded output, its topics.
+final class ClientConnection {
+    let fd: Int32
+    let number: Int
+    var topics: Set<Topic> = []
+    var output = OutboundQueue()
+    /// Set when the client must go once its output is written (or at once if it cannot be).
+    var closeReason: String?
+    private var input: [UInt8] = []
+
+    init(fd: Int32, number: Int) {
+        self.fd = fd
+        self.number = number
+    }
+
+    deinit { close(fd) }
+
+    enum ReadResult {
+        case lines([[UInt8]])
+        /// The peer closed its side; these are its last complete lines.
+        case closed([[UInt8]])
+        case tooLong
+        case failed(Int32)
+    }
+
+    func readLines() -> ReadResult {
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        var closed = false
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            if n > 0 {
+                input += chunk[0..<n]
+                if input.count > 4 * ProtocolV1.maxLineBytes { break }   // let the line check below decide
+                continue
+            }
+            if n == 0 { closed = true; break }
+            if errno == EINTR { continue }
+            if errno == EAGAIN || errno == EWOULDBLOCK { break }
+            return .failed(errno)
+        }
+        var lines: [[UInt8]] = []
+        var start = 0
+        while let newline = input[start...].firstIndex(of: 0x0a) {
+            if newline - start > ProtocolV1.maxLineBytes { return .tooLong }
+            var line = Array(input[start..<newline])
+            if line.last == 0x0d { line.removeLast() }
+            if !line.isEmpty { lines.append(line) }
+            start = newline + 1
+        }
+        input.removeSubrange(0..<start)
+        if input.count > ProtocolV1.maxLineBytes { return .tooLong }
+        return closed ? .closed(lines) : .lines(lines)
+    }
+
+    /// Writes what the socket takes now. False when the client is gone.
+    func flush() -> Bool {
+        output.flush { buffer in
+            let n = send(fd, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL))
+            if n >= 0 { return n }
+            return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? nil : -1
+        }
+    }
+
+    /// The peer's uid, from the kernel (SO_PEERCRED), not from anything the client says.
+    func peerUID() -> uid_t? {
+        var credentials = PeerCredentials()
+        var length = socklen_t(MemoryLayout<PeerCredentials>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return nil }
+        return credentials.uid
+    }
+}
+
+/// struct ucred (pid, uid, gid), which Glibc's module hides behind _GNU_SOURCE.
+private struct PeerCredentials {
+    var pid: pid_t = 0
+    var uid: uid_t = 0
+    var gid: gid_t = 0
+}
