@@ -18,7 +18,7 @@ struct ProtocolTests {
     }
 
     @Test(arguments: [
-        ("{not json", "bad-json", ""),
+        ("{not json", "bad-json", "not valid JSON"),
         (#"[1,2]"#, "bad-request", "a request is a JSON object, not an array"),
         (#"{"id":1}"#, "bad-request", #"missing "cmd""#),
         (#"{"id":1,"cmd":5}"#, "bad-request", #""cmd" must be a string, not a number"#),
