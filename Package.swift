@@ -58,7 +58,7 @@ let package = Package(
         .executableTarget(
             name: "stylusctl",
             dependencies: [
-                "StylusCore",
+                "StylusCore", "StylusConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
