@@ -6,7 +6,7 @@ DEB_TEST   := $(DEB_BUILD) python3 evemu-tools
 RECORDING  := Tests/Fixtures/recordings/Wacom_Cintiq_22HDT_Pen.events
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps deps-test build release run demo test test-swift test-crosscheck hil bench clean
+.PHONY: all deps deps-test build release run demo test test-swift test-crosscheck test-contract hil bench clean
 
 all: build
 
@@ -45,7 +45,12 @@ test: deps-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory test-crosscheck
+	$(MAKE) --no-print-directory test-contract
 	$(MAKE) --no-print-directory hil
+
+# The socket contract against a live daemon on this machine.
+test-contract: release
+	python3 tests/socket_contract.py --bin .build/release
 
 test-crosscheck: release
 	python3 tests/crosscheck_replay.py --stylusd .build/release/stylusd Tests/Fixtures/recordings

@@ -1,0 +1,478 @@
+#!/usr/bin/env python3
+"""The socket contract against a live stylusd on this machine (no pen needed):
+protocol v1, hostile input, another uid, a second instance, SIGTERM, a stale
+socket, restart and restore, reload, socket activation, sd_notify, a client
+that stops reading, stylusctl and the example client. Prints 'N passed, N failed'."""
+import argparse
+import json
+import os
+import shutil
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+RECORDING = os.path.join(ROOT, "Tests", "Fixtures", "recordings", "Wacom_Cintiq_22HDT_Pen.events")
+BIN = None
+
+
+class Failure(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+class Daemon:
+    """stylusd with its own runtime, state and config directories."""
+
+    def __init__(self, root, *args, env=None, wait=True, pass_fds=(), preexec=None, argv0=None):
+        self.root = root
+        self.socket = os.path.join(root, "run", "stylusd", "stylusd.sock")
+        self.env = dict(os.environ, XDG_RUNTIME_DIR=os.path.join(root, "run"), XDG_STATE_HOME=os.path.join(root, "state"),
+                        XDG_CONFIG_HOME=os.path.join(root, "config"))
+        self.env.pop("STYLUSD_SOCKET", None)
+        self.env.update(env or {})
+        os.makedirs(os.path.join(root, "run"), mode=0o700, exist_ok=True)
+        cmd = argv0 or [os.path.join(BIN, "stylusd")]
+        self.proc = subprocess.Popen(cmd + list(args), env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                     text=True, pass_fds=pass_fds, preexec_fn=preexec)
+        self.log = []
+        self._ready = threading.Event()
+        threading.Thread(target=self._read_log, daemon=True).start()
+        if wait:
+            check(self._ready.wait(15), f"stylusd did not become ready: {self.log}")
+
+    def _read_log(self):
+        for line in self.proc.stderr:
+            self.log.append(line.rstrip("\n"))
+            if line.startswith("stylusd: ready"):
+                self._ready.set()
+
+    def connect(self, path=None):
+        return Client(path or self.socket)
+
+    def stop(self, sig=signal.SIGTERM):
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+        try:
+            return self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            raise Failure("stylusd did not stop within 10 s")
+
+    def wait_log(self, text, timeout=10):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if any(text in l for l in self.log):
+                return
+            time.sleep(0.02)
+        raise Failure(f"no log line with {text!r}: {self.log}")
+
+
+class Client:
+    def __init__(self, path):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(10)
+        self.sock.connect(path)
+        self.file = self.sock.makefile("rb")
+        self.hello = self.read()
+        self.next_id = 1
+        self.events = []
+
+    def read(self):
+        line = self.file.readline()
+        if not line:
+            raise EOFError("connection closed")
+        return json.loads(line)
+
+    def send_raw(self, data):
+        self.sock.sendall(data)
+
+    def request(self, cmd, **fields):
+        rid = self.next_id
+        self.next_id += 1
+        self.send_raw((json.dumps(dict(id=rid, cmd=cmd, **fields)) + "\n").encode())
+        while True:
+            message = self.read()
+            if "event" in message:
+                self.events.append(message)
+            elif message.get("id") == rid:
+                return message
+
+    def next_event(self):
+        if self.events:
+            return self.events.pop(0)
+        while True:
+            message = self.read()
+            if "event" in message:
+                return message
+
+    def close(self):
+        self.sock.close()
+
+
+def stylusctl(daemon, *args):
+    return subprocess.run([os.path.join(BIN, "stylusctl"), *args], env=daemon.env, capture_output=True, text=True, timeout=20)
+
+
+# ------------------------------------------------------------------ tests
+
+def test_hello_status_and_private_socket(root):
+    d = Daemon(root)
+    try:
+        c = d.connect()
+        check(c.hello["event"] == "hello" and c.hello["protocol"] == 1, f"hello: {c.hello}")
+        r = c.request("status")
+        check(r["ok"] and r["result"]["canvas"]["state"] == "minimized", f"{r}")
+        check(r["result"]["input"]["mode"] in ("pen", "button-only"), f"{r}")
+        check(stat.S_IMODE(os.stat(os.path.dirname(d.socket)).st_mode) == 0o700, "socket directory is not 0700")
+        check(stat.S_IMODE(os.stat(d.socket).st_mode) == 0o600, "socket is not 0600")
+    finally:
+        check(d.stop() == 0, "no clean exit")
+
+
+def test_toggle_and_ack_reach_subscribers_in_order(root):
+    d = Daemon(root)
+    try:
+        watcher, actor = d.connect(), d.connect()
+        check(watcher.request("subscribe", topics=["canvas"])["result"]["topics"] == ["canvas"], "subscribe")
+        r = actor.request("toggle")
+        check(r["ok"] and r["result"]["changed"] and r["result"]["canvas"]["state"] == "opening", f"{r}")
+        check(actor.request("toggle")["error"]["code"] == "refused", "a toggle mid-transition is refused")
+        check(actor.request("ack")["result"]["canvas"]["state"] == "open", "ack")
+        events = [watcher.next_event(), watcher.next_event()]
+        check([(e["state"], e["cause"], e["source"]) for e in events] == [("opening", "request", "command"), ("open", "ack", "command")], f"{events}")
+        check(actor.request("open")["result"]["changed"] is False, "open when open is unchanged")
+        check(actor.request("precision", action="toggle")["result"]["precision"]["enabled"], "precision")
+        check(actor.request("strokes")["result"]["strokes"] == [], "strokes")
+        check(actor.request("unsubscribe", topics=["canvas"])["result"]["topics"] == [], "unsubscribe")
+    finally:
+        d.stop()
+
+
+def test_bad_requests_get_errors_and_the_connection_stays_usable(root):
+    d = Daemon(root)
+    try:
+        c = d.connect()
+        for raw, code in [(b"{nope\n", "bad-json"), (b'{"id":5,"cmd":"fly"}\n', "unknown-command"),
+                          (b'{"id":6,"cmd":7}\n', "bad-request"), (b'{"id":7,"cmd":"precision","action":3}\n', "bad-request"),
+                          (b'\xff\xfe\xfd\n', "bad-json"), (b"[" * 30_000 + b"\n", "bad-json"), (b'"just a string"\n', "bad-request")]:
+            c.send_raw(raw)
+            r = c.read()
+            check(r["ok"] is False and r["error"]["code"] == code, f"{raw[:30]!r}: {r}")
+        check(c.request("status")["ok"], "the connection is still usable")
+    finally:
+        d.stop()
+
+
+def test_an_over_long_line_gets_an_error_and_a_disconnect(root):
+    d = Daemon(root)
+    try:
+        c = d.connect()
+        c.send_raw(b'{"id":1,"cmd":"status","pad":"' + b"x" * 70_000 + b'"}\n')
+        r = c.read()
+        check(r["error"]["code"] == "line-too-long", f"{r}")
+        try:
+            c.read()
+            raise Failure("still connected")
+        except (EOFError, ConnectionResetError):
+            pass
+        check(d.connect().request("status")["ok"], "the daemon serves others")
+    finally:
+        d.stop()
+
+
+def test_another_uid_is_refused_even_with_an_open_socket_mode(root):
+    d = Daemon(root)
+    try:
+        os.chmod(os.path.dirname(d.root), 0o755)
+        os.chmod(d.root, 0o755)
+        os.chmod(os.path.join(d.root, "run"), 0o755)
+        os.chmod(os.path.dirname(d.socket), 0o755)
+        os.chmod(d.socket, 0o666)
+        probe = ("import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); "
+                 "print(s.makefile().readline().strip())")
+        r = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-c", probe, d.socket],
+                           capture_output=True, text=True, timeout=10)
+        check(r.returncode == 0, f"could not connect as nobody: {r.stderr}")
+        message = json.loads(r.stdout)
+        check(message["event"] == "refused" and "uid 65534" in message["reason"], f"{message}")
+        d.wait_log("refused a connection from uid 65534")
+    finally:
+        d.stop()
+
+
+def test_a_second_instance_exits_with_a_clear_message(root):
+    d = Daemon(root)
+    try:
+        second = subprocess.run([os.path.join(BIN, "stylusd")], env=d.env, capture_output=True, text=True, timeout=10)
+        check(second.returncode != 0, "the second instance kept running")
+        check("another stylusd is already running" in second.stderr, second.stderr)
+        check(d.connect().request("status")["ok"], "the first one still serves")
+    finally:
+        d.stop()
+
+
+def test_sigterm_stops_cleanly_and_removes_the_socket(root):
+    d = Daemon(root)
+    check(d.stop(signal.SIGTERM) == 0, "exit status")
+    check(not os.path.exists(d.socket), "socket left behind")
+    d = Daemon(root)
+    check(d.stop(signal.SIGINT) == 0, "exit status on SIGINT")
+
+
+def test_a_stale_socket_from_a_dead_daemon_is_replaced(root):
+    d = Daemon(root)
+    d.stop(signal.SIGKILL)
+    check(os.path.exists(d.socket), "no stale socket to test with")
+    d = Daemon(root)
+    try:
+        check(d.connect().request("status")["ok"], "the new daemon does not serve")
+    finally:
+        d.stop()
+
+
+def test_a_restart_restores_the_canvas_exactly(root):
+    d = Daemon(root, "--replay", RECORDING, "--speed", "20")
+    try:
+        c = d.connect()
+        c.request("subscribe", topics=["canvas"])
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            e = c.next_event()
+            if e["event"] == "canvas" and e["state"] == "minimized" and e["stroke_count"] >= 9:
+                break
+        before = c.request("strokes")["result"]
+        check(len(before["strokes"]) >= 9, f"only {len(before['strokes'])} strokes drawn")
+    finally:
+        check(d.stop() == 0, "no clean exit")
+    d = Daemon(root)
+    try:
+        d.wait_log("restored the canvas")
+        after = d.connect().request("strokes")["result"]
+        check(after["strokes"] == before["strokes"], "the strokes differ after the restart")
+        check(after["canvas"] == before["canvas"], "the canvas state differs")
+    finally:
+        d.stop()
+
+
+def test_a_corrupt_state_file_is_moved_aside(root):
+    state = os.path.join(root, "state", "stylusd")
+    os.makedirs(state, mode=0o700)
+    with open(os.path.join(state, "state.json"), "w") as f:
+        f.write("{ half a file")
+    d = Daemon(root)
+    try:
+        d.wait_log("could not be read")
+        aside = [n for n in os.listdir(state) if n.startswith("state.json.corrupt-")]
+        check(len(aside) == 1, f"{os.listdir(state)}")
+        with open(os.path.join(state, aside[0])) as f:
+            check(f.read() == "{ half a file", "the copy is not the old file")
+        check(d.connect().request("status")["ok"], "not serving")
+    finally:
+        d.stop()
+
+
+def test_reload_applies_a_good_config_and_keeps_the_running_one_on_a_bad_one(root):
+    config = os.path.join(root, "config", "stylusd", "config.toml")
+    os.makedirs(os.path.dirname(config))
+    with open(config, "w") as f:
+        f.write("interval_ms = 600\n")
+    d = Daemon(root, env={})
+    try:
+        c = d.connect()
+        check(c.request("status")["result"]["config"]["interval_ms"] == 600, "config file not read")
+        with open(config, "w") as f:
+            f.write("preset = \"accessibility\"\n")
+        d.proc.send_signal(signal.SIGHUP)
+        d.wait_log("configuration reloaded")
+        check(c.request("status")["result"]["config"]["interval_ms"] == 900, "SIGHUP did not reload")
+        with open(config, "w") as f:
+            f.write("# comment\ninterval_ms = 5000\n")
+        r = c.request("reload")
+        check(not r["ok"] and f"{config}:2: interval_ms" in r["error"]["message"], f"{r}")
+        check(c.request("status")["result"]["config"]["interval_ms"] == 900, "a bad reload changed the configuration")
+        check(d.proc.poll() is None, "the daemon died on a bad reload")
+    finally:
+        d.stop()
+
+
+def test_a_bad_config_at_start_names_file_line_and_key(root):
+    config = os.path.join(root, "bad.toml")
+    with open(config, "w") as f:
+        f.write("[bindings]\nBTN_STYLUS = \"launch-rockets\"\n")
+    d = Daemon(root, "--config", config, wait=False)
+    status = d.proc.wait(timeout=10)
+    time.sleep(0.1)
+    check(status == 78, f"exit status {status}")
+    check(any(f"{config}:2: bindings.BTN_STYLUS: unknown action" in l for l in d.log), f"{d.log}")
+
+
+def activated(root, sock_type):
+    listener = socket.socket(socket.AF_UNIX, sock_type)
+    path = os.path.join(root, "run", "stylusd", "stylusd.sock")
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    listener.bind(path)
+    if sock_type == socket.SOCK_STREAM:
+        listener.listen(8)
+    fd = listener.fileno()
+
+    def as_fd3():
+        os.dup2(fd, 3)
+    shell = ["sh", "-c", f'LISTEN_PID=$$ LISTEN_FDS=1 exec "{os.path.join(BIN, "stylusd")}"']
+    return listener, Daemon(root, argv0=shell, pass_fds=(fd,), preexec=as_fd3, wait=sock_type == socket.SOCK_STREAM)
+
+
+def test_socket_activation_uses_the_passed_socket_and_checks_its_type(root):
+    listener, d = activated(root, socket.SOCK_STREAM)
+    try:
+        d.wait_log("(socket activation)")
+        check(d.connect().request("status")["ok"], "not serving on the passed socket")
+    finally:
+        d.stop()
+        listener.close()
+    listener, d = activated(os.path.join(root, "dgram"), socket.SOCK_DGRAM)
+    status = d.proc.wait(timeout=10)
+    time.sleep(0.1)
+    listener.close()
+    check(status != 0 and any("not a stream socket" in l for l in d.log), f"{status} {d.log}")
+
+
+def test_readiness_reload_and_stop_are_notified(root):
+    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    path = os.path.join(root, "notify.sock")
+    notify.bind(path)
+    notify.settimeout(10)
+    d = Daemon(root, env={"NOTIFY_SOCKET": path})
+    messages = [notify.recv(4096).decode()]
+    d.proc.send_signal(signal.SIGHUP)
+    messages += [notify.recv(4096).decode(), notify.recv(4096).decode()]
+    d.stop()
+    messages.append(notify.recv(4096).decode())
+    check(messages[0].startswith("READY=1"), f"{messages}")
+    check(messages[1].startswith("RELOADING=1\nMONOTONIC_USEC="), f"{messages}")
+    check(messages[2] == "READY=1" and messages[3] == "STOPPING=1", f"{messages}")
+
+
+def test_a_client_that_stops_reading_never_delays_the_others(root):
+    config = os.path.join(root, "fast.toml")
+    with open(config, "w") as f:
+        f.write("transition_ms = 0\n")
+    d = Daemon(root, "--config", config)
+    try:
+        stalled = d.connect()
+        stalled.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        stalled.request("subscribe", topics=["canvas"])
+        actor, observer = d.connect(), d.connect()
+        worst = 0.0
+        for i in range(8_000):
+            actor.request("toggle")
+            if i % 500 == 0:
+                started = time.monotonic()
+                observer.request("status")
+                worst = max(worst, time.monotonic() - started)
+        d.wait_log("does not read its events", timeout=5)
+        check(worst < 0.25, f"status took {worst * 1000:.0f} ms while a client stalled")
+        print(f"    slowest status during 8000 toggles with a stalled subscriber: {worst * 1000:.1f} ms")
+    finally:
+        d.stop()
+
+
+def test_stylusctl_exit_statuses_and_watch_into_a_pipe(root):
+    d = Daemon(root, wait=False)
+    d.stop(signal.SIGKILL)
+    missing = stylusctl(d, "status")
+    check(missing.returncode == 69 and "systemctl --user start stylusd" in missing.stderr, f"{missing.returncode} {missing.stderr}")
+    d = Daemon(root)
+    try:
+        check(stylusctl(d, "toggle").returncode == 0, "toggle")
+        refused = stylusctl(d, "toggle")
+        check(refused.returncode == 3 and "transition" in refused.stderr, f"{refused.returncode} {refused.stderr}")
+        out = os.path.join(root, "watch.ndjson")
+        with open(out, "w") as f:
+            watcher = subprocess.Popen([os.path.join(BIN, "stylusctl"), "watch", "canvas", "--json"], env=d.env, stdout=f)
+        time.sleep(0.5)
+        stylusctl(d, "ack")
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and "open" not in open(out).read():
+            time.sleep(0.05)
+        check(watcher.poll() is None, "watch ended")
+        lines = [json.loads(l) for l in open(out).read().splitlines()]
+        check(lines and lines[-1]["event"] == "canvas" and lines[-1]["state"] == "open", f"not written at once: {lines}")
+        watcher.terminate()
+        svg = os.path.join(root, "canvas.svg")
+        check(stylusctl(d, "strokes", "--svg", svg).returncode == 0 and open(svg).read().startswith("<svg"), "svg")
+        bad = os.path.join(root, "bad.toml")
+        open(bad, "w").write("debounce_ms = -1\n")
+        checked = stylusctl(d, "config", "check", bad)
+        check(checked.returncode == 78 and f"{bad}:1: debounce_ms" in checked.stderr, checked.stderr)
+    finally:
+        d.stop()
+
+
+def test_the_python_example_client(root):
+    d = Daemon(root)
+    try:
+        r = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "watch_canvas.py")], env=d.env,
+                           capture_output=True, text=True, timeout=20)
+        check(r.returncode == 0, r.stderr)
+        check("canvas is opening" in r.stdout and "canvas is open" in r.stdout, r.stdout)
+    finally:
+        d.stop()
+
+
+def test_stylusd_socket_environment_is_honoured_by_daemon_and_client(root):
+    path = os.path.join(root, "elsewhere", "s.sock")
+    os.makedirs(os.path.dirname(path), mode=0o700)
+    d = Daemon(root, env={"STYLUSD_SOCKET": path})
+    try:
+        check(os.path.exists(path), "not listening at STYLUSD_SOCKET")
+        check(stylusctl(d, "status").returncode == 0, "stylusctl did not use STYLUSD_SOCKET")
+    finally:
+        d.stop()
+
+
+TESTS = [v for k, v in sorted(globals().items()) if k.startswith("test_")]
+
+
+def main():
+    global BIN
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True, help="folder with stylusd and stylusctl")
+    ap.add_argument("--only", default="")
+    a = ap.parse_args()
+    BIN = os.path.abspath(a.bin)
+    passed = failed = 0
+    for test in TESTS:
+        if a.only and a.only not in test.__name__:
+            continue
+        root = tempfile.mkdtemp(prefix="stylusd-contract-")
+        os.chmod(root, 0o700)
+        started = time.monotonic()
+        try:
+            test(root)
+            passed += 1
+            print(f"PASS {test.__name__} ({time.monotonic() - started:.1f} s)", flush=True)
+        except Exception as error:
+            failed += 1
+            print(f"FAIL {test.__name__}: {error}", flush=True)
+            if not isinstance(error, Failure):
+                traceback.print_exc()
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+    print(f"contract: {passed} passed, {failed} failed", flush=True)
+    return 0 if failed == 0 and passed > 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
