@@ -1,12 +1,17 @@
 # stylusd — every target installs the Debian packages it needs first.
 SWIFT      ?= swift
 PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+USERUNITDIR ?= $(PREFIX)/lib/systemd/user
+# udev reads /usr/lib/udev/rules.d and /etc/udev/rules.d, not /usr/local.
+UDEVRULESDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/udev/rules.d,/etc/udev/rules.d)
+COMPLETIONSDIR ?= $(PREFIX)/share/bash-completion/completions
 DEB_BUILD  := pkg-config libinput-dev libevdev-dev libwacom-dev
 DEB_TEST   := $(DEB_BUILD) python3 evemu-tools
 RECORDING  := Tests/Fixtures/recordings/Wacom_Cintiq_22HDT_Pen.events
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps deps-test build release run demo test test-swift test-crosscheck test-contract hil bench clean
+.PHONY: all deps deps-test build release run demo test test-swift test-crosscheck test-contract hil bench install install-build install-udev uninstall clean
 
 all: build
 
@@ -66,6 +71,33 @@ hil: release
 bench: deps
 	$(SWIFT) build -c release --product stylus-bench
 	LD_PRELOAD=$$(ls .build/release/libMallocInterposerSwift.so) .build/release/stylus-bench $(RECORDING)
+
+# Installed binaries carry the Swift runtime inside (--static-swift-stdlib),
+# so they run without the toolchain and start with less memory.
+install-build: deps
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-static --product stylusd
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-static --product stylusctl
+
+install: install-build
+	install -Dm755 .build-static/release/stylusd $(DESTDIR)$(BINDIR)/stylusd
+	install -Dm755 .build-static/release/stylusctl $(DESTDIR)$(BINDIR)/stylusctl
+	install -d $(DESTDIR)$(USERUNITDIR)
+	sed 's|^ExecStart=.*|ExecStart=$(BINDIR)/stylusd|' systemd/stylusd.service > $(DESTDIR)$(USERUNITDIR)/stylusd.service
+	install -m644 systemd/stylusd.socket $(DESTDIR)$(USERUNITDIR)/stylusd.socket
+	install -Dm644 udev/70-stylusd.rules $(DESTDIR)$(UDEVRULESDIR)/70-stylusd.rules
+	install -d $(DESTDIR)$(COMPLETIONSDIR)
+	.build-static/release/stylusctl completions bash > $(DESTDIR)$(COMPLETIONSDIR)/stylusctl
+	@echo "installed under $(DESTDIR)$(PREFIX); then: sudo udevadm control --reload && sudo udevadm trigger,"
+	@echo "and as yourself: systemctl --user daemon-reload && systemctl --user enable --now stylusd.socket"
+
+# Only the udev rule (what the probe's permission hint points at).
+install-udev:
+	install -Dm644 udev/70-stylusd.rules $(DESTDIR)$(UDEVRULESDIR)/70-stylusd.rules
+	udevadm control --reload && udevadm trigger --subsystem-match=input
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/stylusd $(DESTDIR)$(BINDIR)/stylusctl $(DESTDIR)$(USERUNITDIR)/stylusd.service \
+	      $(DESTDIR)$(USERUNITDIR)/stylusd.socket $(DESTDIR)$(UDEVRULESDIR)/70-stylusd.rules $(DESTDIR)$(COMPLETIONSDIR)/stylusctl
 
 clean:
 	rm -rf .build

@@ -7,9 +7,12 @@ Virtual devices are tagged: named "stylusd-hil ...", with phys "stylusd-hil/N"
 (what a udev rule or a desktop's device filter can match). They only ever
 exist inside the guest, so a developer's desktop session never sees them."""
 import argparse
+import glob
 import json
 import os
+import shutil
 import queue
+import socket
 import subprocess
 import sys
 import threading
@@ -36,27 +39,70 @@ def check(condition, message):
 
 
 class Stylusd:
-    """The real daemon, its stdout events (NDJSON) and stderr lines collected as they come."""
+    """The real daemon, with its own runtime and state directories. Tests
+    see it the way clients do: through its socket, subscribed to every
+    topic; its log lines are collected from stderr."""
+
+    _count = [0]
 
     def __init__(self, *args):
-        self.proc = subprocess.Popen([STYLUSD, "--json", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        Stylusd._count[0] += 1
+        self.root = f"/tmp/hil-daemon-{Stylusd._count[0]}"
+        os.makedirs(self.root, mode=0o700, exist_ok=True)
+        env = dict(os.environ, XDG_RUNTIME_DIR=self.root, XDG_STATE_HOME=os.path.join(self.root, "state"),
+                   XDG_CONFIG_HOME=os.path.join(self.root, "config"))
+        self.socket_path = os.path.join(self.root, "stylusd", "stylusd.sock")
+        self.proc = subprocess.Popen([STYLUSD, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
                                      text=True, bufsize=1)
-        self.events, self.log = [], []
+        self.events, self.log, self.responses = [], [], queue.Queue()
         self._changed = threading.Condition()
-        threading.Thread(target=self._read, args=(self.proc.stdout, True), daemon=True).start()
-        threading.Thread(target=self._read, args=(self.proc.stderr, False), daemon=True).start()
+        self._next_id = 1
+        self.sock = None
+        threading.Thread(target=self._read_log, daemon=True).start()
 
-    def _read(self, stream, is_events):
-        for line in stream:
+    def _read_log(self):
+        for line in self.proc.stderr:
             with self._changed:
-                if is_events:
-                    try:
-                        self.events.append(json.loads(line))
-                    except ValueError:
-                        self.events.append({"event": "UNPARSABLE", "line": line})
-                else:
-                    self.log.append(line.rstrip("\n"))
+                self.log.append(line.rstrip("\n"))
                 self._changed.notify_all()
+
+    def _read_socket(self):
+        for line in self.sock.makefile("rb"):
+            message = json.loads(line)
+            if "event" in message:
+                with self._changed:
+                    self.events.append(message)
+                    self._changed.notify_all()
+            else:
+                self.responses.put(message)
+
+    def connect(self):
+        """Subscribes to everything, pen samples included."""
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.connect(self.socket_path)
+        greeting = self.sock.makefile("rb").readline()
+        check(json.loads(greeting)["event"] == "hello", f"no hello: {greeting!r}")
+        threading.Thread(target=self._read_socket, daemon=True).start()
+        check(self.request("subscribe", topics=["canvas", "double-press", "precision", "device", "pen"])["ok"], "subscribe")
+
+    def request(self, cmd, **fields):
+        rid = self._next_id
+        self._next_id += 1
+        self.sock.sendall((json.dumps(dict(id=rid, cmd=cmd, **fields)) + "\n").encode())
+        while True:
+            response = self.responses.get(timeout=10)
+            if response.get("id") == rid:
+                return response
+
+    def wait_device(self, kind, timeout=20):
+        """A device present (startup enumeration happens before anyone can subscribe)."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            devices = self.request("status")["result"]["input"]["devices"]
+            if any(d["kind"] == kind for d in devices):
+                return devices
+            time.sleep(0.1)
+        raise Failure(f"no {kind} device after {timeout} s; log: {self.log[-5:]}")
 
     def wait(self, predicate, timeout=10, what="an event"):
         end = time.monotonic() + timeout
@@ -67,7 +113,8 @@ class Stylusd:
                         return e
                 left = end - time.monotonic()
                 if left <= 0:
-                    raise Failure(f"timed out waiting for {what}; events: {self.events[-8:]}; log: {self.log[-5:]}")
+                    shown = [e for e in self.events if e["event"] != "pen"][-8:]
+                    raise Failure(f"timed out waiting for {what}; events: {shown}; log: {self.log[-5:]}")
                 self._changed.wait(left)
 
     def wait_log(self, text, timeout=10):
@@ -93,6 +140,8 @@ class Stylusd:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             raise Failure("stylusd did not stop on SIGTERM within 10 s")
+        if self.sock:
+            self.sock.close()
         time.sleep(0.1)
         return status
 
@@ -181,7 +230,7 @@ def pen_and_daemon(**pen_options):
     that libinput stops forcing proximity-out while the pen hovers."""
     pen = VirtualPen(**pen_options)
     d = start()
-    d.wait(lambda e: e["event"] == "device" and e["kind"] == "pen", what="pen added")
+    d.wait_device("pen")
     pen.warm_up()
     d.wait(lambda e: e["event"] == "proximity" and e["state"] == "out", what="warm-up proximity out")
     with d._changed:
@@ -189,10 +238,10 @@ def pen_and_daemon(**pen_options):
     return pen, d
 
 
-def start(*args, wait_ready=True):
+def start(*args):
     d = Stylusd(*args)
-    if wait_ready:
-        d.wait_log("ready:", timeout=20)
+    d.wait_log("stylusd: ready", timeout=20)
+    d.connect()
     return d
 
 
@@ -408,7 +457,7 @@ def test_pad_buttons_are_probed_and_bindable():
         check(node["kind"] == "pad" and node["pad"]["buttons"] == 9, f"{node}")
         d = start("--bind", "pad-2=toggle-canvas")
         try:
-            d.wait(lambda e: e["event"] == "device" and e["kind"] == "pad", what="pad added")
+            d.wait_device("pad")
             for _ in range(2):
                 pad.send_events([E(EV_KEY.BTN_2, 1), E(EV_ABS.ABS_MISC, 1), SYN])
                 time.sleep(0.08)
@@ -455,6 +504,58 @@ def test_an_idle_daemon_makes_no_wakeups():
         pen.destroy()
 
 
+def udev_tags(node):
+    out = subprocess.run(["udevadm", "info", "--query=property", "--name", node], capture_output=True, text=True).stdout
+    tags = set()
+    for line in out.splitlines():
+        if line.startswith(("TAGS=", "CURRENT_TAGS=")):
+            tags.update(t for t in line.split("=", 1)[1].split(":") if t)
+    return tags
+
+
+def test_the_udev_rule_gives_tablets_the_uaccess_tag():
+    rule = os.path.join(HERE, "..", "udev", "70-stylusd.rules")
+    installed = "/run/udev/rules.d/70-stylusd.rules"
+    untagged = VirtualPen(name="stylusd-hil pen before the rule")
+    pad = None
+    try:
+        check("uaccess" not in udev_tags(untagged.node), "the stock rules already tag tablets; the test proves nothing")
+        shutil.copy(rule, installed)
+        subprocess.run(["udevadm", "control", "--reload"], check=True)
+        tagged = VirtualPen(name="stylusd-hil pen after the rule")
+        pad = make_pad()
+        try:
+            check("uaccess" in udev_tags(tagged.node), f"pen tags: {udev_tags(tagged.node)}")
+            pad_node = next(n for n in glob.glob("/dev/input/event*") if "stylusd-hil pad" in open(
+                f"/sys/class/input/{os.path.basename(n)}/device/name").read())
+            check("uaccess" in udev_tags(pad_node), f"pad tags: {udev_tags(pad_node)}")
+            props = subprocess.run(["udevadm", "info", "--query=property", "--name", tagged.node], capture_output=True, text=True).stdout
+            check("LIBINPUT_IGNORE_DEVICE" not in props, "the rule must not hide the tablet from the desktop")
+        finally:
+            tagged.destroy()
+    finally:
+        untagged.destroy()
+        if pad is not None:
+            destroy_uinput(pad)
+        if os.path.exists(installed):
+            os.remove(installed)
+            subprocess.run(["udevadm", "control", "--reload"], check=False)
+
+
+def test_systemd_accepts_the_units():
+    units = "/tmp/units"
+    os.makedirs(units, exist_ok=True)
+    with open(os.path.join(HERE, "..", "systemd", "stylusd.service")) as f:
+        service = f.read().replace("ExecStart=/usr/local/bin/stylusd", f"ExecStart={STYLUSD}")
+    with open(os.path.join(units, "stylusd.service"), "w") as f:
+        f.write(service)
+    shutil.copy(os.path.join(HERE, "..", "systemd", "stylusd.socket"), units)
+    env = dict(os.environ, XDG_RUNTIME_DIR="/tmp")
+    r = subprocess.run(["systemd-analyze", "--user", "verify", "stylusd.socket", "stylusd.service"], cwd=units,
+                       capture_output=True, text=True, env=env)
+    check(r.returncode == 0 and not r.stderr.strip(), f"systemd-analyze verify: {r.returncode} {r.stderr}")
+
+
 def rewrite_for_uinput(src, dst):
     """EVEMU 1.1 headers carry no resolution, which libinput 1.22 refuses for
     tablets: declare 1.2 and give every axis a resolution (Wacom: 200/mm)."""
@@ -488,7 +589,7 @@ def test_a_real_recording_gives_the_same_double_presses_live_and_offline():
     captured = "/tmp/22hdt.delivered.events"
     record = subprocess.Popen(["evemu-record", node, captured], stderr=subprocess.DEVNULL)
     try:
-        d.wait(lambda e: e["event"] == "device" and e["kind"] == "pen", what="recording device added")
+        d.wait_device("pen")
         time.sleep(0.5)
         with open(fixed) as f:
             subprocess.run(["evemu-play", node], stdin=f, check=True)

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Records a real session with stylusd for docs/PROTOCOL.md: one markdown
+section per command, client lines as `C:`, daemon lines as `S:`.
+
+usage: protocol_transcript.py STYLUSD > transcript.md
+Starts its own daemon in a temporary runtime directory; a recording drives
+the pen so that strokes, double presses and pen samples appear."""
+import json, os, socket, subprocess, sys, tempfile, time
+
+stylusd = sys.argv[1]
+root = tempfile.mkdtemp(prefix="stylusd-transcript-")
+os.chmod(root, 0o700)
+env = dict(os.environ, XDG_RUNTIME_DIR=root, XDG_STATE_HOME=os.path.join(root, "state"), XDG_CONFIG_HOME=os.path.join(root, "cfg"))
+recording = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Fixtures", "recordings", "Wacom_DTH2242_Pen.events")
+daemon = subprocess.Popen([stylusd, "--replay", recording, "--loop", "--bind", "BTN_STYLUS2=toggle-canvas"], env=env,
+                          stderr=subprocess.PIPE, text=True)
+for line in daemon.stderr:
+    if line.startswith("stylusd: ready"):
+        break
+
+
+class Session:
+    def __init__(self):
+        self.sock = socket.socket(socket.AF_UNIX)
+        self.sock.connect(os.path.join(root, "stylusd", "stylusd.sock"))
+        self.file = self.sock.makefile("rb")
+        self.lines = [("S", self.file.readline().decode().rstrip())]
+
+    def send(self, raw, until=None, events=0):
+        """Sends a line, then collects daemon lines until the response (and `events` more events)."""
+        self.lines.append(("C", raw))
+        self.sock.sendall(raw.encode() + b"\n")
+        got_response = False
+        while not got_response or events > 0:
+            line = self.file.readline().decode().rstrip()
+            if not line:
+                break
+            message = json.loads(line)
+            if "event" in message:
+                if until and not until(message):
+                    continue
+                events -= 1
+            else:
+                got_response = True
+            self.lines.append(("S", line))
+
+    def take(self):
+        lines, self.lines = self.lines, []
+        return lines
+
+
+def section(title, lines, note=""):
+    print(f"### {title}\n")
+    if note:
+        print(note + "\n")
+    print("```")
+    for who, line in lines:
+        if len(line) > 600:
+            line = line[:600] + " …"
+        print(f"{who}: {line}")
+    print("```\n")
+
+
+s = Session()
+section("Connecting: `hello`", s.take())
+s.send('{"id":1,"cmd":"status"}'); section("`status`", s.take())
+s.send('{"id":2,"cmd":"subscribe","topics":["canvas","double-press","precision","device"]}')
+section("`subscribe`", s.take(), "Without `topics`, every topic but `pen`.")
+s.send('{"id":3,"cmd":"toggle"}', events=1); section("`toggle`", s.take(), "The event reaches every subscriber; the response carries the new status.")
+s.send('{"id":4,"cmd":"ack"}', events=1); section("`ack`", s.take(), "The overlay finished drawing its transition.")
+s.send('{"id":5,"cmd":"open"}'); section("`open` (nothing to do)", s.take())
+s.send('{"id":6,"cmd":"toggle"}', events=1)
+s.send('{"id":7,"cmd":"toggle"}'); section("A toggle during a transition is refused", s.take())
+time.sleep(0.4)
+s.send('{"id":8,"cmd":"minimize"}', events=0); section("`minimize`", s.take())
+s.send('{"id":9,"cmd":"precision","action":"toggle"}', events=1); section("`precision`", s.take(), '`action` is `enable`, `disable` or `toggle`.')
+s.send('{"id":10,"cmd":"open"}', events=2, until=lambda m: m["event"] == "canvas"); s.take()
+s.send('{"id":11,"cmd":"subscribe","topics":["canvas"]}', events=1, until=lambda m: m["event"] == "stroke")
+section("Strokes drawn on the open canvas", s.take(), "The recording draws; each finished stroke is reported.")
+s.send('{"id":12,"cmd":"strokes"}'); section("`strokes`", s.take(), "Each point is `[x, y, pressure, tilt_x, tilt_y, time_us]`, x and y normalised 0…1.")
+s.send('{"id":13,"cmd":"clear"}', events=1, until=lambda m: m["event"] == "canvas"); section("`clear`", s.take())
+s.send('{"id":14,"cmd":"unsubscribe","topics":["precision","device"]}'); section("`unsubscribe`", s.take())
+s.send('{"id":15,"cmd":"subscribe","topics":["pen"]}', events=3, until=lambda m: m["event"] in ("pen", "proximity", "dropped"))
+section("The `pen` topic", s.take(), "Per-sample pen data, with the precision-adjusted position.")
+s.send('{"id":16,"cmd":"unsubscribe","topics":["pen"]}'); s.take()
+s.send('{"id":17,"cmd":"devices"}'); section("`devices`", s.take(), "The daemon's probe of /dev/input (empty on a machine without input devices).")
+s.send('{"id":18,"cmd":"reload"}'); section("`reload`", s.take())
+s.send('{"id":19,"cmd":"fly"}'); s.send('{"id":20,"cmd":"precision","action":"max"}'); s.send('{"id":21,"cmd":7}')
+s.send('{nope'); s.send('[1,2]')
+section("Errors", s.take(), "The connection stays usable after each of them.")
+daemon.terminate()
+daemon.wait()
