@@ -11,7 +11,7 @@ DEB_TEST   := $(DEB_BUILD) python3 evemu-tools
 RECORDING  := Tests/Fixtures/recordings/Wacom_Cintiq_22HDT_Pen.events
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps deps-test build release run demo test test-swift test-crosscheck test-contract hil bench install install-build install-udev uninstall clean
+.PHONY: all deps deps-test build release run demo test test-swift test-crosscheck test-contract hil bench bench-latency install install-build install-udev uninstall clean
 
 all: build
 
@@ -68,9 +68,15 @@ hil: release
 	if [ $$status -eq 77 ]; then echo "hil: SKIPPED (see the reason above)"; exit 0; fi; \
 	exit $$status
 
-bench: deps
+# Every benchmark on this machine, then the latency one in the guest; the
+# report goes to bench-report.txt (figures kept in docs/PERFORMANCE.md).
+bench: release install-build
 	$(SWIFT) build -c release --product stylus-bench
-	LD_PRELOAD=$$(ls .build/release/libMallocInterposerSwift.so) .build/release/stylus-bench $(RECORDING)
+	python3 bench/bench.py --bin .build/release --static .build-static/release
+	$(MAKE) --no-print-directory bench-latency
+
+bench-latency: release
+	@HIL_SUITE=latency hil/vm.sh | tee -a bench-report.txt | grep -E '^latency:|SKIPPED'; true
 
 # Installed binaries carry the Swift runtime inside (--static-swift-stdlib),
 # so they run without the toolchain and start with less memory.

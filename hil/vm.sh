@@ -111,7 +111,7 @@ prepare_initramfs || skip "the initramfs could not be built"
 [ "${1:-}" = prepare ] && exit 0
 
 rm -rf "$OUT"; mkdir -p "$OUT"
-printf 'HIL_ONLY=%q\n' "${HIL_ONLY:-}" > "$OUT/env"
+printf 'HIL_ONLY=%q\nHIL_SUITE=%q\n' "${HIL_ONLY:-}" "${HIL_SUITE:-tests}" > "$OUT/env"
 # KVM only where it is real hardware virtualisation; otherwise emulate (TCG).
 if [ -w /dev/kvm ] && { [ -d /sys/module/kvm_intel ] || [ -d /sys/module/kvm_amd ]; }; then
   accel=(-enable-kvm -cpu host)

@@ -1,4 +1,7 @@
 import StylusCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A recording that could not be read, naming where and what.
 public struct RecordingError: Error, Equatable, CustomStringConvertible {
@@ -48,8 +51,10 @@ public enum EvemuReader {
 
             while cursor < end {
                 lineNumber += 1
-                var lineEnd = cursor
-                while lineEnd < end && buffer[lineEnd] != 0x0a { lineEnd += 1 }
+                // memchr finds the newline with glibc's vector code: most of a
+                // recording's bytes are evemu's trailing comments.
+                let rest = UnsafeRawPointer(buffer.baseAddress! + cursor)
+                let lineEnd = memchr(rest, 0x0a, end - cursor).map { $0 - UnsafeMutableRawPointer(mutating: buffer.baseAddress!) } ?? end
                 var line = LineScanner(buffer: buffer, position: cursor, end: lineEnd)
                 cursor = lineEnd + 1
                 line.trimTrailingCarriageReturn()

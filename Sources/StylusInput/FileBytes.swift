@@ -21,22 +21,19 @@ public func readFileBytes(_ path: String) throws(SystemError) -> [UInt8] {
     var info = stat()
     guard fstat(fd, &info) == 0 else { throw SystemError(operation: "stat", path: path, errno: errno) }
     if (info.st_mode & S_IFMT) == S_IFDIR { throw SystemError(operation: "read", path: path, errno: EISDIR) }
+    // sysfs and procfs report sizes that are not the content's; read until EOF either way.
     var bytes = [UInt8]()
-    var capacity = max(Int(info.st_size), 0) + 1
-    var length = 0
+    bytes.reserveCapacity(max(Int(info.st_size), 0) + 1)
+    var chunk = [UInt8](repeating: 0, count: 1 << 20)
     while true {
-        if length == bytes.count { bytes += [UInt8](repeating: 0, count: capacity); capacity = bytes.count }
-        let n = bytes.withUnsafeMutableBytes { buffer in
-            read(fd, buffer.baseAddress! + length, buffer.count - length)
-        }
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
         if n < 0 {
             if errno == EINTR { continue }
             throw SystemError(operation: "read", path: path, errno: errno)
         }
         if n == 0 { break }
-        length += n
+        bytes.append(contentsOf: chunk[0..<n])
     }
-    bytes.removeSubrange(length...)
     return bytes
 }
 
