@@ -65,7 +65,7 @@ let package = Package(
         .executableTarget(
             name: "stylus-bench",
             dependencies: [
-                "StylusCore", "StylusInput",
+                "StylusCore", "StylusInput", "CLinux",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]
         ),

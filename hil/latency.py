@@ -46,14 +46,20 @@ def presses(pen, trials, on_second_press):
 
 
 def measure_stylusd(trials):
-    pen, d = tests.pen_and_daemon()
+    # Only the measuring client connects: the harness's own subscriber (every
+    # topic, pen samples included) would share this process's GIL.
+    pen = tests.VirtualPen(name="stylusd-hil latency pen")
+    d = tests.Stylusd()
     try:
+        d.wait_log("stylusd: ready", timeout=20)
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         sock.connect(d.socket_path)
         f = sock.makefile("rb")
         f.readline()
-        sock.sendall(b'{"id":1,"cmd":"subscribe","topics":["double-press"]}\n')
+        sock.sendall(b'{"id":1,"cmd":"subscribe","topics":["double-press","device"]}\n')
         f.readline()
+        pen.warm_up()
+        time.sleep(0.5)
         pen.enter()
         latencies = []
 

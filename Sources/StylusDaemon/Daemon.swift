@@ -98,6 +98,7 @@ public final class Daemon {
     private var store: StateStore?
     private var notifier: ServiceNotifier
     private var stateSaveFailing = false
+    private var stateDirty = false
 
     public init(options: DaemonOptions) {
         self.options = options
@@ -165,6 +166,7 @@ public final class Daemon {
                             log("stopping on \(signo == SIGTERM ? "SIGTERM" : "SIGINT")")
                             notifier.send("STOPPING=1")
                             saveState()
+                            stateDirty = false
                             flushStdout()
                             clients.removeAll()
                             return 0
@@ -200,6 +202,10 @@ public final class Daemon {
                 timer.set(engine.nextDeadline)
                 source.armPacing()
                 flushStdout()
+                if stateDirty {
+                    stateDirty = false
+                    saveState()
+                }
             }
         } catch {
             log("cannot start: \(error)")
@@ -271,7 +277,9 @@ public final class Daemon {
                 }
             }
         }
-        if effects.stateChanged { saveState() }
+        // Saved after the clients' sockets are written (end of the loop
+        // iteration): an fsync must never delay an event.
+        if effects.stateChanged { stateDirty = true }
         effects.removeAll()
     }
 

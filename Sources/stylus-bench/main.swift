@@ -25,7 +25,11 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 2 else { fail("usage: stylus-bench RECORDING.events") }
+if arguments.count == 5, arguments[1] == "fanout" {
+    fanout(socketPath: arguments[2], clients: Int(arguments[3]) ?? 1, seconds: Double(arguments[4]) ?? 8)
+    exit(0)
+}
+guard arguments.count == 2 else { fail("usage: stylus-bench RECORDING.events | stylus-bench fanout SOCKET CLIENTS SECONDS") }
 let path = arguments[1]
 
 // Parse once; the engine figures below exclude file reading and parsing.
