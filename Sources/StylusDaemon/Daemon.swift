@@ -126,7 +126,7 @@ public final class Daemon {
             restoreState()
             let source = try InputSource(options.input, log: log)
             if case .libinput = options.input {
-                let report = Probe.run()
+                let report = Probe.run(libwacom: false)
                 buttonOnlyReason = report.buttonOnlyReason
                 if let reason = report.buttonOnlyReason {
                     log("no pen: \(reason). Running button-only: socket commands work, and a pen is picked up when it appears.")

@@ -59,7 +59,10 @@ public struct ProbeReport: Codable, Equatable, Sendable {
 public enum Probe {
     static let huionVendor: UInt16 = 0x256c
 
-    public static func run(directory: String = "/dev/input", sysfs: String = "/sys/class/input") -> ProbeReport {
+    /// - Parameter libwacom: look each pen up in libwacom's database. Loading
+    ///   the database touches megabytes, so the daemon's start-up check,
+    ///   which only needs to know whether a pen exists, leaves it out.
+    public static func run(directory: String = "/dev/input", sysfs: String = "/sys/class/input", libwacom: Bool = true) -> ProbeReport {
         guard let dir = opendir(directory) else {
             let reason = errno == ENOENT
                 ? "there is no \(directory): this system exposes no input devices (a container, or a VM without input hardware)"
@@ -74,7 +77,7 @@ public enum Probe {
         closedir(dir)
         names.sort { Int($0.dropFirst(5))! < Int($1.dropFirst(5))! }
 
-        let wacom = libwacom_database_new()
+        let wacom = libwacom ? libwacom_database_new() : nil
         defer { if let wacom { libwacom_database_destroy(wacom) } }
         let nodes = names.map { probeNode(path: "\(directory)/\($0)", sysfsName: sysfsName(sysfs, $0), wacom: wacom) }
         return ProbeReport(nodes: nodes, buttonOnlyReason: buttonOnlyReason(nodes, directory: directory))
