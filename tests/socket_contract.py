@@ -442,6 +442,50 @@ def test_stylusd_socket_environment_is_honoured_by_daemon_and_client(root):
         d.stop()
 
 
+def test_symlinks_at_the_socket_path_or_its_directory_are_not_followed(root):
+    target = os.path.join(root, "precious")
+    with open(target, "w") as f:
+        f.write("do not touch")
+    run_dir = os.path.join(root, "run", "stylusd")
+    os.makedirs(run_dir, mode=0o700)
+    os.symlink(target, os.path.join(run_dir, "stylusd.sock"))
+    d = Daemon(root, wait=False)
+    status = d.proc.wait(timeout=10)
+    time.sleep(0.1)
+    check(status != 0 and any("exists and is not a socket; not touching it" in l for l in d.log), f"{status} {d.log}")
+    check(open(target).read() == "do not touch" and os.path.islink(os.path.join(run_dir, "stylusd.sock")), "the link was touched")
+    other = os.path.join(root, "other")
+    os.makedirs(os.path.join(other, "run"), mode=0o700)
+    os.makedirs(os.path.join(root, "elsewhere"), mode=0o700)
+    os.symlink(os.path.join(root, "elsewhere"), os.path.join(other, "run", "stylusd"))
+    d = Daemon(other, wait=False)
+    status = d.proc.wait(timeout=10)
+    time.sleep(0.1)
+    check(status != 0 and any("is not a directory (a symlink or a file is there)" in l for l in d.log), f"{status} {d.log}")
+    check(os.listdir(os.path.join(root, "elsewhere")) == [], "something was created through the link")
+
+
+def test_kill_9_at_random_moments_never_leaves_an_unreadable_state(root):
+    import random
+    rng = random.Random(1234)
+    state = os.path.join(root, "state", "stylusd", "state.json")
+    strokes_seen = 0
+    for cycle in range(25):
+        d = Daemon(root, "--replay", RECORDING, "--speed", "40")
+        check(not any("could not be read" in l for l in d.log), f"cycle {cycle}: {d.log}")
+        time.sleep(rng.uniform(0.05, 1.2))
+        d.stop(signal.SIGKILL)
+        if not os.path.exists(state):
+            continue
+        with open(state) as f:
+            saved = json.load(f)   # must always parse: writes are atomic
+        count = len(saved["strokes"])
+        check(count >= strokes_seen, f"cycle {cycle}: {count} strokes after {strokes_seen} before")
+        strokes_seen = count
+    check(strokes_seen > 0, "no stroke was ever saved; the test proves nothing")
+    print(f"    25 kill -9 cycles; the state file always loaded; {strokes_seen} strokes kept at the end")
+
+
 TESTS = [v for k, v in sorted(globals().items()) if k.startswith("test_")]
 
 

@@ -101,9 +101,14 @@ final class StateStore {
     func load(now: Int64) -> LoadResult {
         let bytes: [UInt8]
         do {
-            bytes = try readFileBytes(path)
+            // A symlink planted at the state path is never followed: it is moved aside like a corrupt file.
+            bytes = try readFileBytes(path, followSymlinks: false)
         } catch {
             if error.errno == ENOENT { return .none }
+            if error.errno == ELOOP {
+                let aside = "\(path).corrupt-\(now)"
+                return .corrupt(reason: "\(path) is a symbolic link; not following it", movedTo: rename(path, aside) == 0 ? aside : nil)
+            }
             return .corrupt(reason: "\(error)", movedTo: nil)
         }
         do {

@@ -14,8 +14,8 @@ public struct SystemError: Error, CustomStringConvertible {
 
 /// Reads a whole file into memory with plain read(2): recordings are a few
 /// megabytes, and the page cache already holds them.
-public func readFileBytes(_ path: String) throws(SystemError) -> [UInt8] {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+public func readFileBytes(_ path: String, followSymlinks: Bool = true) throws(SystemError) -> [UInt8] {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | (followSymlinks ? 0 : O_NOFOLLOW))
     guard fd >= 0 else { throw SystemError(operation: "open", path: path, errno: errno) }
     defer { close(fd) }
     var info = stat()

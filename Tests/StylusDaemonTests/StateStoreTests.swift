@@ -99,3 +99,26 @@ func readFileBytesForTest(_ path: String) throws -> [UInt8] {
     }
     return bytes
 }
+
+@Suite("State file and planted symlinks")
+struct StateSymlinkTests {
+    @Test func aSymlinkAtTheStatePathIsNeitherFollowedNorClobbered() throws {
+        let dir = StateStoreTests.temporaryDirectory()
+        let target = "\(dir)/precious.txt"
+        let fd = open(target, O_WRONLY | O_CREAT, 0o600)
+        _ = "do not touch".withCString { write(fd, $0, strlen($0)) }
+        close(fd)
+        symlink(target, "\(dir)/state.json")
+        let store = StateStore(path: "\(dir)/state.json")
+        guard case .corrupt(let reason, let movedTo) = store.load(now: 7) else {
+            Issue.record("the link was followed")
+            return
+        }
+        #expect(reason.contains("symbolic link"))
+        #expect(movedTo == "\(dir)/state.json.corrupt-7")
+        try store.save(PersistedState(canvas: Canvas(), precisionEnabled: false))
+        #expect(String(decoding: try readFileBytesForTest(target), as: UTF8.self) == "do not touch")
+        var info = stat()
+        #expect(lstat("\(dir)/state.json", &info) == 0 && info.st_mode & S_IFMT == S_IFREG, "a real file replaced the link")
+    }
+}
