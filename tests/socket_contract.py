@@ -486,6 +486,65 @@ def test_kill_9_at_random_moments_never_leaves_an_unreadable_state(root):
     print(f"    25 kill -9 cycles; the state file always loaded; {strokes_seen} strokes kept at the end")
 
 
+def test_hundreds_of_connections_beyond_the_descriptor_limit_are_refused_without_spinning(root):
+    import resource
+
+    def few_descriptors():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+    d = Daemon(root, preexec=few_descriptors)
+    clients = []
+    try:
+        refused = 0
+        reasons = set()
+        for _ in range(300):
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.settimeout(5)
+            s.connect(d.socket)
+            first = json.loads(s.makefile("rb").readline() or b"{}")
+            if first.get("event") == "refused":
+                refused += 1
+                reasons.add(first.get("reason", "").split(" (")[0])
+                s.close()
+            else:
+                clients.append(s)
+        check(refused > 0 and reasons == {"stylusd has too many connections"}, f"{refused} refused, reasons {reasons}")
+        d.wait_log("out of file descriptors")
+        cpu_before = sum(float(x) for x in open(f"/proc/{d.proc.pid}/stat").read().rsplit(")", 1)[1].split()[11:13])
+        time.sleep(2)
+        cpu_after = sum(float(x) for x in open(f"/proc/{d.proc.pid}/stat").read().rsplit(")", 1)[1].split()[11:13])
+        check(cpu_after - cpu_before < 20, f"{cpu_after - cpu_before} ticks of CPU in 2 s while saturated: spinning")
+        for s in clients[:10]:
+            s.close()
+        clients = clients[10:]
+        time.sleep(0.2)
+        fresh = d.connect()
+        check(fresh.request("status")["ok"], "no service after connections closed")
+        print(f"    {len(clients) + 10} connections served at once under a limit of 64 descriptors, {refused} refused with a reason")
+    finally:
+        for s in clients:
+            s.close()
+        d.stop()
+
+
+def test_a_half_closed_client_still_gets_its_answer(root):
+    d = Daemon(root)
+    try:
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.settimeout(5)
+        s.connect(d.socket)
+        f = s.makefile("rb")
+        f.readline()
+        s.sendall(b'{"id":1,"cmd":"status"}\n{"id":2,"cmd":"toggle"}\n{"id":3,"cmd":"sta')   # the last line is cut off
+        s.shutdown(socket.SHUT_WR)
+        answers = [json.loads(f.readline()) for _ in range(2)]
+        check([a.get("id") for a in answers] == [1, 2] and all(a["ok"] for a in answers), f"{answers}")
+        rest = f.read()
+        check(b'"id":3' not in rest, "answered a half line")
+        check(d.connect().request("status")["ok"], "not serving afterwards")
+    finally:
+        d.stop()
+
+
 TESTS = [v for k, v in sorted(globals().items()) if k.startswith("test_")]
 
 

@@ -99,6 +99,10 @@ public final class Daemon {
     private var notifier: ServiceNotifier
     private var stateSaveFailing = false
     private var stateDirty = false
+    /// Held so that, out of file descriptors, a connection can still be
+    /// accepted and told why before it is closed (else poll spins on it).
+    private var spareFD: Int32 = open("/dev/null", O_RDONLY | O_CLOEXEC)
+    private var descriptorsExhausted = false
 
     public init(options: DaemonOptions) {
         self.options = options
@@ -340,10 +344,12 @@ public final class Daemon {
             let fd = accept(listener.fd, nil, nil)
             if fd < 0 {
                 if errno == EINTR { continue }
+                if errno == EMFILE || errno == ENFILE { refuseForLackOfDescriptors(listener) }
                 return
             }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            descriptorsExhausted = false
             let client = ClientConnection(fd: fd, number: nextClientNumber)
             nextClientNumber += 1
             guard let uid = client.peerUID(), uid == getuid() else {
@@ -356,6 +362,21 @@ public final class Daemon {
             _ = client.output.enqueue(Response.line(HelloEvent(version: Self.version, pid: getpid())), kind: .notice)
             clients.append(client)
         }
+    }
+
+    private func refuseForLackOfDescriptors(_ listener: Listener) {
+        if !descriptorsExhausted {
+            log("out of file descriptors with \(clients.count) clients connected; refusing new connections until some close")
+            descriptorsExhausted = true
+        }
+        if spareFD >= 0 { close(spareFD) }
+        let fd = accept(listener.fd, nil, nil)
+        if fd >= 0 {
+            let message = Array("{\"event\":\"refused\",\"reason\":\"stylusd has too many connections (\(clients.count)); try again later\"}\n".utf8)
+            _ = message.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            close(fd)
+        }
+        spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
     }
 
     private func serve(_ client: ClientConnection) {
