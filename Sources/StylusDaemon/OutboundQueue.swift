@@ -48,10 +48,7 @@ struct OutboundQueue {
             var i = head + (sentOfHead > 0 ? 1 : 0)
             while queuedBytes + bytes.count > eventLimit, i < items.count {
                 if items[i].kind == .pen {
-                    queuedBytes -= items[i].bytes.count
-                    items.remove(at: i)
-                    droppedPenSamples += 1
-                    unreportedDrops += 1
+                    dropPen(at: i)
                 } else {
                     i += 1
                 }
@@ -64,6 +61,31 @@ struct OutboundQueue {
         }
         append(bytes, kind)
         return .queued
+    }
+
+    /// Drops the pen sample at `i`. The usual case, the oldest unsent item
+    /// (right behind a partly written one, or at the head), costs O(1): a
+    /// stalled client's queue is thousands of items long and loses one per
+    /// new sample.
+    private mutating func dropPen(at i: Int) {
+        queuedBytes -= items[i].bytes.count
+        droppedPenSamples += 1
+        unreportedDrops += 1
+        if i == head {
+            items[head] = ([], .notice)
+            head += 1
+        } else if i == head + 1 {
+            // Keep the partly written line: it moves up into the dropped slot.
+            items[head + 1] = items[head]
+            items[head] = ([], .notice)
+            head += 1
+        } else {
+            items.remove(at: i)
+        }
+        if head > 1024, head * 2 > items.count {
+            items.removeFirst(head)
+            head = 0
+        }
     }
 
     private mutating func append(_ bytes: [UInt8], _ kind: Kind) {

@@ -89,6 +89,27 @@ struct OutboundQueueTests {
         #expect(String(decoding: out, as: UTF8.self).hasPrefix(#"{"event":"dropped","topic":"pen","count":1}"#))
     }
 
+    @Test func aStalledQueueDropsInOrderAndStaysBounded() {
+        var q = OutboundQueue(eventLimit: 10_000)
+        var out: [UInt8] = []
+        _ = q.enqueue(Self.line(0), kind: .pen)
+        _ = q.flush { buffer in out += buffer.prefix(10); return 10 }   // the client read 10 bytes, then stalled
+        for i in 1...50_000 {
+            var line = Array("\(i)".utf8)
+            line += Array(repeating: UInt8(ascii: "x"), count: 99 - line.count)
+            line.append(0x0a)
+            _ = q.enqueue(line, kind: .pen)
+        }
+        #expect(q.queuedBytes <= 10_000)
+        #expect(q.droppedPenSamples > 49_000)
+        _ = q.flush { buffer in out += buffer; return buffer.count }
+        let lines = out.split(separator: 0x0a).map { String(decoding: $0, as: UTF8.self) }
+        #expect(lines.first?.count == 99, "the partly written line was finished")
+        let numbers = lines.dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }
+        #expect(numbers == numbers.sorted(), "the newest samples, in order")
+        #expect(numbers.last == 50_000)
+    }
+
     @Test func stateEventsBeyondTheBoundDisconnect() {
         var q = OutboundQueue(eventLimit: 1000)
         for i in 0..<10 { #expect(q.enqueue(Self.line(i), kind: .state) == .queued) }
