@@ -51,7 +51,7 @@ let package = Package(
         .executableTarget(
             name: "stylusd",
             dependencies: [
-                "StylusCore", "StylusInput", "StylusDaemon",
+                "StylusCore", "StylusInput", "StylusDaemon", "StylusConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

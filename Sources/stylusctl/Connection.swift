@@ -1,4 +1,5 @@
 import FoundationEssentials
+import StylusConfig
 import StylusCore
 #if canImport(Glibc)
 import Glibc
@@ -25,7 +26,7 @@ final class Connection {
     let path: String
 
     init(socket explicit: String?) throws(ClientFailure) {
-        let environment = Self.environment()
+        let environment = ProcessEnvironment.current
         switch SocketLocation.resolve(explicit: explicit, environment: environment) {
         case .success(let p): path = p
         case .failure(let e): throw ClientFailure(status: Status.notRunning, message: e.description)
@@ -59,17 +60,6 @@ final class Connection {
     }
 
     deinit { close(fd) }
-
-    static func environment() -> [String: String] {
-        var result: [String: String] = [:]
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") { result[String(text[..<equals])] = String(text[text.index(after: equals)...]) }
-            pointer += 1
-        }
-        return result
-    }
 
     /// Sends one request and returns its result; events that arrive first go to `onEvent`.
     func request(_ cmd: String, _ fields: [String: JSONValue] = [:], onEvent: (([UInt8], JSONValue) -> Void)? = nil) throws(ClientFailure) -> JSONValue {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import StylusConfig
 import StylusCore
 import StylusDaemon
 import StylusInput
