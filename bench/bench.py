@@ -129,6 +129,14 @@ def synthetic_1khz(path, seconds):
             out.write(f"E: {stamp} 0000 0000 0\n")
 
 
+def baseline(mode):
+    """bench/syscall_baselines.c, compiled on the spot: what this machine charges
+    for the system calls a daemon cannot avoid."""
+    binary = os.path.join(tempfile.mkdtemp(prefix="stylusd-bench-"), "syscall_baselines")
+    subprocess.run(["cc", "-O2", "-o", binary, os.path.join(ROOT, "bench", "syscall_baselines.c")], check=True)
+    return subprocess.run([binary, mode], capture_output=True, text=True, check=True).stdout.strip()
+
+
 def bench_engine(args):
     say("1. Engine: make bench's stylus-bench over the largest recording")
     lib = os.path.join(args.bin, "libMallocInterposerSwift.so")
@@ -187,6 +195,7 @@ def bench_fanout(args):
     say(f"   target: 100 clients p99 < 1 ms -> {verdict(results[(100, False)] < 1000)}; "
         f"a stalled client changes p99 by {100 * (results[(100, True)] - results[(100, False)]) / results[(100, False)]:+.0f} % (target < 10 %)")
     say("   (measured by stylus-bench fanout: one process, epoll over all sockets, a CLOCK_MONOTONIC stamp per read)")
+    say("   baseline, bench/syscall_baselines.c " + baseline("sendrecv"))
 
 
 def bench_idle_and_load(args):
@@ -210,6 +219,7 @@ def bench_idle_and_load(args):
     share = (d.cpu_seconds() - cpu0) / (time.monotonic() - t0)
     d.stop()
     say(f"   1 kHz pen reports for 10 s (synthetic recording, hover and strokes): {share * 100:.2f} % of a core -> {verdict(share < 0.01)} (target < 1 %)")
+    say("   baseline, bench/syscall_baselines.c " + baseline("wakeups"))
 
 
 def bench_memory(args):
