@@ -11,7 +11,7 @@ DEB_TEST   := $(DEB_BUILD) python3 evemu-tools
 RECORDING  := Tests/Fixtures/recordings/Wacom_Cintiq_22HDT_Pen.events
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps deps-test build release run demo test test-swift test-crosscheck test-contract hil bench bench-latency install install-build install-udev uninstall clean
+.PHONY: all deps deps-test build release run demo test test-swift test-crosscheck test-contract test-fuzz fuzz hil bench bench-latency install install-build install-udev uninstall clean
 
 all: build
 
@@ -51,6 +51,7 @@ test: deps-test
 	$(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory test-crosscheck
 	$(MAKE) --no-print-directory test-contract
+	$(MAKE) --no-print-directory test-fuzz
 	$(MAKE) --no-print-directory hil
 
 # The socket contract against a live daemon on this machine.
@@ -59,6 +60,17 @@ test-contract: release
 
 test-crosscheck: release
 	python3 tests/crosscheck_replay.py --stylusd .build/release/stylusd Tests/Fixtures/recordings
+
+# libFuzzer with AddressSanitizer over the socket protocol, evemu recordings
+# and config.toml, FUZZ_SECONDS each, from corpora seeded by the docs and
+# fixtures. Findings go to .build-fuzz/artifacts/ (see fuzz/run.sh).
+FUZZ_SECONDS ?= 300
+fuzz: deps-test
+	fuzz/run.sh $(FUZZ_SECONDS)
+
+# What CI runs: each fuzzer for a minute.
+test-fuzz: deps-test
+	fuzz/run.sh 60
 
 # Hardware-in-the-loop: virtual pens in a QEMU guest with a stock Debian
 # kernel (this machine has no /dev/uinput). Status 77 means no guest could

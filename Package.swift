@@ -69,6 +69,15 @@ let package = Package(
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]
         ),
+        // The fuzz targets' bodies, shared by libFuzzer and the regression tests.
+        .target(
+            name: "StylusFuzz",
+            dependencies: ["StylusCore", "StylusInput", "StylusConfig", "StylusDaemon"]
+        ),
+        .testTarget(
+            name: "StylusFuzzTests",
+            dependencies: ["StylusFuzz"]
+        ),
         .testTarget(
             name: "StylusCoreTests",
             dependencies: [
@@ -92,3 +101,12 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer's driver is linked only by -sanitize=fuzzer, so this executable exists only in a fuzzer build:
+// `make fuzz` sets STYLUSD_FUZZ=1 and passes -sanitize=fuzzer.
+if Context.environment["STYLUSD_FUZZ"] == "1" {
+    package.targets += [
+        .systemLibrary(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"),
+        .executableTarget(name: "stylus-fuzz", dependencies: ["StylusFuzz", "CFuzzDriver"], path: "Fuzz/stylus-fuzz"),
+    ]
+}

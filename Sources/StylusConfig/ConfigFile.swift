@@ -19,7 +19,7 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
         var text = file
         if let line { text += ":\(line)" }
         text += ": "
-        if let key { text += "\(key): " }
+        if let key { text += key.isEmpty ? "\"\": " : "\(key): " }
         return text + message
     }
 }
@@ -70,6 +70,15 @@ public enum Preset: String, CaseIterable, Sendable {
 ///     max_strokes = 16384
 public enum ConfigFile {
     public static func parse(_ text: String, file: String) throws(ConfigError) -> EngineConfig {
+        try parse(Array(text.utf8), file: file)
+    }
+
+    /// The file's bytes as read: they need not be UTF-8, and the error says so.
+    public static func parse(_ bytes: [UInt8], file: String) throws(ConfigError) -> EngineConfig {
+        if let problem = TOMLGuard.problem(in: bytes) {
+            throw ConfigError(file: file, line: problem.line, key: nil, message: problem.message)
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
@@ -180,7 +189,7 @@ struct KeyLines {
     }
 
     func line(of path: String) -> Int? {
-        let parts = path.split(separator: ".", maxSplits: 1).map(String.init)
+        let parts = path.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         let (table, key) = parts.count == 2 ? (parts[0], parts[1]) : ("", parts[0])
         return entries.first { $0.table == table && $0.key == key }?.line
             ?? entries.first { $0.table == "" && $0.key == path }?.line

@@ -11,7 +11,7 @@ final class ClientConnection {
     var output = OutboundQueue()
     /// Set when the client must go once its output is written (or at once if it cannot be).
     var closeReason: String?
-    private var input: [UInt8] = []
+    private var input = InboundLines()
 
     init(fd: Int32, number: Int) {
         self.fd = fd
@@ -34,8 +34,8 @@ final class ClientConnection {
         while true {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
             if n > 0 {
-                input += chunk[0..<n]
-                if input.count > 4 * ProtocolV1.maxLineBytes { break }   // let the line check below decide
+                chunk.withUnsafeBytes { input.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+                if input.pendingCount > 4 * ProtocolV1.maxLineBytes { break }   // let takeLines decide
                 continue
             }
             if n == 0 { closed = true; break }
@@ -43,17 +43,7 @@ final class ClientConnection {
             if errno == EAGAIN || errno == EWOULDBLOCK { break }
             return .failed(errno)
         }
-        var lines: [[UInt8]] = []
-        var start = 0
-        while let newline = input[start...].firstIndex(of: 0x0a) {
-            if newline - start > ProtocolV1.maxLineBytes { return .tooLong }
-            var line = Array(input[start..<newline])
-            if line.last == 0x0d { line.removeLast() }
-            if !line.isEmpty { lines.append(line) }
-            start = newline + 1
-        }
-        input.removeSubrange(0..<start)
-        if input.count > ProtocolV1.maxLineBytes { return .tooLong }
+        guard let lines = input.takeLines() else { return .tooLong }
         return closed ? .closed(lines) : .lines(lines)
     }
 

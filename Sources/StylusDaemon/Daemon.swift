@@ -60,8 +60,8 @@ public struct DaemonOptions: Sendable {
         var config = EngineConfig()
         if let path = configPath {
             do {
-                let bytes = try readFileBytes(path)
-                config = try ConfigFile.parse(String(decoding: bytes, as: UTF8.self), file: path)
+                let bytes = try readFileBytes(path, limit: ConfigFile.maxBytes)
+                config = try ConfigFile.parseIsolated(bytes, file: path)
             } catch let error as ConfigError {
                 return .failure(error)
             } catch let error as SystemError {

@@ -146,7 +146,7 @@ extension Request {
 }
 
 /// Responses: `{"id":…,"ok":true,"result":…}` or `{"id":…,"ok":false,"error":{"code":…,"message":…}}`.
-enum Response {
+package enum Response {
     private struct Success<R: Encodable>: Encodable {
         var id: JSONValue
         var ok = true
@@ -166,11 +166,11 @@ enum Response {
         return e
     }()
 
-    static func success<R: Encodable>(id: JSONValue, _ result: R) -> [UInt8] {
+    package static func success<R: Encodable>(id: JSONValue, _ result: R) -> [UInt8] {
         line(Success(id: id, result: result))
     }
 
-    static func failure(id: JSONValue, _ error: ProtocolError) -> [UInt8] {
+    package static func failure(id: JSONValue, _ error: ProtocolError) -> [UInt8] {
         line(Failure(id: id, error: .init(code: error.code.rawValue, message: error.message)))
     }
 

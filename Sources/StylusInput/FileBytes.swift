@@ -13,8 +13,9 @@ public struct SystemError: Error, CustomStringConvertible {
 }
 
 /// Reads a whole file into memory with plain read(2): recordings are a few
-/// megabytes, and the page cache already holds them.
-public func readFileBytes(_ path: String, followSymlinks: Bool = true) throws(SystemError) -> [UInt8] {
+/// megabytes, and the page cache already holds them. Past `limit` bytes it
+/// stops with EFBIG, so a path like /dev/zero cannot fill memory.
+public func readFileBytes(_ path: String, followSymlinks: Bool = true, limit: Int = Int.max) throws(SystemError) -> [UInt8] {
     let fd = open(path, O_RDONLY | O_CLOEXEC | (followSymlinks ? 0 : O_NOFOLLOW))
     guard fd >= 0 else { throw SystemError(operation: "open", path: path, errno: errno) }
     defer { close(fd) }
@@ -33,6 +34,7 @@ public func readFileBytes(_ path: String, followSymlinks: Bool = true) throws(Sy
         }
         if n == 0 { break }
         bytes.append(contentsOf: chunk[0..<n])
+        if bytes.count > limit { throw SystemError(operation: "read", path: path, errno: EFBIG) }
     }
     return bytes
 }

@@ -316,10 +316,11 @@ struct Config: ParsableCommand {
                 let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
                 if n <= 0 { break }
                 bytes += chunk[0..<n]
+                if bytes.count > ConfigFile.maxBytes { break }   // parseIsolated refuses it
             }
             close(fd)
             do {
-                let config = try ConfigFile.parse(String(decoding: bytes, as: UTF8.self), file: file)
+                let config = try ConfigFile.parseIsolated(bytes, file: file)
                 emit("\(file): OK (interval \(config.doublePressIntervalMS) ms, debounce \(config.debounceMS) ms, transition \(config.transitionMS) ms)")
             } catch {
                 printError("stylusctl: \(error)")

@@ -87,4 +87,82 @@ struct ConfigFileTests {
         #expect(e.line == 2)
         #expect(e.message.hasPrefix("not valid TOML"))
     }
+
+    // Found by the config fuzzer: toml++ aborts the process on these headers
+    // unless they are refused before it sees them.
+    @Test(arguments: [
+        ("[!]\n", 1, "found \"!]\""),
+        ("interval_ms = 500\n[[ é]]\n", 2, "found \"é]]\""),
+        ("[bindings]\n[\u{FFFD}x]\n", 2, "a table name follows"),
+        ("[\nbindings]\n", 1, "found the end of the line"),
+        ("[ \r\n", 1, "found the end of the line"),
+    ] as [(String, Int, String)])
+    func aTableHeaderThatIsNotANameIsRefusedWithItsLine(text: String, line: Int, message: String) throws {
+        let e = try #require(Self.error(text))
+        #expect(e.line == line, "\(e)")
+        #expect(e.message.contains(message), "\(e)")
+    }
+
+    // Found by the config fuzzer: an empty quoted key crashed the line lookup.
+    @Test func anEmptyKeyIsAnUnknownKeyOnItsLine() throws {
+        let e = try #require(Self.error("# keys\n\"\" = 1\n"))
+        #expect(e.line == 2, "\(e)")
+        #expect(e.description.hasPrefix("config.toml:2: \"\": unknown key"), "\(e)")
+        let nested = try #require(Self.error("[precision]\n\"\" = 1\n"))
+        #expect(nested.key == "precision.", "\(nested)")
+    }
+
+    @Test func bracketsInsideValuesAndStringsAreNotTableHeaders() throws {
+        let c = try Self.load("""
+            [precision]
+            curve = [
+              0, 0,
+              100, 100,
+            ]
+            [bindings]
+            "BTN_STYLUS" = "none" # [!] in a comment
+            """)
+        #expect(c.binding(for: .side(.stylus)) == Action.none)
+        let e = try #require(Self.error("preset = \"\"\"\n[!]\n\"\"\"\n"))
+        #expect(e.key == "preset", "a multi-line string is read by TOML, not taken for a header: \(e)")
+    }
+
+    @Test func bytesThatAreNotUTF8OrHoldNULAreRefusedWithTheirLine() throws {
+        func error(_ bytes: [UInt8]) -> ConfigError? {
+            do { _ = try ConfigFile.parse(bytes, file: "config.toml"); return nil } catch { return error }
+        }
+        let notUTF8 = try #require(error(Array("interval_ms = 500\n# caf".utf8) + [0xe9, 0x0a]))
+        #expect(notUTF8.line == 2)
+        #expect(notUTF8.message.contains("not UTF-8"), "\(notUTF8)")
+        // TOMLKit hands toml++ a C string: the NUL would end the file early.
+        let nul = try #require(error(Array("interval_ms = 300\u{0}\ninterval_ms = 2000\n".utf8)))
+        #expect(nul.line == 1)
+        #expect(nul.message.contains("NUL"), "\(nul)")
+    }
+
+    // Found by the config fuzzer: `[}]` as a value trips an assertion inside
+    // toml++ that aborts whatever process parses it.
+    @Test func aParserAbortIsAnErrorAndNotTheCallersDeath() throws {
+        do {
+            _ = try ConfigFile.parseIsolated(Array("[precision]\ncurve = [}]\n".utf8), file: "config.toml")
+            Issue.record("accepted")
+        } catch {
+            #expect(error.file == "config.toml")
+            #expect(error.message.contains("killed by signal 6"), "\(error)")
+        }
+        let good = try ConfigFile.parseIsolated(Array("interval_ms = 640\n".utf8), file: "config.toml")
+        #expect(good.doublePressIntervalMS == 640)
+        do {
+            _ = try ConfigFile.parseIsolated(Array("debounce_ms = 101\n".utf8), file: "config.toml")
+            Issue.record("accepted")
+        } catch {
+            #expect(error.line == 1 && error.key == "debounce_ms", "the child's error comes back whole: \(error)")
+        }
+    }
+
+    @Test func aFileOverAMebibyteIsNotAConfigFile() {
+        #expect(throws: ConfigError.self) {
+            try ConfigFile.parseIsolated([UInt8](repeating: 0x23, count: ConfigFile.maxBytes + 1), file: "config.toml")
+        }
+    }
 }

@@ -1,0 +1,102 @@
+import StylusCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension ConfigFile {
+    /// config.toml is at most this big; anything larger is not a config file.
+    public static let maxBytes = 1 << 20
+
+    /// Parses in a child process first, then (if the child got through) in
+    /// this one. toml++, inside TOMLKit 0.6.0, is built with its assertions
+    /// on, and the config fuzzer found inputs that trip them: in-process, a
+    /// typo in config.toml would abort the daemon on start or on reload. A
+    /// child that dies takes only itself down, and the same bytes then parse
+    /// here without surprise. Parse errors never reach this process at all,
+    /// nor does the memory TOMLKit leaks on them (LebJe/TOMLKit#26).
+    public static func parseIsolated(_ bytes: [UInt8], file: String) throws(ConfigError) -> EngineConfig {
+        guard bytes.count <= maxBytes else {
+            throw ConfigError(file: file, line: nil, key: nil, message: "\(bytes.count) bytes; a config file is at most \(maxBytes)")
+        }
+        switch checkInChild(bytes, file: file) {
+        case .parsed:
+            return try parse(bytes, file: file)
+        case .refused(let error):
+            throw error
+        case .crashed(let how):
+            throw ConfigError(file: file, line: nil, key: nil, message:
+                "the TOML parser (toml++ in TOMLKit) \(how) on this file instead of naming the problem; check its brackets, quotes and table names")
+        case .unavailable(let reason):
+            throw ConfigError(file: file, line: nil, key: nil, message: "cannot check the file: \(reason)")
+        }
+    }
+
+    enum ChildOutcome {
+        case parsed
+        case refused(ConfigError)
+        case crashed(String)
+        case unavailable(String)
+    }
+
+    static func checkInChild(_ bytes: [UInt8], file: String) -> ChildOutcome {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return .unavailable("pipe: \(String(cString: strerror(errno)))") }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        let child = fork()
+        if child < 0 {
+            let reason = String(cString: strerror(errno))
+            close(ends[0]); close(ends[1])
+            return .unavailable("fork: \(reason)")
+        }
+        if child == 0 {
+            // A fuzzer or sanitizer may have claimed SIGABRT; here it must just kill.
+            signal(SIGABRT, SIG_DFL)
+            close(ends[0])
+            do {
+                _ = try parse(bytes, file: file)
+                _exit(0)
+            } catch {
+                // line NUL key-or-\u{1} NUL message
+                let fields = [error.line.map(String.init) ?? "", error.key ?? "\u{1}", error.message]
+                var encoded = Array(fields.joined(separator: "\u{0}").utf8)
+                encoded.withUnsafeMutableBytes { buffer in
+                    var offset = 0
+                    while offset < buffer.count {
+                        let n = write(ends[1], buffer.baseAddress! + offset, buffer.count - offset)
+                        if n < 0 { if errno == EINTR { continue }; break }
+                        offset += n
+                    }
+                }
+                _exit(3)
+            }
+        }
+        close(ends[1])
+        var reply: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(ends[0], $0.baseAddress!, $0.count) }
+            if n > 0 { reply += chunk[0..<n]; continue }
+            if n < 0, errno == EINTR { continue }
+            break
+        }
+        close(ends[0])
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) < 0 {
+            if errno != EINTR { return .unavailable("waitpid: \(String(cString: strerror(errno)))") }
+        }
+        let signalled = status & 0x7f
+        if signalled != 0 {
+            return .crashed("was killed by signal \(signalled) (\(String(cString: strsignal(signalled))))")
+        }
+        switch (status >> 8) & 0xff {
+        case 0:
+            return .parsed
+        case 3:
+            let fields = reply.split(separator: 0, maxSplits: 2, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+            guard fields.count == 3 else { return .crashed("ended without a complete answer") }
+            return .refused(ConfigError(file: file, line: Int(fields[0]), key: fields[1] == "\u{1}" ? nil : fields[1], message: fields[2]))
+        case let code:
+            return .crashed("exited with status \(code)")
+        }
+    }
+}
