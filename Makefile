@@ -11,7 +11,7 @@ DEB_TEST   := $(DEB_BUILD) python3 evemu-tools
 RECORDING  := Tests/Fixtures/recordings/Wacom_Cintiq_22HDT_Pen.events
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps deps-test build release run demo test test-swift test-crosscheck test-contract test-fuzz fuzz hil bench bench-latency install install-build install-udev uninstall clean
+.PHONY: all deps deps-test build release run demo test test-swift test-crosscheck test-contract test-fuzz test-sanitize fuzz hil bench bench-latency install install-build install-udev uninstall clean
 
 all: build
 
@@ -52,6 +52,7 @@ test: deps-test
 	$(MAKE) --no-print-directory test-crosscheck
 	$(MAKE) --no-print-directory test-contract
 	$(MAKE) --no-print-directory test-fuzz
+	$(MAKE) --no-print-directory test-sanitize
 	$(MAKE) --no-print-directory hil
 
 # The socket contract against a live daemon on this machine.
@@ -71,6 +72,11 @@ fuzz: deps-test
 # What CI runs: each fuzzer for a minute.
 test-fuzz: deps-test
 	fuzz/run.sh 60
+
+# The Swift tests and the socket contract (live daemon and stylusctl) under
+# AddressSanitizer (with LeakSanitizer), then under ThreadSanitizer.
+test-sanitize: deps-test
+	tests/sanitize.sh address thread
 
 # Hardware-in-the-loop: virtual pens in a QEMU guest with a stock Debian
 # kernel (this machine has no /dev/uinput). Status 77 means no guest could

@@ -35,7 +35,7 @@ failed=()
 for target in "${targets[@]}"; do
     log=.build-fuzz/logs/$target.log
     # The Swift backtracer would race ASan's report on a crash.
-    SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$PWD/fuzz/lsan.supp \
+    SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0 \
         "$binary" "$target" -max_total_time="$seconds" -max_len="${max_len[$target]:-8192}" \
         -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix=.build-fuzz/artifacts/"$target"- .build-fuzz/corpus/"$target" >"$log" 2>&1

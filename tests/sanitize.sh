@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# tests/sanitize.sh [address|thread…]: the Swift test suite, then the socket
+# contract against a live daemon and stylusctl, each built with the
+# sanitizer. Any report a sanitizer writes (log_path below), even one that
+# did not fail a test, fails the run.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+swift=${SWIFT:-swift}
+sanitizers=("$@")
+[ ${#sanitizers[@]} -eq 0 ] && sanitizers=(address thread)
+
+failed=()
+for sanitizer in "${sanitizers[@]}"; do
+    scratch=.build-$sanitizer
+    reports=$PWD/$scratch/reports
+    rm -rf "$reports"; mkdir -p "$reports"
+    # LeakSanitizer: TOMLKit never frees what it parses (tests/lsan.supp).
+    export ASAN_OPTIONS="log_path=$reports/asan:detect_leaks=1"
+    export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
+    export TSAN_OPTIONS="log_path=$reports/tsan:halt_on_error=1"
+    # The Swift backtracer would race the sanitizer's own report.
+    export SWIFT_BACKTRACE=enable=no
+    status=0
+    "$swift" test --scratch-path "$scratch" --sanitize="$sanitizer" --disable-xctest >"$scratch.log" 2>&1 || status=$?
+    summary=$(grep -E 'Test run with' "$scratch.log" | tail -n 1)
+    echo "sanitize $sanitizer: swift test: ${summary:-no summary} (status $status; log $scratch.log)"
+    [ $status -eq 0 ] || failed+=("$sanitizer: swift test")
+    for product in stylusd stylusctl; do
+        "$swift" build --scratch-path "$scratch" --sanitize="$sanitizer" --product $product >>"$scratch.log" 2>&1 \
+            || { failed+=("$sanitizer: build $product"); continue 2; }
+    done
+    python3 tests/socket_contract.py --bin "$scratch/debug" >"$scratch-contract.log" 2>&1 || failed+=("$sanitizer: contract")
+    echo "sanitize $sanitizer: $(tail -n 1 "$scratch-contract.log") (log $scratch-contract.log)"
+    if compgen -G "$reports/*" >/dev/null; then
+        echo "sanitize $sanitizer: reports written:"
+        for report in "$reports"/*; do echo "  $report"; head -n 20 "$report" | sed 's/^/    /'; done
+        failed+=("$sanitizer: reports")
+    fi
+done
+if [ ${#failed[@]} -gt 0 ]; then
+    printf 'sanitize: FAILED: %s\n' "${failed[@]}" >&2
+    exit 1
+fi
