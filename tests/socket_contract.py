@@ -466,14 +466,30 @@ def test_symlinks_at_the_socket_path_or_its_directory_are_not_followed(root):
 
 
 def test_kill_9_at_random_moments_never_leaves_an_unreadable_state(root):
+    """Saves are spaced a second apart (Daemon.saveSpacing): after a kill -9 the
+    file holds every stroke completed more than that (plus the fsync) before."""
     import random
     rng = random.Random(1234)
     state = os.path.join(root, "state", "stylusd", "state.json")
     strokes_seen = 0
+    checked = 0
     for cycle in range(25):
         d = Daemon(root, "--replay", RECORDING, "--speed", "40")
         check(not any("could not be read" in l for l in d.log), f"cycle {cycle}: {d.log}")
-        time.sleep(rng.uniform(0.05, 1.2))
+        watcher = d.connect()
+        watcher.request("subscribe", topics=["canvas"])
+        completed = []                      # (arrival time, strokes on the canvas)
+        def watch():
+            try:
+                while True:
+                    event = watcher.read()
+                    if event.get("event") == "stroke":
+                        completed.append((time.monotonic(), event["index"] + 1))
+            except (EOFError, OSError, ValueError):
+                pass
+        threading.Thread(target=watch, daemon=True).start()
+        time.sleep(rng.uniform(0.05, 3.0))
+        killed_at = time.monotonic()
         d.stop(signal.SIGKILL)
         if not os.path.exists(state):
             continue
@@ -481,9 +497,14 @@ def test_kill_9_at_random_moments_never_leaves_an_unreadable_state(root):
             saved = json.load(f)   # must always parse: writes are atomic
         count = len(saved["strokes"])
         check(count >= strokes_seen, f"cycle {cycle}: {count} strokes after {strokes_seen} before")
+        settled = [n for at, n in completed if at < killed_at - 1.5]
+        if settled:
+            checked += 1
+            check(count >= max(settled), f"cycle {cycle}: {count} strokes saved, but {max(settled)} were drawn 1.5 s before the kill")
         strokes_seen = count
-    check(strokes_seen > 0, "no stroke was ever saved; the test proves nothing")
-    print(f"    25 kill -9 cycles; the state file always loaded; {strokes_seen} strokes kept at the end")
+    check(strokes_seen > 0 and checked > 0, "no stroke was ever saved; the test proves nothing")
+    print(f"    25 kill -9 cycles; the state file always loaded and held every stroke drawn 1.5 s before the kill "
+          f"({checked} cycles checked); {strokes_seen} strokes kept at the end")
 
 
 def test_hundreds_of_connections_beyond_the_descriptor_limit_are_refused_without_spinning(root):
@@ -541,6 +562,158 @@ def test_a_half_closed_client_still_gets_its_answer(root):
         rest = f.read()
         check(b'"id":3' not in rest, "answered a half line")
         check(d.connect().request("status")["ok"], "not serving afterwards")
+    finally:
+        d.stop()
+
+
+def cpu_seconds(pid):
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def raw_connection(path):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect(path)        # blocking: a full backlog waits instead of failing with EAGAIN
+    s.settimeout(10)
+    return s
+
+
+def flood(path, seconds, counter):
+    """One client, pipelining 200 requests at a time and reading every answer."""
+    s = raw_connection(path)
+    f = s.makefile("rb")
+    f.readline()
+    batch = b"".join(b'{"id":%d,"cmd":"%s"}\n' % (i, b"toggle" if i % 2 else b"status") for i in range(200))
+    done = 0
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        s.sendall(batch)
+        answered = 0
+        while answered < 200:
+            message = json.loads(f.readline())
+            if "id" in message:
+                answered += 1
+        done += 200
+    counter.value = done
+
+
+def never_read_requests(path, seconds):
+    """Sends requests as fast as the socket takes them and reads nothing."""
+    s = raw_connection(path)
+    s.settimeout(0.2)
+    line = b'{"id":1,"cmd":"strokes"}\n{"id":2,"cmd":"status"}\n' * 100
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            s.sendall(line)
+        except socket.timeout:
+            pass
+        except OSError:
+            return
+
+
+def garbage(path, seconds, seed):
+    """Random bytes, invalid UTF-8, 100 000-deep nesting and a 1 MiB line, on fresh connections."""
+    import random
+    rng = random.Random(seed)
+    payloads = [b"[" * 100_000 + b"]" * 100_000 + b"\n", b"{" * 100_000 + b"\n", b"x" * (1 << 20) + b"\n",
+                b"\xff\xfe\x00\x80" * 1000 + b"\n", b'{"id":1,"cmd":"status"' + b"\xc3" * 10 + b"}\n"]
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            s = raw_connection(path)
+            data = rng.choice(payloads) if rng.random() < 0.5 else os.urandom(rng.randint(1, 4096))
+            s.sendall(data)
+            s.settimeout(0.5)
+            try:
+                while s.recv(65536):
+                    pass
+            except (socket.timeout, OSError):
+                pass
+            s.close()
+        except OSError:
+            pass
+
+
+def test_hostile_clients_all_at_once_leave_status_fast_and_memory_bounded(root):
+    import multiprocessing
+    config = os.path.join(root, "fast.toml")
+    with open(config, "w") as f:
+        f.write("transition_ms = 0\n")
+    d = Daemon(root, "--config", config, "--replay", RECORDING, "--loop", "--speed", "4")
+    seconds = 12
+    try:
+        pid = d.proc.pid
+        baseline = rss_kib(pid)
+        idle = [raw_connection(d.socket) for _ in range(200)]
+        silent = []
+        for _ in range(20):                       # subscribe to everything, then never read
+            c = d.connect()
+            c.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            c.send_raw(b'{"id":1,"cmd":"subscribe","topics":["canvas","double-press","precision","device","pen"]}\n')
+            silent.append(c)
+        half = raw_connection(d.socket)
+        half.sendall(b'{"id":1,"cmd":"status"}\n{"id":2,"cmd"')
+        half.shutdown(socket.SHUT_WR)
+        context = multiprocessing.get_context("fork")
+        flooded = context.Value("q", 0)
+        workers = [context.Process(target=flood, args=(d.socket, seconds, flooded))]
+        workers += [context.Process(target=never_read_requests, args=(d.socket, seconds)) for _ in range(3)]
+        workers += [context.Process(target=garbage, args=(d.socket, seconds, n)) for n in range(3)]
+        for w in workers:
+            w.start()
+        killed = 0
+        latencies, peak = [], baseline
+        observer = d.connect()
+        cpu_before = cpu_seconds(pid)
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            started = time.monotonic()
+            check(observer.request("status")["ok"], "status failed")
+            latencies.append(time.monotonic() - started)
+            if len(latencies) % 25 == 0:
+                peak = max(peak, rss_kib(pid))
+                # A client killed while writing half a request.
+                victim = subprocess.Popen([sys.executable, "-c",
+                    "import socket,sys,time; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); "
+                    "s.sendall(b'{\"id\":1,\"cmd\":\"sta'); time.sleep(30)", d.socket])
+                time.sleep(0.05)
+                victim.kill()
+                victim.wait()
+                killed += 1
+            time.sleep(0.005)
+        for w in workers:
+            w.join(timeout=30)
+            check(w.exitcode == 0, f"a hostile worker failed: {w.exitcode}")
+        check(d.proc.poll() is None, "stylusd died")
+        cpu = (cpu_seconds(pid) - cpu_before) / seconds
+        final = rss_kib(pid)
+        latencies.sort()
+        p50 = latencies[len(latencies) // 2] * 1000
+        p99 = latencies[int(len(latencies) * 0.99)] * 1000
+        status = observer.request("status")["result"]
+        cut_off = sum("does not read its events" in line for line in d.log)
+        print(f"    {len(latencies)} status requests during {seconds} s of attack: p50 {p50:.2f} ms, p99 {p99:.2f} ms, "
+              f"max {latencies[-1] * 1000:.1f} ms")
+        print(f"    flooder: {flooded.value / seconds:.0f} requests/s answered; {killed} clients killed mid-line; "
+              f"{cut_off} of 20 silent subscribers cut off; stylusd used {cpu * 100:.0f}% of a core")
+        print(f"    RSS: {baseline / 1024:.1f} MiB before, {peak / 1024:.1f} MiB peak, {final / 1024:.1f} MiB after")
+        check(p99 < 50, f"status p99 {p99:.1f} ms under attack")
+        check(flooded.value / seconds > 1000, f"only {flooded.value / seconds:.0f} requests/s from one client")
+        check(cut_off == 20, f"{cut_off} silent subscribers were cut off, not 20: {d.log[-5:]}")
+        check(peak < baseline + 160 * 1024, f"RSS grew from {baseline} KiB to {peak} KiB")
+        check(status["canvas"]["state"] in ("open", "minimized"), f"{status}")
+        for c in idle:
+            c.settimeout(2)
+            check(json.loads(c.makefile("rb").readline())["event"] == "hello", "an idle connection lost its hello")
     finally:
         d.stop()
 

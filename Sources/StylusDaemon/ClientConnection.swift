@@ -12,6 +12,38 @@ final class ClientConnection {
     /// Set when the client must go once its output is written (or at once if it cannot be).
     var closeReason: String?
     private var input = InboundLines()
+    /// Lines read but not yet answered: a client stops being answered (and
+    /// read) while this much of its output is unsent, so one that sends
+    /// requests and never reads the answers holds a bounded amount of memory.
+    static let answerPauseBytes = 256 * 1024
+    private var unanswered: [[UInt8]] = []
+    private var nextUnanswered = 0
+    /// The peer shut down its sending side; it goes once everything is answered.
+    var peerClosed = false
+
+    /// Answers per client per loop turn.
+    static let answersPerTurn = 16
+
+    var hasUnansweredLines: Bool { nextUnanswered < unanswered.count }
+    /// Lines wait and the output has room for their answers.
+    var canAnswerNow: Bool { hasUnansweredLines && closeReason == nil && output.queuedBytes <= Self.answerPauseBytes }
+    /// Whether to poll for its input: not while earlier lines wait for an answer.
+    var wantsInput: Bool { !hasUnansweredLines && !peerClosed && closeReason == nil && output.queuedBytes <= Self.answerPauseBytes }
+
+    func keepUnanswered(_ lines: [[UInt8]]) {
+        if !hasUnansweredLines {
+            unanswered.removeAll(keepingCapacity: true)
+            nextUnanswered = 0
+        }
+        unanswered += lines
+    }
+
+    /// The next line to answer, unless its output is over the pause mark.
+    func nextLineToAnswer() -> [UInt8]? {
+        guard hasUnansweredLines, output.queuedBytes <= Self.answerPauseBytes else { return nil }
+        defer { nextUnanswered += 1 }
+        return unanswered[nextUnanswered]
+    }
 
     init(fd: Int32, number: Int) {
         self.fd = fd

@@ -99,6 +99,12 @@ public final class Daemon {
     private var notifier: ServiceNotifier
     private var stateSaveFailing = false
     private var stateDirty = false
+    /// Saves are spaced at least this far apart (µs): a change after a quiet
+    /// spell is saved at once, a stream of changes once a second. Saving
+    /// rewrites and fsyncs the whole drawing, so saving on every change made
+    /// a client toggling thousands of times a second stall everyone else.
+    static let saveSpacing: Int64 = 1_000_000
+    private var lastSaveAt: Int64?
     /// Held so that, out of file descriptors, a connection can still be
     /// accepted and told why before it is closed (else poll spins on it).
     private var spareFD: Int32 = open("/dev/null", O_RDONLY | O_CLOEXEC)
@@ -154,9 +160,10 @@ public final class Daemon {
                            pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0)]
                 let polled = clients
                 for client in polled {
-                    fds.append(pollfd(fd: client.fd, events: Int16(POLLIN) | (client.output.isEmpty ? 0 : Int16(POLLOUT)), revents: 0))
+                    fds.append(pollfd(fd: client.fd, events: (client.wantsInput ? Int16(POLLIN) : 0) | (client.output.isEmpty ? 0 : Int16(POLLOUT)), revents: 0))
                 }
-                let ready = poll(&fds, nfds_t(fds.count), -1)
+                // Lines left unanswered by the per-turn budget: go round again at once.
+                let ready = poll(&fds, nfds_t(fds.count), clients.contains(where: \.canAnswerNow) ? 0 : -1)
                 if ready < 0 {
                     if errno == EINTR { continue }
                     log("poll failed: \(String(cString: strerror(errno)))")
@@ -179,6 +186,7 @@ public final class Daemon {
                 }
                 if fds[2].revents != 0 {
                     timer.acknowledge()
+                    // The same timer also wakes the loop for a postponed save (saveIfDue).
                     if let deadline = engine.nextDeadline, deadline <= monotonicMicroseconds() {
                         engine.fireTimers(at: deadline, into: &effects)
                         publish()
@@ -190,6 +198,11 @@ public final class Daemon {
                 for (i, client) in polled.enumerated() {
                     let revents = fds[4 + i].revents
                     if revents & Int16(POLLIN) != 0 || revents & Int16(POLLHUP) != 0 { serve(client) }
+                }
+                // Round robin: each client gets a few answers per turn, so a
+                // well-behaved one never waits behind another's batch.
+                for client in clients where client.canAnswerNow || client.peerClosed {
+                    answerWaitingLines(client)
                 }
                 for client in clients where !client.output.isEmpty {
                     if !client.flush() { client.closeReason = client.closeReason ?? "write failed" }
@@ -203,13 +216,9 @@ public final class Daemon {
                     return true
                 }
                 engine.publishesSamples = clients.contains { $0.topics.contains(.pen) }
-                timer.set(engine.nextDeadline)
                 source.armPacing()
                 flushStdout()
-                if stateDirty {
-                    stateDirty = false
-                    saveState()
-                }
+                timer.set([engine.nextDeadline, saveIfDue()].compactMap { $0 }.min())
             }
         } catch {
             log("cannot start: \(error)")
@@ -322,17 +331,31 @@ public final class Daemon {
         }
     }
 
-    private func saveState() {
-        guard let store else { return }
+    /// Saves unsaved state if the last save is old enough; otherwise returns
+    /// when to try again. A failed save is retried the same way.
+    private func saveIfDue() -> Int64? {
+        guard stateDirty else { return nil }
+        let now = monotonicMicroseconds()
+        if let last = lastSaveAt, now - last < Self.saveSpacing { return last + Self.saveSpacing }
+        lastSaveAt = now
+        stateDirty = !saveState()
+        return stateDirty ? now + Self.saveSpacing : nil
+    }
+
+    @discardableResult
+    private func saveState() -> Bool {
+        guard let store else { return true }
         do {
             try store.save(PersistedState(canvas: engine.canvas, precisionEnabled: engine.precisionEnabled))
             if stateSaveFailing {
                 stateSaveFailing = false
                 log("state saved again to \(store.path)")
             }
+            return true
         } catch {
-            if !stateSaveFailing { log("cannot save state: \(error); the running daemon keeps it and retries on the next change") }
+            if !stateSaveFailing { log("cannot save state: \(error); the running daemon keeps it and retries every second until it can") }
             stateSaveFailing = true
+            return false
         }
     }
 
@@ -379,20 +402,34 @@ public final class Daemon {
         spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
     }
 
+    /// Reads what the client sent; the lines are answered in the round-robin pass.
     private func serve(_ client: ClientConnection) {
-        guard client.closeReason == nil else { return }
+        guard client.wantsInput else { return }
         switch client.readLines() {
         case .lines(let lines):
-            for line in lines { answer(line, client) }
+            client.keepUnanswered(lines)
         case .closed(let lines):
-            for line in lines { answer(line, client) }
-            client.closeReason = "closed its side"
+            client.keepUnanswered(lines)
+            client.peerClosed = true
         case .tooLong:
             _ = client.output.enqueue(Response.failure(id: .null, ProtocolError(
                 code: .lineTooLong, message: "a line may be at most \(ProtocolV1.maxLineBytes) bytes; disconnecting")), kind: .response)
             client.closeReason = "sent a line over \(ProtocolV1.maxLineBytes) bytes"
         case .failed(let code):
             client.closeReason = "read failed: \(String(cString: strerror(code)))"
+        }
+    }
+
+    /// Answers up to `ClientConnection.answersPerTurn` of the client's lines,
+    /// in order, stopping early once its unsent output passes the pause mark.
+    private func answerWaitingLines(_ client: ClientConnection) {
+        var budget = ClientConnection.answersPerTurn
+        while budget > 0, client.closeReason == nil, let line = client.nextLineToAnswer() {
+            answer(line, client)
+            budget -= 1
+        }
+        if client.peerClosed, !client.hasUnansweredLines, client.closeReason == nil {
+            client.closeReason = "closed its side"
         }
     }
 

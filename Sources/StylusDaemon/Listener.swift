@@ -67,7 +67,7 @@ final class Listener {
             throw .input("\(path): cannot bind: \(String(cString: strerror(bindErrno)))")
         }
         chmod(path, 0o600)
-        guard listen(sock, 64) == 0 else { close(sock); close(lockFD); throw .system("listen", errno) }
+        guard listen(sock, SOMAXCONN) == 0 else { close(sock); close(lockFD); throw .system("listen", errno) }
         fd = sock
         removeOnClose = true
     }
