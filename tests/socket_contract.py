@@ -718,6 +718,63 @@ def test_hostile_clients_all_at_once_leave_status_fast_and_memory_bounded(root):
         d.stop()
 
 
+def test_a_full_or_read_only_state_disk_loses_nothing_already_saved(root):
+    """The state directory is a 1 MiB tmpfs in the daemon's own mount namespace
+    (unshare -m, as root), filled up and then remounted read-only under it."""
+    state_home = os.path.join(root, "state")
+    os.makedirs(state_home)
+    d = Daemon(root, "--replay", RECORDING, "--speed", "20", "--loop", argv0=[
+        "unshare", "-m", "sh", "-c", 'mount -t tmpfs -o size=1m,mode=0700 tmpfs "$0" && exec "$@"',
+        state_home, os.path.join(BIN, "stylusd")])
+    state = os.path.join(state_home, "stylusd", "state.json")
+
+    def inside(*command):
+        return subprocess.run(["nsenter", "-t", str(d.proc.pid), "-m", *command], capture_output=True, text=True, timeout=30)
+
+    def saved_strokes():
+        result = inside("cat", state)
+        check(result.returncode == 0, f"cannot read the state file: {result.stderr}")
+        return len(json.loads(result.stdout)["strokes"])
+
+    def wait_for(predicate, what, timeout=15):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if predicate():
+                return
+            time.sleep(0.1)
+        raise Failure(f"{what}: {d.log[-5:]}")
+
+    try:
+        c = d.connect()
+        wait_for(lambda: inside("test", "-s", state).returncode == 0 and saved_strokes() >= 3, "no strokes were saved")
+        # Fill the file system: dd stops at ENOSPC.
+        inside("dd", "if=/dev/zero", f"of={state_home}/filler", "bs=64k")
+        before = saved_strokes()
+        drawn = c.request("status")["result"]["canvas"]["stroke_count"]
+        d.wait_log("No space left on device", timeout=20)
+        wait_for(lambda: c.request("status")["result"]["canvas"]["stroke_count"] > drawn + 2, "no new strokes while the disk was full")
+        check(saved_strokes() == before, "the saved file changed while the disk was full")
+        check(inside("sh", "-c", f"ls -A {state_home}/stylusd | grep -c tmp").stdout.strip() == "0", "a temporary file was left behind")
+        inside("rm", f"{state_home}/filler")
+        d.wait_log("state saved again", timeout=10)
+        check(saved_strokes() > before, "the strokes drawn while the disk was full were not saved once it had room")
+
+        inside("mount", "-o", "remount,ro", state_home)
+        before = saved_strokes()
+        drawn = c.request("status")["result"]["canvas"]["stroke_count"]
+        d.wait_log("Read-only file system", timeout=20)
+        wait_for(lambda: c.request("status")["result"]["canvas"]["stroke_count"] > drawn + 2, "no new strokes while read-only")
+        check(saved_strokes() == before, "the saved file changed on a read-only file system")
+        inside("dd", "if=/dev/zero", f"of={state_home}/filler", "bs=64k")   # fails: read-only
+        status = d.stop()
+        check(status == 0, f"stylusd exited {status}")
+        check(any("stopping with changes that could not be saved" in l for l in d.log), f"no word about the unsaved changes: {d.log[-3:]}")
+        failures = [l for l in d.log if "cannot save state" in l]
+        print(f"    saved {before} strokes kept through a full disk and a read-only remount; the log said: {failures[0][:120]}…")
+    finally:
+        d.stop()
+
+
 TESTS = [v for k, v in sorted(globals().items()) if k.startswith("test_")]
 
 

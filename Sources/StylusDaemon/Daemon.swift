@@ -176,7 +176,9 @@ public final class Daemon {
                         } else {
                             log("stopping on \(signo == SIGTERM ? "SIGTERM" : "SIGINT")")
                             notifier.send("STOPPING=1")
-                            saveState()
+                            if !saveState() {
+                                log("stopping with changes that could not be saved; \(store?.path ?? "the state file") keeps the last state that could")
+                            }
                             stateDirty = false
                             flushStdout()
                             clients.removeAll()
