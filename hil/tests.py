@@ -45,14 +45,16 @@ class Stylusd:
 
     _count = [0]
 
-    def __init__(self, *args):
+    def __init__(self, *args, prefix=(), owner=None):
         Stylusd._count[0] += 1
         self.root = f"/tmp/hil-daemon-{Stylusd._count[0]}"
         os.makedirs(self.root, mode=0o700, exist_ok=True)
+        if owner is not None:
+            os.chown(self.root, owner, owner)
         env = dict(os.environ, XDG_RUNTIME_DIR=self.root, XDG_STATE_HOME=os.path.join(self.root, "state"),
                    XDG_CONFIG_HOME=os.path.join(self.root, "config"))
         self.socket_path = os.path.join(self.root, "stylusd", "stylusd.sock")
-        self.proc = subprocess.Popen([STYLUSD, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
+        self.proc = subprocess.Popen([*prefix, STYLUSD, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
                                      text=True, bufsize=1)
         self.events, self.log, self.responses = [], [], queue.Queue()
         self._changed = threading.Condition()
@@ -431,6 +433,156 @@ def test_an_unreadable_node_gets_the_reason_and_the_fix():
         pen.destroy()
 
 
+def stroke(pen, pressures=(0.2, 0.4, 0.4, 0.3)):
+    """Tip down, a few samples, and (unless the caller unplugs first) tip up."""
+    for p in pressures:
+        pen.pressure(p, touch=True)
+
+
+def open_canvas(d):
+    check(d.request("open")["ok"], "open refused")
+    d.wait(lambda e: e["event"] == "canvas" and e["state"] == "open", what="canvas open")
+
+
+def test_repeated_unplug_and_replug_mid_stroke_keeps_every_stroke():
+    d = start()
+    try:
+        open_canvas(d)
+        cycles = 8
+        for i in range(cycles):
+            pen = VirtualPen(name=f"stylusd-hil replug {i}")
+            d.wait(lambda e: e["event"] == "device" and e["change"] == "added" and f"replug {i}" in e["name"], what=f"replug {i}")
+            pen.warm_up()
+            pen.enter()
+            stroke(pen)
+            pen.destroy()                                   # mid-stroke: the tip is still down
+            d.wait(lambda e: len(d.of("device", change="removed")) > i, what=f"removal {i}")
+            # Either libinput lifts the tip before the removal, or the removal
+            # ends the stroke; the stroke is kept both ways.
+            count = d.request("status")["result"]["canvas"]["stroke_count"]
+            check(count == i + 1, f"cycle {i}: {count} strokes kept")
+        ended = sum(1 for e in d.of("device", change="removed") if e.get("ended_stroke"))
+        status = d.request("status")["result"]
+        check(d.alive(), "stylusd died")
+        check(status["canvas"]["stroke_count"] == cycles, f"{status['canvas']['stroke_count']} strokes after {cycles} unplugs")
+        check(status["input"]["mode"] == "button-only" and not status["input"]["devices"], f"ghost devices: {status['input']}")
+        check(len(d.of("device", change="added")) == cycles, f"added events: {len(d.of('device', change='added'))}")
+        print(f"    {cycles} unplugs mid-stroke: {status['canvas']['stroke_count']} strokes kept, {status['canvas']['point_count']} points; "
+              f"{ended} ended by the removal itself")
+    finally:
+        check(d.stop() == 0, "stylusd did not exit cleanly")
+
+
+def test_four_pens_at_once_each_draws_and_toggles():
+    pens = [VirtualPen(name=f"stylusd-hil pen {n}") for n in range(4)]
+    d = start()
+    try:
+        end = time.monotonic() + 20
+        while len([x for x in d.request("status")["result"]["input"]["devices"] if x["kind"] == "pen"]) < 4:
+            check(time.monotonic() < end, f"not four pens: {d.request('status')['result']['input']}")
+            time.sleep(0.2)
+        for pen in pens:
+            pen.warm_up()
+        open_canvas(d)
+        for pen in pens:
+            pen.enter()
+        for p in (0.2, 0.4, 0.5):                            # interleaved: all four tips down at once
+            for pen in pens:
+                pen.pressure(p, touch=True)
+        for pen in pens:
+            pen.pressure(0, touch=False)
+        strokes = d.wait(lambda e: len(d.of("stroke")) >= 4, what="four strokes") and d.of("stroke")
+        check(len({s["device"] for s in strokes}) == 4, f"strokes not from four devices: {strokes}")
+        pens[2].double_click("BTN_STYLUS", gap=0.3)
+        d.wait(lambda e: e["event"] == "canvas" and e["state"] == "minimizing" and e["source"] == "pen", what="minimize by pen 2")
+        for pen in pens:
+            pen.destroy()
+        d.wait(lambda e: len(d.of("device", change="removed")) >= 4, what="four removals")
+        status = d.request("status")["result"]
+        check(status["canvas"]["stroke_count"] == 4 and not status["input"]["devices"], f"{status}")
+        check(d.alive(), "stylusd died")
+    finally:
+        d.stop()
+        for pen in pens:
+            pen.destroy()
+
+
+def test_nodes_that_vanish_before_they_can_be_opened_are_reported_not_fatal():
+    # Explicit --device for a node that is gone by the time the daemon opens it.
+    gone = VirtualPen(name="stylusd-hil gone")
+    node = gone.node
+    gone.destroy()
+    subprocess.run(["udevadm", "settle"], check=False)
+    d = start("--device", node)
+    try:
+        d.wait_log(f"cannot use {node}: no such device node")
+        check(d.request("status")["result"]["input"]["mode"] == "button-only", "not button-only")
+    finally:
+        check(d.stop() == 0, "stylusd did not exit cleanly")
+
+    # On the seat: pens (three-button ones too, whose node stylusd opens
+    # itself) appear and vanish at once, while probes run.
+    d = start()
+    stop = threading.Event()
+    made = [0]
+
+    def churn():
+        while not stop.is_set():
+            pen = VirtualPen(name="stylusd-hil flicker", buttons=("BTN_STYLUS", "BTN_STYLUS2", "BTN_STYLUS3"))
+            pen.destroy()
+            made[0] += 1
+
+    worker = threading.Thread(target=churn)
+    worker.start()
+    try:
+        for _ in range(8):
+            r = subprocess.run([STYLUSD, "probe", "--json"], capture_output=True, text=True, timeout=60)
+            check(r.returncode == 0, f"probe failed while nodes vanished: {r.returncode} {r.stderr[-300:]}")
+            json.loads(r.stdout)
+        time.sleep(1)
+    finally:
+        stop.set()
+        worker.join()
+    try:
+        subprocess.run(["udevadm", "settle"], check=False)
+        time.sleep(1)
+        check(d.alive(), "stylusd died while nodes vanished")
+        status = d.request("status")["result"]
+        check(not status["input"]["devices"], f"ghost devices after the churn: {status['input']['devices']}")
+        added, removed, failed = (len(d.of("device", change=c)) for c in ("added", "removed", "failed"))
+        check(added == removed, f"{added} added but {removed} removed")
+        print(f"    {made[0]} pens appeared and vanished: {added} added and removed, {failed} reported as failed to open")
+    finally:
+        check(d.stop() == 0, "stylusd did not exit cleanly")
+
+
+def test_a_pen_the_daemon_cannot_read_is_reported_and_it_runs_button_only():
+    locked = VirtualPen(name="stylusd-hil locked pen")
+    os.chmod(locked.node, 0o600)
+    d = start_as(65534)
+    try:
+        line = next((l for l in d.log if "no pen:" in l), "")
+        check(locked.node in line and "is a tablet pen but cannot be opened: permission denied" in line and "udev rule" in line, f"{d.log}")
+        reported = {l.split("cannot use ", 1)[1].split(":", 1)[0] for l in d.log if "cannot use " in l}
+        check(reported <= {locked.node}, f"nodes that are not pens were reported: {reported}")
+        late = VirtualPen(name="stylusd-hil late locked pen")     # udev makes it root:input 0660
+        d.wait_log(f"cannot use {late.node}: permission denied", timeout=20)
+        reported = {l.split("cannot use ", 1)[1].split(":", 1)[0] for l in d.log if "cannot use " in l}
+        check(reported <= {locked.node, late.node}, f"nodes that are not pens were reported: {reported}")
+        check(d.alive(), "stylusd died")
+        late.destroy()
+    finally:
+        check(d.stop() == 0, "stylusd did not exit cleanly")
+        locked.destroy()
+
+
+def start_as(uid):
+    """stylusd as another user: no socket for this (root) test process, so only its log is read."""
+    d = Stylusd(prefix=["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups"], owner=uid)
+    d.wait_log("stylusd: ready", timeout=20)
+    return d
+
+
 def make_pad(buttons=9):
     d = libevdev.Device()
     d.name = "stylusd-hil pad"
@@ -495,7 +647,7 @@ def test_an_idle_daemon_makes_no_wakeups():
         pen.double_click("BTN_STYLUS", gap=0.3)
         pen.leave()
         d.wait(lambda e: e["event"] == "canvas" and e["state"] == "open" and e["cause"] == "timeout", what="timer")
-        time.sleep(0.5)
+        time.sleep(1.5)   # the state save that follows is spaced up to a second after the previous one
         before = context_switches(d.proc.pid)
         time.sleep(2.0)
         check(context_switches(d.proc.pid) == before, "wakeups after the timer fired")

@@ -235,6 +235,15 @@ public final class Daemon {
             switch input {
             case .deviceFailed(let path, let reason):
                 log("cannot use \(path): \(reason)")
+                var line = JSONObjectWriter()
+                line.string("event", "device")
+                line.string("change", "failed")
+                line.string("node", path)
+                line.string("reason", reason)
+                let bytes = line.finishLine()
+                for client in clients where client.topics.contains(.device) && client.closeReason == nil {
+                    if case .overflow(let why) = client.output.enqueue(bytes, kind: .state) { client.closeReason = why }
+                }
             case .pen(let timed):
                 if let deadline = engine.nextDeadline, deadline <= timed.time {
                     engine.fireTimers(at: deadline, into: &effects)

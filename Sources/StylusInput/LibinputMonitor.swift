@@ -9,7 +9,9 @@ import Glibc
 /// What the live input stack reports, already in the engine's terms.
 public enum LiveInput {
     case pen(TimedPenInput)
-    /// libinput could not take a node given with --device.
+    /// libinput could not take a node: one given with --device, or one that
+    /// appeared on the seat but could not be opened (unreadable, or gone
+    /// again between udev's announcement and the open).
     case deviceFailed(path: String, reason: String)
 }
 
@@ -33,6 +35,7 @@ public final class LibinputMonitor {
     /// libinput's fd and the third-button readers, as one pollable fd.
     private let epollFD: Int32
     private var thirdButtonReaders: [OpaquePointer: ThirdButtonReader] = [:]
+    private let logSink = LogSink()
 
     /// Readable whenever `dispatch` has something to do.
     public var fd: Int32 { epollFD }
@@ -41,11 +44,11 @@ public final class LibinputMonitor {
         switch source {
         case .seat(let seat):
             guard let udev = udev_new() else { throw MonitorError(description: "udev_new failed: cannot talk to udev") }
-            guard let li = libinput_udev_create_context(&libinputInterface, nil, udev) else {
+            guard let li = libinput_udev_create_context(&libinputInterface, Unmanaged.passUnretained(logSink).toOpaque(), udev) else {
                 udev_unref(udev)
                 throw MonitorError(description: "libinput_udev_create_context failed")
             }
-            libinput_log_set_priority(li, LIBINPUT_LOG_PRIORITY_ERROR)
+            LogSink.attach(to: li)
             guard libinput_udev_assign_seat(li, seat) == 0 else {
                 libinput_unref(li)
                 udev_unref(udev)
@@ -54,13 +57,14 @@ public final class LibinputMonitor {
             self.udev = udev
             context = li
         case .paths(let paths):
-            guard let li = libinput_path_create_context(&libinputInterface, nil) else {
+            guard let li = libinput_path_create_context(&libinputInterface, Unmanaged.passUnretained(logSink).toOpaque()) else {
                 throw MonitorError(description: "libinput_path_create_context failed")
             }
-            libinput_log_set_priority(li, LIBINPUT_LOG_PRIORITY_ERROR)
+            LogSink.attach(to: li)
             udev = nil
             context = li
             for path in paths where libinput_path_add_device(li, path) == nil {
+                logSink.failedOpens.removeAll { $0 == path }     // reported here, with the reason
                 pending.append(.deviceFailed(path: path, reason: Self.explainFailure(path)))
             }
         }
@@ -79,6 +83,7 @@ public final class LibinputMonitor {
     /// Reads what libinput (and any third-button reader) has and hands each
     /// input over in order.
     public func dispatch(_ body: (LiveInput) -> Void) {
+        collectFailedOpens()
         for input in pending { body(input) }
         pending.removeAll()
         for (device, reader) in thirdButtonReaders {
@@ -92,6 +97,18 @@ public final class LibinputMonitor {
             translate(event, body)
             libinput_event_destroy(event)
         }
+        collectFailedOpens()
+        for input in pending { body(input) }
+        pending.removeAll()
+    }
+
+    /// Only pens are reported: on a seat, libinput also tries every keyboard
+    /// and mouse, which a user outside the input group cannot open either.
+    private func collectFailedOpens() {
+        for path in logSink.failedOpens where NodeAccess.looksLikePen(path) {
+            pending.append(.deviceFailed(path: path, reason: Self.explainFailure(path)))
+        }
+        logSink.failedOpens.removeAll()
     }
 
     private func translate(_ event: OpaquePointer, _ body: (LiveInput) -> Void) {
@@ -189,6 +206,42 @@ public final class LibinputMonitor {
     }
 }
 
+/// libinput says which node it could not open only in its log, at info
+/// level: "…: opening input device '/dev/input/event5' failed (Permission
+/// denied)." The sink keeps those paths for `dispatch` to report, and passes
+/// libinput's errors on to stderr as libinput's own handler would.
+final class LogSink {
+    var failedOpens: [String] = []
+
+    static func attach(to li: OpaquePointer) {
+        libinput_log_set_priority(li, LIBINPUT_LOG_PRIORITY_INFO)
+        libinput_log_set_handler(li) { li, priority, format, args in
+            guard let li, let format, let args, let user = libinput_get_user_data(li) else { return }
+            var buffer = [CChar](repeating: 0, count: 1024)
+            _ = vsnprintf(&buffer, buffer.count, format, args)
+            let message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let sink = Unmanaged<LogSink>.fromOpaque(user).takeUnretainedValue()
+            if let path = LogSink.failedOpen(in: message) {
+                sink.failedOpens.append(path)
+            } else if priority == LIBINPUT_LOG_PRIORITY_ERROR {
+                _ = "stylusd: libinput: \(message)".withCString { write(2, $0, strlen($0)) }
+            }
+        }
+    }
+
+    static func failedOpen(in message: String) -> String? {
+        let bytes = Array(message.utf8)
+        func find(_ needle: String, from: Int) -> Int? {
+            let n = Array(needle.utf8)
+            guard bytes.count >= n.count, from <= bytes.count - n.count else { return nil }
+            return (from...(bytes.count - n.count)).first { bytes[$0..<($0 + n.count)].elementsEqual(n) }
+        }
+        let opening = "opening input device '"
+        guard let start = find(opening, from: 0), let end = find("' failed", from: start + opening.utf8.count) else { return nil }
+        return String(decoding: bytes[(start + opening.utf8.count)..<end], as: UTF8.self)
+    }
+}
+
 /// libinput up to at least 1.22 drops BTN_STYLUS3 ("Unhandled button"), so
 /// for a pen whose node has one, that single button is read from the node
 /// directly: no grab, CLOCK_MONOTONIC timestamps like libinput's. Should
@@ -245,6 +298,21 @@ public func monotonicMicroseconds() -> Microseconds {
 }
 
 public enum NodeAccess {
+    /// Whether the kernel lists BTN_TOOL_PEN or BTN_STYLUS for an event node,
+    /// read from sysfs, which needs no access to the node itself.
+    public static func looksLikePen(_ path: String, sysfs: String = "/sys/class/input") -> Bool {
+        guard let node = path.split(separator: "/").last,
+              let bytes = try? readFileBytes("\(sysfs)/\(node)/device/capabilities/key", limit: 4096) else { return false }
+        // Hex words of `unsigned long`, most significant first.
+        let words = String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" }).reversed()
+            .map { UInt64($0, radix: 16) ?? 0 }
+        func has(_ code: UInt16) -> Bool {
+            let word = Int(code) / 64
+            return word < words.count && words[word] & (1 << UInt64(code % 64)) != 0
+        }
+        return has(BTN.toolPen) || has(BTN.stylus)
+    }
+
     /// The reason a node could not be opened, and the fix.
     public static func explain(errno code: Int32, path: String) -> String {
         switch code {

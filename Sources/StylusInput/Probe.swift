@@ -17,6 +17,8 @@ public struct ProbedNode: Codable, Equatable, Sendable {
     public var kind: Kind
     /// Why the node could not be read, with the fix.
     public var error: String?
+    /// For an unreadable node: whether sysfs (readable by anyone) says it is a pen.
+    public var looksLikePen: Bool?
     public var pen: PenCapabilities?
     public var pad: PadCapabilities?
 }
@@ -86,10 +88,12 @@ public enum Probe {
     static func buttonOnlyReason(_ nodes: [ProbedNode], directory: String) -> String? {
         if nodes.contains(where: { $0.kind == .pen }) { return nil }
         if nodes.isEmpty { return "there are no \(directory)/event* nodes, so there is no pen" }
-        let unreadable = nodes.filter { $0.kind == .unreadable }
+        // A pen that cannot be read is the one worth naming, not the keyboard before it.
+        let unreadable = nodes.filter { $0.kind == .unreadable }.sorted { ($0.looksLikePen == true) && $1.looksLikePen != true }
         if let first = unreadable.first {
             let more = unreadable.count > 1 ? " (and \(unreadable.count - 1) more unreadable node\(unreadable.count > 2 ? "s" : ""))" : ""
-            return "no readable pen: \(first.path) (\(first.name)) cannot be opened: \(first.error ?? "unknown error")\(more)"
+            let what = first.looksLikePen == true ? "is a tablet pen but cannot be opened" : "cannot be opened"
+            return "no readable pen: \(first.path) (\(first.name)) \(what): \(first.error ?? "unknown error")\(more)"
         }
         let shown = nodes.prefix(4).map { "\($0.name)" }.joined(separator: ", ")
         return "none of the \(nodes.count) input device\(nodes.count == 1 ? "" : "s") is a tablet pen (\(shown)\(nodes.count > 4 ? ", …" : ""))"
@@ -103,7 +107,9 @@ public enum Probe {
     static func probeNode(path: String, sysfsName: String?, wacom: OpaquePointer?) -> ProbedNode {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
-            return ProbedNode(path: path, name: sysfsName ?? "?", kind: .unreadable, error: NodeAccess.explain(errno: errno, path: path))
+            var node = ProbedNode(path: path, name: sysfsName ?? "?", kind: .unreadable, error: NodeAccess.explain(errno: errno, path: path))
+            node.looksLikePen = NodeAccess.looksLikePen(path)
+            return node
         }
         defer { close(fd) }
         var dev: OpaquePointer?
