@@ -775,6 +775,63 @@ def test_a_full_or_read_only_state_disk_loses_nothing_already_saved(root):
         d.stop()
 
 
+def test_an_open_socket_directory_is_made_private_again(root):
+    run = os.path.join(root, "run", "stylusd")
+    os.makedirs(run)
+    os.chmod(run, 0o777)
+    d = Daemon(root)
+    try:
+        mode = stat.S_IMODE(os.stat(run).st_mode)
+        check(mode == 0o700, f"socket directory left {oct(mode)}")
+        check(d.connect().request("status")["ok"], "not serving")
+    finally:
+        d.stop()
+
+
+def test_repeated_reloads_do_not_grow_memory(root):
+    """TOMLKit leaks what it parses (LebJe/TOMLKit#26), and toml++ aborts on
+    some bad files: the daemon parses only in a child process, and reuses the
+    last result while the file's bytes are unchanged."""
+    config = os.path.join(root, "config.toml")
+    with open(os.path.join(ROOT, "README.md")) as f:
+        example = f.read().split("```toml\n", 1)[1].split("```", 1)[0]
+
+    def reloads(count, variants, expect_ok):
+        started = time.monotonic()
+        for i in range(count):
+            with open(config, "w") as f:
+                f.write(variants[i % len(variants)])
+            r = c.request("reload")
+            check(r["ok"] == expect_ok, f"reload {i}: {r}")
+        return (time.monotonic() - started) / count * 1000
+
+    with open(config, "w") as f:
+        f.write(example)
+    d = Daemon(root, "--config", config)
+    try:
+        c = d.connect()
+        good = [example, example.replace("interval_ms = 500", "interval_ms = 510")]
+        reloads(100, good, True)
+        before = rss_kib(d.proc.pid)
+        per_good = reloads(1000, good, True)
+        grown_good = rss_kib(d.proc.pid) - before
+        bad = ["[precision]\ncurve = [}]\n", "[precision]\ncurve = [ }]\n"]      # toml++ aborts on both
+        before = rss_kib(d.proc.pid)
+        per_bad = reloads(300, bad, False)
+        grown_bad = rss_kib(d.proc.pid) - before
+        check("killed by signal" in c.request("reload")["error"]["message"], "not the parser abort")
+        started = time.monotonic()
+        for _ in range(1000):
+            c.request("reload")
+        per_same = time.monotonic() - started   # seconds for 1000 = ms each
+        check(d.proc.poll() is None, "stylusd died")
+        print(f"    RSS growth: {grown_good} KiB over 1000 reloads of changed good files ({per_good:.1f} ms each), "
+              f"{grown_bad} KiB over 300 the parser aborts on ({per_bad:.1f} ms each); 1000 reloads of an unchanged file: {per_same:.2f} ms each")
+        check(grown_good < 1024 and grown_bad < 1024, f"memory grows: {grown_good} KiB, {grown_bad} KiB")
+    finally:
+        d.stop()
+
+
 TESTS = [v for k, v in sorted(globals().items()) if k.startswith("test_")]
 
 

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import StylusCore
 #if canImport(Glibc)
 import Glibc
@@ -7,20 +8,20 @@ extension ConfigFile {
     /// config.toml is at most this big; anything larger is not a config file.
     public static let maxBytes = 1 << 20
 
-    /// Parses in a child process first, then (if the child got through) in
-    /// this one. toml++, inside TOMLKit 0.6.0, is built with its assertions
-    /// on, and the config fuzzer found inputs that trip them: in-process, a
-    /// typo in config.toml would abort the daemon on start or on reload. A
-    /// child that dies takes only itself down, and the same bytes then parse
-    /// here without surprise. Parse errors never reach this process at all,
-    /// nor does the memory TOMLKit leaks on them (LebJe/TOMLKit#26).
+    /// Parses in a child process, which sends back the configuration (as
+    /// JSON) or the error. toml++, inside TOMLKit 0.6.0, is built with its
+    /// assertions on, and the config fuzzer found inputs that trip them: in
+    /// this process, a typo in config.toml would abort the daemon on start or
+    /// on reload; a child that dies takes only itself down. TOMLKit also never
+    /// frees what it parses (LebJe/TOMLKit#26), which in the daemon grew by
+    /// 4 KiB per `reload`; in the child it goes when the child does.
     public static func parseIsolated(_ bytes: [UInt8], file: String) throws(ConfigError) -> EngineConfig {
         guard bytes.count <= maxBytes else {
             throw ConfigError(file: file, line: nil, key: nil, message: "\(bytes.count) bytes; a config file is at most \(maxBytes)")
         }
         switch checkInChild(bytes, file: file) {
-        case .parsed:
-            return try parse(bytes, file: file)
+        case .parsed(let config):
+            return config
         case .refused(let error):
             throw error
         case .crashed(let how):
@@ -32,7 +33,7 @@ extension ConfigFile {
     }
 
     enum ChildOutcome {
-        case parsed
+        case parsed(EngineConfig)
         case refused(ConfigError)
         case crashed(String)
         case unavailable(String)
@@ -52,14 +53,8 @@ extension ConfigFile {
             // A fuzzer or sanitizer may have claimed SIGABRT; here it must just kill.
             signal(SIGABRT, SIG_DFL)
             close(ends[0])
-            do {
-                _ = try parse(bytes, file: file)
-                _exit(0)
-            } catch {
-                // line NUL key-or-\u{1} NUL message
-                let fields = [error.line.map(String.init) ?? "", error.key ?? "\u{1}", error.message]
-                var encoded = Array(fields.joined(separator: "\u{0}").utf8)
-                encoded.withUnsafeMutableBytes { buffer in
+            func send(_ bytes: [UInt8]) {
+                bytes.withUnsafeBytes { buffer in
                     var offset = 0
                     while offset < buffer.count {
                         let n = write(ends[1], buffer.baseAddress! + offset, buffer.count - offset)
@@ -67,6 +62,16 @@ extension ConfigFile {
                         offset += n
                     }
                 }
+            }
+            do {
+                let config = try parse(bytes, file: file)
+                guard let encoded = try? JSONEncoder().encode(config) else { _exit(4) }
+                send(Array(encoded))
+                _exit(0)
+            } catch {
+                // line NUL key-or-\u{1} NUL message
+                let fields = [error.line.map(String.init) ?? "", error.key ?? "\u{1}", error.message]
+                send(Array(fields.joined(separator: "\u{0}").utf8))
                 _exit(3)
             }
         }
@@ -90,7 +95,10 @@ extension ConfigFile {
         }
         switch (status >> 8) & 0xff {
         case 0:
-            return .parsed
+            guard let config = try? JSONDecoder().decode(EngineConfig.self, from: Data(reply)) else {
+                return .crashed("answered with a configuration this process cannot read")
+            }
+            return .parsed(config)
         case 3:
             let fields = reply.split(separator: 0, maxSplits: 2, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
             guard fields.count == 3 else { return .crashed("ended without a complete answer") }

@@ -1,5 +1,5 @@
 /// What a double press of a button does.
-public enum Action: String, Sendable, CaseIterable {
+public enum Action: String, Sendable, CaseIterable, Codable {
     case toggleCanvas = "toggle-canvas"
     case togglePrecision = "toggle-precision"
     case none
@@ -8,7 +8,7 @@ public enum Action: String, Sendable, CaseIterable {
 /// A cubic Bezier from (0,0) to (1,1) with two control points, the curve
 /// shape tablet users already know from xf86-input-wacom and GNOME
 /// ("0 0 100 100" is linear).
-public struct PressureCurve: Equatable, Sendable {
+public struct PressureCurve: Equatable, Sendable, Codable {
     public var x1: Double, y1: Double, x2: Double, y2: Double
 
     public init(x1: Double, y1: Double, x2: Double, y2: Double) {
@@ -21,7 +21,7 @@ public struct PressureCurve: Equatable, Sendable {
     public static let linear = PressureCurve(x1: 0, y1: 0, x2: 1, y2: 1)
 }
 
-public struct PrecisionConfig: Equatable, Sendable {
+public struct PrecisionConfig: Equatable, Sendable, Codable {
     /// Cursor scale at the lightest pressure.
     public var minimumScale: Double = 0.3
     /// Pressure (0...1) at and above which the cursor moves at full speed.
@@ -39,13 +39,13 @@ public struct PrecisionConfig: Equatable, Sendable {
 
 /// Bounds on what the canvas keeps. A point is 32 bytes, so the default
 /// point limit caps stroke memory at 8 MiB.
-public struct CanvasLimits: Equatable, Sendable {
+public struct CanvasLimits: Equatable, Sendable, Codable {
     public var maxPoints: Int = 262_144
     public var maxStrokes: Int = 16_384
     public init() {}
 }
 
-public struct EngineConfig: Equatable, Sendable {
+public struct EngineConfig: Equatable, Sendable, Codable {
     public static let intervalRangeMS: ClosedRange<Int> = 150...1000
     public static let debounceRangeMS: ClosedRange<Int> = 0...100
     public static let transitionRangeMS: ClosedRange<Int> = 0...5000

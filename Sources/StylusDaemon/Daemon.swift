@@ -55,13 +55,25 @@ public struct DaemonOptions: Sendable {
         self.environment = environment
     }
 
+    /// The file's last bytes and what they parsed to: a `reload` of an
+    /// unchanged file costs no parser process.
+    public final class LastParse {
+        var bytes: [UInt8] = []
+        var outcome: Result<EngineConfig, ConfigError>?
+        public init() {}
+    }
+
     /// The configuration: file (or defaults), then the command line on top.
-    public func loadConfig() -> Result<EngineConfig, ConfigError> {
+    public func loadConfig(reusing last: LastParse = LastParse()) -> Result<EngineConfig, ConfigError> {
         var config = EngineConfig()
         if let path = configPath {
             do {
                 let bytes = try readFileBytes(path, limit: ConfigFile.maxBytes)
-                config = try ConfigFile.parseIsolated(bytes, file: path)
+                if bytes != last.bytes || last.outcome == nil {
+                    last.bytes = bytes
+                    last.outcome = Result { () throws(ConfigError) -> EngineConfig in try ConfigFile.parseIsolated(bytes, file: path) }
+                }
+                config = try last.outcome!.get()
             } catch let error as ConfigError {
                 return .failure(error)
             } catch let error as SystemError {
@@ -99,6 +111,7 @@ public final class Daemon {
     private var notifier: ServiceNotifier
     private var stateSaveFailing = false
     private var stateDirty = false
+    private let lastParse = DaemonOptions.LastParse()
     /// Saves are spaced at least this far apart (µs): a change after a quiet
     /// spell is saved at once, a stream of changes once a second. Saving
     /// rewrites and fsyncs the whole drawing, so saving on every change made
@@ -121,7 +134,7 @@ public final class Daemon {
     public func run() -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let config: EngineConfig
-        switch options.loadConfig() {
+        switch options.loadConfig(reusing: lastParse) {
         case .success(let c): config = c
         case .failure(let e):
             log("configuration error: \(e)")
@@ -499,7 +512,7 @@ public final class Daemon {
     private func reload() -> Result<Void, ConfigError> {
         notifier.send("RELOADING=1\nMONOTONIC_USEC=\(monotonicMicroseconds())")
         defer { notifier.send("READY=1") }
-        switch options.loadConfig() {
+        switch options.loadConfig(reusing: lastParse) {
         case .success(let config):
             engine.reconfigure(config)
             log("configuration reloaded: interval \(config.doublePressIntervalMS) ms, debounce \(config.debounceMS) ms, transition \(config.transitionMS) ms")

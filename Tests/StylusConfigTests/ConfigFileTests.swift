@@ -160,6 +160,23 @@ struct ConfigFileTests {
         }
     }
 
+    @Test func theChildSendsBackExactlyWhatItParsed() throws {
+        let text = """
+            preset = "accessibility"
+            [bindings]
+            BTN_STYLUS = "toggle-precision"
+            pad-4 = "toggle-canvas"
+            [precision]
+            minimum_scale = 0.123456789
+            curve = [3, 7, 95, 99.5]
+            [canvas]
+            max_strokes = 77
+            """
+        let isolated = try ConfigFile.parseIsolated(Array(text.utf8), file: "config.toml")
+        #expect(isolated == (try ConfigFile.parse(text, file: "config.toml")))
+        #expect(isolated.binding(for: .pad(4)) == .toggleCanvas)
+    }
+
     @Test func aFileOverAMebibyteIsNotAConfigFile() {
         #expect(throws: ConfigError.self) {
             try ConfigFile.parseIsolated([UInt8](repeating: 0x23, count: ConfigFile.maxBytes + 1), file: "config.toml")
