@@ -29,7 +29,7 @@ for sanitizer in "${sanitizers[@]}"; do
         "$swift" build --scratch-path "$scratch" --sanitize="$sanitizer" --product $product >>"$scratch.log" 2>&1 \
             || { failed+=("$sanitizer: build $product"); continue 2; }
     done
-    python3 tests/socket_contract.py --bin "$scratch/debug" >"$scratch-contract.log" 2>&1 || failed+=("$sanitizer: contract")
+    python3 tests/socket_contract.py --sanitized --bin "$scratch/debug" >"$scratch-contract.log" 2>&1 || failed+=("$sanitizer: contract")
     echo "sanitize $sanitizer: $(tail -n 1 "$scratch-contract.log") (log $scratch-contract.log)"
     if compgen -G "$reports/*" >/dev/null; then
         echo "sanitize $sanitizer: reports written:"

@@ -21,6 +21,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 RECORDING = os.path.join(ROOT, "Tests", "Fixtures", "recordings", "Wacom_Cintiq_22HDT_Pen.events")
 BIN = None
+# Under a sanitizer the scenarios still run (the sanitizer checks memory safety
+# under attack), but speed and RSS are not stylusd's: ASan holds freed memory
+# in quarantine and slows everything. Those figures are checked without one.
+SANITIZED = False
 
 
 class Failure(Exception):
@@ -706,10 +710,11 @@ def test_hostile_clients_all_at_once_leave_status_fast_and_memory_bounded(root):
         print(f"    flooder: {flooded.value / seconds:.0f} requests/s answered; {killed} clients killed mid-line; "
               f"{cut_off} of 20 silent subscribers cut off; stylusd used {cpu * 100:.0f}% of a core")
         print(f"    RSS: {baseline / 1024:.1f} MiB before, {peak / 1024:.1f} MiB peak, {final / 1024:.1f} MiB after")
-        check(p99 < 50, f"status p99 {p99:.1f} ms under attack")
-        check(flooded.value / seconds > 1000, f"only {flooded.value / seconds:.0f} requests/s from one client")
         check(cut_off == 20, f"{cut_off} silent subscribers were cut off, not 20: {d.log[-5:]}")
-        check(peak < baseline + 160 * 1024, f"RSS grew from {baseline} KiB to {peak} KiB")
+        if not SANITIZED:
+            check(p99 < 50, f"status p99 {p99:.1f} ms under attack")
+            check(flooded.value / seconds > 1000, f"only {flooded.value / seconds:.0f} requests/s from one client")
+            check(peak < baseline + 160 * 1024, f"RSS grew from {baseline} KiB to {peak} KiB")
         check(status["canvas"]["state"] in ("open", "minimized"), f"{status}")
         for c in idle:
             c.settimeout(2)
@@ -827,7 +832,8 @@ def test_repeated_reloads_do_not_grow_memory(root):
         check(d.proc.poll() is None, "stylusd died")
         print(f"    RSS growth: {grown_good} KiB over 1000 reloads of changed good files ({per_good:.1f} ms each), "
               f"{grown_bad} KiB over 300 the parser aborts on ({per_bad:.1f} ms each); 1000 reloads of an unchanged file: {per_same:.2f} ms each")
-        check(grown_good < 1024 and grown_bad < 1024, f"memory grows: {grown_good} KiB, {grown_bad} KiB")
+        if not SANITIZED:
+            check(grown_good < 1024 and grown_bad < 1024, f"memory grows: {grown_good} KiB, {grown_bad} KiB")
     finally:
         d.stop()
 
@@ -840,8 +846,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True, help="folder with stylusd and stylusctl")
     ap.add_argument("--only", default="")
+    ap.add_argument("--sanitized", action="store_true", help="the binaries are built with a sanitizer: skip speed and RSS limits")
     a = ap.parse_args()
     BIN = os.path.abspath(a.bin)
+    global SANITIZED
+    SANITIZED = a.sanitized
     passed = failed = 0
     for test in TESTS:
         if a.only and a.only not in test.__name__:

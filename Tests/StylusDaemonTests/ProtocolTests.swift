@@ -146,4 +146,21 @@ struct OutboundQueueTests {
         _ = q.enqueue(Self.line(0), kind: .state)
         #expect(q.flush { _ in -1 } == false)
     }
+
+    @Test func linesAreCutAtNewlinesWithOneCarriageReturnTakenAsTheEnding() {
+        var inbound = InboundLines()
+        let bytes = Array("a\r\n\r\nb\r\r\nc\nunfinished".utf8)
+        for chunk in stride(from: 0, to: bytes.count, by: 3) {
+            bytes[chunk..<min(bytes.count, chunk + 3)].withUnsafeBytes { inbound.append($0) }
+        }
+        let lines = inbound.takeLines()
+        #expect(lines == [Array("a".utf8), Array("b\r".utf8), Array("c".utf8)])
+        #expect(inbound.pendingCount == "unfinished".utf8.count)
+    }
+
+    @Test func aLineOverTheLimitIsRefusedEvenBeforeItsNewline() {
+        var inbound = InboundLines()
+        Array(repeating: UInt8(ascii: "x"), count: 101).withUnsafeBytes { inbound.append($0) }
+        #expect(inbound.takeLines(limit: 100) == nil)
+    }
 }
