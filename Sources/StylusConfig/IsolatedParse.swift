@@ -32,6 +32,15 @@ extension ConfigFile {
         }
     }
 
+    /// A config file parses in milliseconds; this is only for a parser that never ends.
+    static let childTimeoutMS = 10_000
+
+    static func monotonicMilliseconds() -> Int {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
+    }
+
     enum ChildOutcome {
         case parsed(EngineConfig)
         case refused(ConfigError)
@@ -78,18 +87,31 @@ extension ConfigFile {
         close(ends[1])
         var reply: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
+        var timedOut = false
+        let deadline = monotonicMilliseconds() + childTimeoutMS
         while true {
+            var ready = pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)
+            let left = deadline - monotonicMilliseconds()
+            if left <= 0 || poll(&ready, 1, Int32(left)) == 0 {
+                timedOut = true
+                break
+            }
             let n = chunk.withUnsafeMutableBytes { read(ends[0], $0.baseAddress!, $0.count) }
             if n > 0 { reply += chunk[0..<n]; continue }
-            if n < 0, errno == EINTR { continue }
+            if n < 0, errno == EINTR || errno == EAGAIN { continue }
             break
         }
         close(ends[0])
+        // A parser that hangs (or a child that deadlocked) must not hang the caller.
+        if timedOut { kill(child, SIGKILL) }
         var status: Int32 = 0
         while waitpid(child, &status, 0) < 0 {
             if errno != EINTR { return .unavailable("waitpid: \(String(cString: strerror(errno)))") }
         }
         let signalled = status & 0x7f
+        if timedOut {
+            return .crashed("did not finish within \(childTimeoutMS / 1000) s and was stopped")
+        }
         if signalled != 0 {
             return .crashed("was killed by signal \(signalled) (\(String(cString: strsignal(signalled))))")
         }
