@@ -76,7 +76,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StylusFuzzTests",
-            dependencies: ["StylusFuzz"]
+            dependencies: ["StylusFuzz", "StylusInput"]
         ),
         .testTarget(
             name: "StylusCoreTests",

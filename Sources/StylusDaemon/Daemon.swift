@@ -233,7 +233,9 @@ public final class Daemon {
                 engine.publishesSamples = clients.contains { $0.topics.contains(.pen) }
                 source.armPacing()
                 flushStdout()
-                timer.set([engine.nextDeadline, saveIfDue()].compactMap { $0 }.min())
+                // No array here: this runs once per pen event.
+                let save = saveIfDue()
+                if let deadline = engine.nextDeadline, let save { timer.set(min(deadline, save)) } else { timer.set(engine.nextDeadline ?? save) }
             }
         } catch {
             log("cannot start: \(error)")

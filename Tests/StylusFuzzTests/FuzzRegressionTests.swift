@@ -1,5 +1,6 @@
 import Testing
 import StylusFuzz
+import StylusInput
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,21 +26,10 @@ struct FuzzRegressionTests {
         return names.sorted()
     }
 
-    static func contents(_ path: String) throws -> [UInt8] {
-        guard let file = fopen(path, "rb") else { throw ReadFailure(path: path) }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while case let n = fread(&chunk, 1, chunk.count, file), n > 0 { bytes += chunk[0..<n] }
-        return bytes
-    }
-
-    struct ReadFailure: Error { var path: String }
-
     @Test(arguments: FuzzTarget.allCases)
     func everySavedFindingPassesItsTarget(target: FuzzTarget) throws {
         for path in Self.files(target) {
-            let problems = target.run(try Self.contents(path))
+            let problems = target.run(try readFileBytes(path))
             #expect(problems.isEmpty, "\(path): \(problems)")
         }
     }
