@@ -22,16 +22,16 @@ for sanitizer in "${sanitizers[@]}"; do
     export SWIFT_BACKTRACE=enable=no
     status=0
     # Serial, as in `make test`: config parsing forks a parser child (see the Makefile).
-    "$swift" test --scratch-path "$scratch" --sanitize="$sanitizer" --disable-xctest --no-parallel >"$scratch.log" 2>&1 || status=$?
-    summary=$(grep -E 'Test run with' "$scratch.log" | tail -n 1)
-    echo "sanitize $sanitizer: swift test: ${summary:-no summary} (status $status; log $scratch.log)"
+    "$swift" test --scratch-path "$scratch" --sanitize="$sanitizer" --disable-xctest --no-parallel >"$scratch/swift-test.log" 2>&1 || status=$?
+    summary=$(grep -E 'Test run with' "$scratch/swift-test.log" | tail -n 1)
+    echo "sanitize $sanitizer: swift test: ${summary:-no summary} (status $status; log $scratch/swift-test.log)"
     [ $status -eq 0 ] || failed+=("$sanitizer: swift test")
     for product in stylusd stylusctl; do
-        "$swift" build --scratch-path "$scratch" --sanitize="$sanitizer" --product $product >>"$scratch.log" 2>&1 \
+        "$swift" build --scratch-path "$scratch" --sanitize="$sanitizer" --product $product >>"$scratch/swift-test.log" 2>&1 \
             || { failed+=("$sanitizer: build $product"); continue 2; }
     done
-    python3 tests/socket_contract.py --sanitized --bin "$scratch/debug" >"$scratch-contract.log" 2>&1 || failed+=("$sanitizer: contract")
-    echo "sanitize $sanitizer: $(tail -n 1 "$scratch-contract.log") (log $scratch-contract.log)"
+    python3 tests/socket_contract.py --sanitized --bin "$scratch/debug" >"$scratch/contract.log" 2>&1 || failed+=("$sanitizer: contract")
+    echo "sanitize $sanitizer: $(tail -n 1 "$scratch/contract.log") (log $scratch/contract.log)"
     if compgen -G "$reports/*" >/dev/null; then
         echo "sanitize $sanitizer: reports written:"
         for report in "$reports"/*; do echo "  $report"; head -n 20 "$report" | sed 's/^/    /'; done
