@@ -12,6 +12,7 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/ordo-one/malloc-interposer.git", from: "1.6.1"),
         .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
     ],
     targets: [
         .systemLibrary(
@@ -31,12 +32,18 @@ let package = Package(
         ),
         // Linux system headers Glibc's module leaves out (signalfd, timerfd).
         .systemLibrary(name: "CLinux"),
+        // Thin typed syscall helpers: errno and EINTR in one place, the Unix
+        // socket address, write-all, the monotonic clock.
+        .target(
+            name: "StylusSystem",
+            dependencies: [.product(name: "SystemPackage", package: "swift-system")]
+        ),
         // The pure engine: no C, no I/O, no clocks.
         .target(name: "StylusCore"),
         // Everything that touches the kernel's input stack or input files.
         .target(
             name: "StylusInput",
-            dependencies: ["StylusCore", "CLibevdev", "CLibinput", "CLibwacom", "CLinux"]
+            dependencies: ["StylusCore", "StylusSystem", "CLibevdev", "CLibinput", "CLibwacom", "CLinux"]
         ),
         // config.toml: presets, keys, errors that name file, line and key.
         .target(

@@ -1,3 +1,5 @@
+// The system layer is part of what this module offers its users.
+@_exported import StylusSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,20 +39,4 @@ public func readFileBytes(_ path: String, followSymlinks: Bool = true, limit: In
         if bytes.count > limit { throw SystemError(operation: "read", path: path, errno: EFBIG) }
     }
     return bytes
-}
-
-/// Writes bytes to a file descriptor in full, retrying short writes.
-public func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-    bytes.withUnsafeBytes { buffer in
-        var offset = 0
-        while offset < buffer.count {
-            let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += n
-        }
-        return true
-    }
 }

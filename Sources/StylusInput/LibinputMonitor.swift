@@ -290,13 +290,6 @@ final class ThirdButtonReader {
     }
 }
 
-/// The time base libinput stamps events with.
-public func monotonicMicroseconds() -> Microseconds {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
-}
-
 public enum NodeAccess {
     /// Whether the kernel lists BTN_TOOL_PEN or BTN_STYLUS for an event node,
     /// read from sysfs, which needs no access to the node itself.
