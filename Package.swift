@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/malloc-interposer.git", from: "1.6.1"),
         .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         .systemLibrary(
@@ -36,7 +37,7 @@ let package = Package(
         // socket address, write-all, the monotonic clock.
         .target(
             name: "StylusSystem",
-            dependencies: [.product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["CLinux", .product(name: "SystemPackage", package: "swift-system")]
         ),
         // The pure engine: no C, no I/O, no clocks.
         .target(name: "StylusCore"),
@@ -53,7 +54,8 @@ let package = Package(
         // The imperative shell: the event loop around the engine.
         .target(
             name: "StylusDaemon",
-            dependencies: ["StylusCore", "StylusInput", "StylusConfig", "CLinux"]
+            dependencies: ["StylusCore", "StylusInput", "StylusConfig", "StylusSystem", "CLinux",
+                           .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(
             name: "stylusd",

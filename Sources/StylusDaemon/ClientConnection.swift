@@ -10,7 +10,10 @@ final class ClientConnection {
     var topics: Set<Topic> = []
     var output = OutboundQueue()
     /// Set when the client must go once its output is written (or at once if it cannot be).
-    var closeReason: String?
+    var closeReason: CloseReason?
+    /// A request of this client's is answered by a helper process (reload,
+    /// a first probe); its later lines wait, so answers keep their order.
+    var awaitsDeferredAnswer = false
     private var input = InboundLines()
     /// Lines read but not yet answered: a client stops being answered (and
     /// read) while this much of its output is unsent, so one that sends
@@ -26,9 +29,9 @@ final class ClientConnection {
 
     var hasUnansweredLines: Bool { nextUnanswered < unanswered.count }
     /// Lines wait and the output has room for their answers.
-    var canAnswerNow: Bool { hasUnansweredLines && closeReason == nil && output.queuedBytes <= Self.answerPauseBytes }
+    var canAnswerNow: Bool { hasUnansweredLines && !awaitsDeferredAnswer && closeReason == nil && output.queuedBytes <= Self.answerPauseBytes }
     /// Whether to poll for its input: not while earlier lines wait for an answer.
-    var wantsInput: Bool { !hasUnansweredLines && !peerClosed && closeReason == nil && output.queuedBytes <= Self.answerPauseBytes }
+    var wantsInput: Bool { !hasUnansweredLines && !awaitsDeferredAnswer && !peerClosed && closeReason == nil && output.queuedBytes <= Self.answerPauseBytes }
 
     func keepUnanswered(_ lines: [[UInt8]]) {
         if !hasUnansweredLines {
@@ -40,7 +43,7 @@ final class ClientConnection {
 
     /// The next line to answer, unless its output is over the pause mark.
     func nextLineToAnswer() -> [UInt8]? {
-        guard hasUnansweredLines, output.queuedBytes <= Self.answerPauseBytes else { return nil }
+        guard hasUnansweredLines, !awaitsDeferredAnswer, output.queuedBytes <= Self.answerPauseBytes else { return nil }
         defer { nextUnanswered += 1 }
         return unanswered[nextUnanswered]
     }
@@ -79,10 +82,16 @@ final class ClientConnection {
         return closed ? .closed(lines) : .lines(lines)
     }
 
+    /// Queues bytes for the client; one that cannot take them any more is marked to go.
+    func send(_ bytes: [UInt8], kind: OutboundQueue.Kind) {
+        guard closeReason == nil else { return }
+        if case .overflow(let reason) = output.enqueue(bytes, kind: kind) { closeReason = .fellBehind(reason) }
+    }
+
     /// Writes what the socket takes now. False when the client is gone.
     func flush() -> Bool {
         output.flush { buffer in
-            let n = send(fd, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL))
+            let n = Glibc.send(fd, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL))
             if n >= 0 { return n }
             return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? nil : -1
         }
@@ -94,6 +103,26 @@ final class ClientConnection {
         var length = socklen_t(MemoryLayout<PeerCredentials>.size)
         guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return nil }
         return credentials.uid
+    }
+}
+
+/// Why a client goes: logged (all but a peer's own close), never compared as text.
+enum CloseReason: Equatable, CustomStringConvertible {
+    case closedItsSide
+    case writeFailed
+    case readFailed(Int32)
+    case sentTooLongLine
+    /// It does not read what it is sent; the queue says how far behind it is.
+    case fellBehind(String)
+
+    var description: String {
+        switch self {
+        case .closedItsSide: "closed its side"
+        case .writeFailed: "write failed"
+        case .readFailed(let code): "read failed: \(String(cString: strerror(code)))"
+        case .sentTooLongLine: "sent a line over \(ProtocolV1.maxLineBytes) bytes"
+        case .fellBehind(let reason): reason
+        }
     }
 }
 

@@ -1,123 +1,31 @@
 import CLinux
-import FoundationEssentials
+import Logging
 import StylusConfig
 import StylusCore
 import StylusInput
+import StylusSystem
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Command-line values, which win over the configuration file.
-public struct ConfigOverrides: Sendable {
-    public var intervalMS: Int?
-    public var debounceMS: Int?
-    public var transitionMS: Int?
-    public var bindings: [(ButtonID, Action)] = []
-
-    public init() {}
-
-    public func apply(to config: inout EngineConfig) {
-        if let intervalMS { config.doublePressIntervalMS = intervalMS }
-        if let debounceMS { config.debounceMS = debounceMS }
-        if let transitionMS { config.transitionMS = transitionMS }
-        for (button, action) in bindings { config.bind(button, to: action) }
-    }
-}
-
-public struct DaemonOptions: Sendable {
-    public enum Input: Sendable {
-        case libinput(LibinputMonitor.Source)
-        /// A recording played at its own pace (times `speed`), instead of libinput.
-        case recording(path: String, description: String?, loop: Bool, speed: Double)
-    }
-
-    public enum EventPrinting: Sendable { case none, text, json }
-
-    public var input: Input
-    public var socketPath: String
-    public var statePath: String?
-    public var configPath: String?
-    /// A missing default config file is fine; a missing --config file is an error.
-    public var configPathIsExplicit: Bool
-    public var overrides: ConfigOverrides
-    public var printing: EventPrinting
-    public var environment: [String: String]
-
-    public init(input: Input, socketPath: String, statePath: String?, configPath: String?, configPathIsExplicit: Bool,
-                overrides: ConfigOverrides, printing: EventPrinting, environment: [String: String]) {
-        self.input = input
-        self.socketPath = socketPath
-        self.statePath = statePath
-        self.configPath = configPath
-        self.configPathIsExplicit = configPathIsExplicit
-        self.overrides = overrides
-        self.printing = printing
-        self.environment = environment
-    }
-
-    /// The file's last bytes and what they parsed to: a `reload` of an
-    /// unchanged file costs no parser process.
-    public final class LastParse {
-        var bytes: [UInt8] = []
-        var outcome: Result<EngineConfig, ConfigError>?
-        public init() {}
-    }
-
-    /// The configuration: file (or defaults), then the command line on top.
-    public func loadConfig(reusing last: LastParse = LastParse()) -> Result<EngineConfig, ConfigError> {
-        var config = EngineConfig()
-        if let path = configPath {
-            do {
-                let bytes = try readFileBytes(path, limit: ConfigFile.maxBytes)
-                if bytes != last.bytes || last.outcome == nil {
-                    last.bytes = bytes
-                    last.outcome = Result { () throws(ConfigError) -> EngineConfig in try ConfigFile.parseIsolated(bytes, file: path) }
-                }
-                config = try last.outcome!.get()
-            } catch let error as ConfigError {
-                return .failure(error)
-            } catch let error as SystemError {
-                if !(error.errno == ENOENT && !configPathIsExplicit) {
-                    return .failure(ConfigError(file: path, line: nil, key: nil, message: "cannot read: \(String(cString: strerror(error.errno)))"))
-                }
-            } catch {
-                return .failure(ConfigError(file: path, line: nil, key: nil, message: "\(error)"))
-            }
-        }
-        overrides.apply(to: &config)
-        if let problem = config.problems().first {
-            return .failure(ConfigError(file: "command line", line: nil, key: problem.key, message: problem.message))
-        }
-        return .success(config)
-    }
-}
-
-/// The imperative shell: input, signals, the engine's timer, the socket and
-/// its clients in one poll set on one thread. Idle, it sleeps in poll(2)
-/// with no timeout.
+/// The imperative shell: input, signals, one timer, helper processes, the
+/// socket and its clients in one poll set on one thread. Nothing in a turn
+/// blocks; idle, it sleeps in poll(2) with no timeout.
 public final class Daemon {
     public static let version = "0.1.0"
 
     private let options: DaemonOptions
-    private var engine = Engine()
-    private var effects = Effects()
-    private var stdoutBuffer: [UInt8] = []
-    private var lineBuffer: [UInt8] = []
+    private let logger: Logger
+    private var handler: CommandHandler!
+    private var fanout: Fanout
+    private var saver: SaveScheduler!
+    private var reloader: ConfigReloader
+    private var catalog: DeviceCatalog!
     private var clients: [ClientConnection] = []
     private var nextClientNumber = 1
-    private var buttonOnlyReason: String?
-    private var pens: Set<DeviceID> = []
-    private var store: StateStore?
     private var notifier: ServiceNotifier
-    private var stateSaveFailing = false
-    private var stateDirty = false
-    private let lastParse = DaemonOptions.LastParse()
-    /// Saves are spaced at least this far apart (µs): a change after a quiet
-    /// spell is saved at once, a stream of changes once a second. Saving
-    /// rewrites and fsyncs the whole drawing, so saving on every change made
-    /// a client toggling thousands of times a second stall everyone else.
-    static let saveSpacing: Int64 = 1_000_000
-    private var lastSaveAt: Int64?
+    /// Clients whose `devices` waits for the first probe.
+    private var probeWaiters: [(client: ClientConnection, id: JSONValue)] = []
     /// Held so that, out of file descriptors, a connection can still be
     /// accepted and told why before it is closed (else poll spins on it).
     private var spareFD: Int32 = open("/dev/null", O_RDONLY | O_CLOEXEC)
@@ -125,122 +33,155 @@ public final class Daemon {
 
     public init(options: DaemonOptions) {
         self.options = options
+        logger = Logger(label: "stylusd") { _ in JournalLogHandler(environment: options.environment) }
         notifier = ServiceNotifier(environment: options.environment)
-        stdoutBuffer.reserveCapacity(4096)
-        lineBuffer.reserveCapacity(512)
+        fanout = Fanout(printing: options.printing)
+        reloader = ConfigReloader(options: options)
     }
+
+    private func log(_ message: String) { logger.info("\(message)") }
+    private func warn(_ message: String) { logger.warning("\(message)") }
 
     /// Runs until SIGTERM or SIGINT; returns the exit status.
     public func run() -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let config: EngineConfig
-        switch options.loadConfig(reusing: lastParse) {
+        switch options.loadConfig() {
         case .success(let c): config = c
         case .failure(let e):
-            log("configuration error: \(e)")
+            logger.error("configuration error: \(e)")
             return 78   // EX_CONFIG
         }
-        engine = Engine(config: config)
-
         do {
             let listener = try Listener(path: options.socketPath, environment: options.environment)
             let signals = try SignalDescriptor([SIGTERM, SIGINT, SIGHUP])
             let timer = try DeadlineTimer()
-            restoreState()
-            let source = try InputSource(options.input, log: log)
+            let buttonOnlyReason: String?
+            let live: Bool
+            var pensFound: [String] = []
             if case .libinput = options.input {
+                // sysfs and node permissions only: libwacom's database stays out of the daemon.
                 let report = Probe.run(libwacom: false)
                 buttonOnlyReason = report.buttonOnlyReason
-                if let reason = report.buttonOnlyReason {
-                    log("no pen: \(reason). Running button-only: socket commands work, and a pen is picked up when it appears.")
-                } else {
-                    log("pens found: " + report.pens.map { "\($0.name) (\($0.path))" }.joined(separator: ", "))
-                }
+                pensFound = report.pens.map { "\($0.name) (\($0.path))" }
+                live = true
             } else {
                 buttonOnlyReason = "input comes from a recording"
+                live = false
             }
+            handler = CommandHandler(config: config, buttonOnlyReason: buttonOnlyReason, tracksPens: live, log: log)
+            saver = SaveScheduler(path: options.statePath, log: log)
+            if let (canvas, precision) = saver.restore() { handler.restore(canvas: canvas, precisionEnabled: precision) }
+            let source = try InputSource(options.input, log: log)
+            if live {
+                if let reason = buttonOnlyReason {
+                    log("no pen: \(reason). Running button-only: socket commands work, and a pen is picked up when it appears.")
+                } else {
+                    log("pens found: " + pensFound.joined(separator: ", "))
+                }
+            }
+            catalog = DeviceCatalog(executable: ChildProcess.selfExecutable, log: warn)
+            catalog.refresh(now: monotonicMicroseconds())
             log("listening on \(listener.path)\(listener.activated ? " (socket activation)" : ""); double press interval \(config.doublePressIntervalMS) ms, debounce \(config.debounceMS) ms")
             drain(source)
-            timer.set(engine.nextDeadline)
-            flushStdout()
+            armTimer(timer)
+            fanout.flushStdout()
             notifier.send("READY=1\nSTATUS=listening on \(listener.path)")
             log("ready")
-
-            while true {
-                var fds = [pollfd(fd: source.fd, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: timer.fd, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0)]
-                let polled = clients
-                for client in polled {
-                    fds.append(pollfd(fd: client.fd, events: (client.wantsInput ? Int16(POLLIN) : 0) | (client.output.isEmpty ? 0 : Int16(POLLOUT)), revents: 0))
-                }
-                // Lines left unanswered by the per-turn budget: go round again at once.
-                let ready = poll(&fds, nfds_t(fds.count), clients.contains(where: \.canAnswerNow) ? 0 : -1)
-                if ready < 0 {
-                    if errno == EINTR { continue }
-                    log("poll failed: \(String(cString: strerror(errno)))")
-                    return 1
-                }
-                if fds[1].revents != 0 {
-                    for signo in signals.drain() {
-                        if signo == SIGHUP {
-                            _ = reload()
-                        } else {
-                            log("stopping on \(signo == SIGTERM ? "SIGTERM" : "SIGINT")")
-                            notifier.send("STOPPING=1")
-                            if !saveState() {
-                                log("stopping with changes that could not be saved; \(store?.path ?? "the state file") keeps the last state that could")
-                            }
-                            stateDirty = false
-                            flushStdout()
-                            clients.removeAll()
-                            return 0
-                        }
-                    }
-                }
-                if fds[2].revents != 0 {
-                    timer.acknowledge()
-                    // The same timer also wakes the loop for a postponed save (saveIfDue).
-                    if let deadline = engine.nextDeadline, deadline <= monotonicMicroseconds() {
-                        engine.fireTimers(at: deadline, into: &effects)
-                        publish()
-                    }
-                }
-                if fds[0].revents != 0 { drain(source) }
-                if fds[3].revents != 0 { acceptClients(listener) }
-                // Clients accepted just now were not in this poll; they are served next time round.
-                for (i, client) in polled.enumerated() {
-                    let revents = fds[4 + i].revents
-                    if revents & Int16(POLLIN) != 0 || revents & Int16(POLLHUP) != 0 { serve(client) }
-                }
-                // Round robin: each client gets a few answers per turn, so a
-                // well-behaved one never waits behind another's batch.
-                for client in clients where client.canAnswerNow || client.peerClosed {
-                    answerWaitingLines(client)
-                }
-                for client in clients where !client.output.isEmpty {
-                    if !client.flush() { client.closeReason = client.closeReason ?? "write failed" }
-                }
-                clients.removeAll { client in
-                    guard let reason = client.closeReason else { return false }
-                    if !client.output.isEmpty, client.flush(), !client.output.isEmpty, reason == "closed its side" {
-                        return false   // still writing the last responses to a half-closed peer
-                    }
-                    if reason != "closed its side" { log("client \(client.number) disconnected: \(reason)") }
-                    return true
-                }
-                engine.publishesSamples = clients.contains { $0.topics.contains(.pen) }
-                source.armPacing()
-                flushStdout()
-                // No array here: this runs once per pen event.
-                let save = saveIfDue()
-                if let deadline = engine.nextDeadline, let save { timer.set(min(deadline, save)) } else { timer.set(engine.nextDeadline ?? save) }
-            }
+            return loop(listener: listener, signals: signals, timer: timer, source: source)
         } catch {
-            log("cannot start: \(error)")
+            logger.error("cannot start: \(error)")
             return 1
         }
+    }
+
+    private func loop(listener: Listener, signals: SignalDescriptor, timer: DeadlineTimer, source: InputSource) -> Int32 {
+        var fds: [pollfd] = []
+        fds.reserveCapacity(16)
+        while true {
+            fds.removeAll(keepingCapacity: true)
+            for fd in [source.fd, signals.fd, timer.fd, listener.fd, reloader.fd ?? -1, catalog.fd ?? -1] {
+                fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))   // poll skips fd -1
+            }
+            let fixed = fds.count
+            let polled = clients
+            for client in polled {
+                fds.append(pollfd(fd: client.fd, events: (client.wantsInput ? Int16(POLLIN) : 0) | (client.output.isEmpty ? 0 : Int16(POLLOUT)), revents: 0))
+            }
+            // Lines left unanswered by the per-turn budget: go round again at once.
+            let ready = poll(&fds, nfds_t(fds.count), clients.contains(where: \.canAnswerNow) ? 0 : -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                logger.critical("poll failed: \(String(cString: strerror(errno)))")
+                return 1
+            }
+            if fds[1].revents != 0, let status = handleSignals(signals) { return status }
+            if fds[2].revents != 0 {
+                // One timer for every deadline: the engine's, a save, a helper's.
+                timer.acknowledge()
+                let now = monotonicMicroseconds()
+                handler.fireTimers(now: now)
+                publish()
+                finishReloads(reloader.timeOut(now: now))
+                if catalog.timeOut(now: now) { answerProbeWaiters() }
+            }
+            if fds[0].revents != 0 { drain(source) }
+            if fds[4].revents != 0 { finishReloads(reloader.readable()) }
+            if fds[5].revents != 0, let report = catalog.readable(now: monotonicMicroseconds()) {
+                if let report { handler.devices = report }
+                answerProbeWaiters()
+            }
+            if fds[3].revents != 0 { acceptClients(listener) }
+            // Clients accepted just now were not in this poll; they are served next time round.
+            for (i, client) in polled.enumerated() {
+                let revents = fds[fixed + i].revents
+                if revents & Int16(POLLIN) != 0 || revents & Int16(POLLHUP) != 0 { serve(client) }
+            }
+            // Round robin: each client gets a few answers per turn, so a
+            // well-behaved one never waits behind another's batch.
+            for client in clients where client.canAnswerNow || client.peerClosed {
+                answerWaitingLines(client)
+            }
+            for client in clients where !client.output.isEmpty {
+                if !client.flush() { client.closeReason = client.closeReason ?? .writeFailed }
+            }
+            dropClosedClients()
+            handler.publishesSamples = clients.contains { $0.topics.contains(.pen) }
+            source.armPacing()
+            fanout.flushStdout()
+            armTimer(timer)
+        }
+    }
+
+    /// Returns the exit status when a signal stops the daemon.
+    private func handleSignals(_ signals: SignalDescriptor) -> Int32? {
+        for signo in signals.drain() {
+            if signo == SIGHUP {
+                requestReload(ConfigReloader.Waiter(client: nil, id: .null))
+                continue
+            }
+            log("stopping on \(signo == SIGTERM ? "SIGTERM" : "SIGINT")")
+            notifier.send("STOPPING=1")
+            if !saver.saveNow(persistedState()) {
+                warn("stopping with changes that could not be saved; \(saver.store?.path ?? "the state file") keeps the last state that could")
+            }
+            fanout.flushStdout()
+            clients.removeAll()
+            return 0
+        }
+        return nil
+    }
+
+    private func armTimer(_ timer: DeadlineTimer) {
+        var deadline = handler.nextDeadline
+        for other in [saver.saveIfDue(now: monotonicMicroseconds(), persistedState), reloader.deadline, catalog.deadline] {
+            if let other { deadline = min(deadline ?? other, other) }
+        }
+        timer.set(deadline)
+    }
+
+    private func persistedState() -> PersistedState {
+        PersistedState(canvas: handler.engine.canvas, precisionEnabled: handler.engine.precisionEnabled)
     }
 
     // MARK: Input
@@ -249,140 +190,48 @@ public final class Daemon {
         source.drain { input in
             switch input {
             case .deviceFailed(let path, let reason):
-                log("cannot use \(path): \(reason)")
-                var line = JSONObjectWriter()
-                line.string("event", "device")
-                line.string("change", "failed")
-                line.string("node", path)
-                line.string("reason", reason)
-                let bytes = line.finishLine()
-                for client in clients where client.topics.contains(.device) && client.closeReason == nil {
-                    if case .overflow(let why) = client.output.enqueue(bytes, kind: .state) { client.closeReason = why }
-                }
+                warn("cannot use \(path): \(reason)")
+                fanout.deviceFailed(path: path, reason: reason, to: clients)
             case .pen(let timed):
-                if let deadline = engine.nextDeadline, deadline <= timed.time {
-                    engine.fireTimers(at: deadline, into: &effects)
-                }
-                engine.handle(timed.input, at: timed.time, into: &effects)
-                track(timed.input)
+                handler.handle(timed)
+                if case .deviceAdded = timed.input { catalog.refresh(now: monotonicMicroseconds()) }
+                if case .deviceRemoved = timed.input { catalog.refresh(now: monotonicMicroseconds()) }
                 publish()
             }
         }
     }
 
-    private func track(_ input: PenInput) {
-        guard case .libinput = options.input else { return }
-        switch input {
-        case .deviceAdded(let id, let info) where info.kind == .pen:
-            if pens.isEmpty, buttonOnlyReason != nil { log("pen found: \(info.name); leaving button-only mode") }
-            pens.insert(id)
-            buttonOnlyReason = nil
-        case .deviceRemoved(let id):
-            if pens.remove(id) != nil, pens.isEmpty {
-                buttonOnlyReason = "the last pen was removed"
-                log("last pen removed; running button-only until a pen appears")
-            }
-        default:
-            break
-        }
-    }
-
-    // MARK: Output
-
+    /// Sends the engine's effects out; state changes are saved after the
+    /// clients' sockets are written (end of the turn): an fsync never delays an event.
     private func publish() {
-        for event in effects.events {
-            lineBuffer.removeAll(keepingCapacity: true)
-            lineBuffer = event.jsonLine(into: lineBuffer)
-            let topic = Topic(event)
-            for client in clients where client.topics.contains(topic) && client.closeReason == nil {
-                if case .overflow(let reason) = client.output.enqueue(lineBuffer, kind: .state) {
-                    client.closeReason = reason
-                }
-            }
-            switch options.printing {
-            case .none: break
-            case .json: stdoutBuffer += lineBuffer
-            case .text:
-                stdoutBuffer += Array(event.text.utf8)
-                stdoutBuffer.append(0x0a)
-            }
-        }
-        if !effects.samples.isEmpty {
-            for sample in effects.samples {
-                lineBuffer.removeAll(keepingCapacity: true)
-                lineBuffer = sample.jsonLine(into: lineBuffer)
-                for client in clients where client.topics.contains(.pen) && client.closeReason == nil {
-                    _ = client.output.enqueue(lineBuffer, kind: .pen)
-                }
-            }
-        }
-        // Saved after the clients' sockets are written (end of the loop
-        // iteration): an fsync must never delay an event.
-        if effects.stateChanged { stateDirty = true }
-        effects.removeAll()
+        if fanout.publish(&handler.effects, to: clients) { saver.markDirty() }
     }
 
-    private func flushStdout() {
-        guard !stdoutBuffer.isEmpty else { return }
-        _ = writeAll(STDOUT_FILENO, stdoutBuffer)
-        stdoutBuffer.removeAll(keepingCapacity: true)
+    // MARK: Helper processes
+
+    private func requestReload(_ waiter: ConfigReloader.Waiter) {
+        if reloader.isIdle { notifier.send("RELOADING=1\nMONOTONIC_USEC=\(monotonicMicroseconds())") }
+        finishReloads(reloader.request(waiter))
     }
 
-    private func log(_ message: String) {
-        _ = writeAll(STDERR_FILENO, Array("stylusd: \(message)\n".utf8))
-    }
-
-    // MARK: State
-
-    private func restoreState() {
-        guard let path = options.statePath else {
-            log("no state file (neither XDG_STATE_HOME nor HOME is set): the canvas will not survive a restart")
-            return
+    private func finishReloads(_ finished: [(ConfigReloader.Waiter, Result<EngineConfig, ConfigError>)]) {
+        guard !finished.isEmpty else { return }
+        // Only the newest outcome is applied; earlier ones in the batch read the same or an older file.
+        handler.applyReload(finished.last!.1)
+        for (waiter, outcome) in finished {
+            guard let client = waiter.client else { continue }
+            client.awaitsDeferredAnswer = false
+            client.send(handler.reloadAnswer(id: waiter.id, outcome), kind: .response)
         }
-        let store = StateStore(path: path)
-        self.store = store
-        switch store.load(now: Int64(time(nil))) {
-        case .none:
-            break
-        case .loaded(let canvas, let precision):
-            engine.restore(canvas: canvas, precisionEnabled: precision)
-            log("restored the canvas from \(path): \(canvas.state.rawValue), \(canvas.strokes.count) stroke\(canvas.strokes.count == 1 ? "" : "s"), precision \(precision ? "enabled" : "disabled")")
-        case .corrupt(let reason, let movedTo):
-            if let movedTo {
-                log("\(path) could not be read (\(reason)); moved it to \(movedTo) and started with an empty canvas")
-            } else {
-                log("\(path) could not be read (\(reason)) and could not be moved aside; starting with an empty canvas and not overwriting it")
-                self.store = nil
-            }
-        }
+        if reloader.isIdle { notifier.send("READY=1") }
     }
 
-    /// Saves unsaved state if the last save is old enough; otherwise returns
-    /// when to try again. A failed save is retried the same way.
-    private func saveIfDue() -> Int64? {
-        guard stateDirty else { return nil }
-        let now = monotonicMicroseconds()
-        if let last = lastSaveAt, now - last < Self.saveSpacing { return last + Self.saveSpacing }
-        lastSaveAt = now
-        stateDirty = !saveState()
-        return stateDirty ? now + Self.saveSpacing : nil
-    }
-
-    @discardableResult
-    private func saveState() -> Bool {
-        guard let store else { return true }
-        do {
-            try store.save(PersistedState(canvas: engine.canvas, precisionEnabled: engine.precisionEnabled))
-            if stateSaveFailing {
-                stateSaveFailing = false
-                log("state saved again to \(store.path)")
-            }
-            return true
-        } catch {
-            if !stateSaveFailing { log("cannot save state: \(error); the running daemon keeps it and retries every second until it can") }
-            stateSaveFailing = true
-            return false
+    private func answerProbeWaiters() {
+        for (client, id) in probeWaiters {
+            client.awaitsDeferredAnswer = false
+            client.send(handler.devicesAnswer(id: id), kind: .response)
         }
+        probeWaiters.removeAll()
     }
 
     // MARK: Clients
@@ -390,22 +239,25 @@ public final class Daemon {
     private func acceptClients(_ listener: Listener) {
         while true {
             // accept4 hides behind _GNU_SOURCE in Glibc's module; accept + fcntl does the same.
-            let fd = accept(listener.fd, nil, nil)
+            let fd = retryingInterrupts { accept(listener.fd, nil, nil) }
             if fd < 0 {
-                if errno == EINTR { continue }
                 if errno == EMFILE || errno == ENFILE { refuseForLackOfDescriptors(listener) }
                 return
             }
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             descriptorsExhausted = false
             let client = ClientConnection(fd: fd, number: nextClientNumber)
             nextClientNumber += 1
+            do {
+                try makeNonBlockingCloseOnExec(fd)
+            } catch {
+                warn("cannot serve a new connection: \(error)")
+                continue
+            }
             guard let uid = client.peerUID(), uid == getuid() else {
                 let who = client.peerUID().map { "uid \($0)" } ?? "an unknown user"
                 _ = client.output.enqueue(Array("{\"event\":\"refused\",\"reason\":\"only uid \(getuid()) may use this daemon; you are \(who)\"}\n".utf8), kind: .notice)
                 _ = client.flush()
-                log("refused a connection from \(who)")
+                warn("refused a connection from \(who)")
                 continue
             }
             _ = client.output.enqueue(Response.line(HelloEvent(version: Self.version, pid: getpid())), kind: .notice)
@@ -415,14 +267,14 @@ public final class Daemon {
 
     private func refuseForLackOfDescriptors(_ listener: Listener) {
         if !descriptorsExhausted {
-            log("out of file descriptors with \(clients.count) clients connected; refusing new connections until some close")
+            warn("out of file descriptors with \(clients.count) clients connected; refusing new connections until some close")
             descriptorsExhausted = true
         }
         if spareFD >= 0 { close(spareFD) }
         let fd = accept(listener.fd, nil, nil)
         if fd >= 0 {
             let message = Array("{\"event\":\"refused\",\"reason\":\"stylusd has too many connections (\(clients.count)); try again later\"}\n".utf8)
-            _ = message.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            _ = message.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
             close(fd)
         }
         spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
@@ -440,88 +292,45 @@ public final class Daemon {
         case .tooLong:
             _ = client.output.enqueue(Response.failure(id: .null, ProtocolError(
                 code: .lineTooLong, message: "a line may be at most \(ProtocolV1.maxLineBytes) bytes; disconnecting")), kind: .response)
-            client.closeReason = "sent a line over \(ProtocolV1.maxLineBytes) bytes"
+            client.closeReason = .sentTooLongLine
         case .failed(let code):
-            client.closeReason = "read failed: \(String(cString: strerror(code)))"
+            client.closeReason = .readFailed(code)
         }
     }
 
     /// Answers up to `ClientConnection.answersPerTurn` of the client's lines,
-    /// in order, stopping early once its unsent output passes the pause mark.
+    /// in order, stopping early once its unsent output passes the pause mark
+    /// or an answer has to wait for a helper process.
     private func answerWaitingLines(_ client: ClientConnection) {
         var budget = ClientConnection.answersPerTurn
         while budget > 0, client.closeReason == nil, let line = client.nextLineToAnswer() {
-            answer(line, client)
+            switch handler.answer(line, topics: &client.topics, now: monotonicMicroseconds()) {
+            case .now(let response):
+                client.send(response, kind: .response)
+            case .afterReload(let id):
+                client.awaitsDeferredAnswer = true
+                requestReload(ConfigReloader.Waiter(client: client, id: id))
+            case .afterProbe(let id):
+                client.awaitsDeferredAnswer = true
+                probeWaiters.append((client, id))
+            }
+            publish()
             budget -= 1
         }
-        if client.peerClosed, !client.hasUnansweredLines, client.closeReason == nil {
-            client.closeReason = "closed its side"
+        if client.peerClosed, !client.hasUnansweredLines, !client.awaitsDeferredAnswer, client.closeReason == nil {
+            client.closeReason = .closedItsSide
         }
     }
 
-    private func answer(_ line: [UInt8], _ client: ClientConnection) {
-        let response: [UInt8]
-        switch Request.decode(line) {
-        case .failure(let failure):
-            response = Response.failure(id: failure.id, failure.error)
-        case .success(let request):
-            response = execute(request, client)
-        }
-        if case .overflow(let reason) = client.output.enqueue(response, kind: .response) {
-            client.closeReason = reason
-        }
-    }
-
-    private func execute(_ request: Request, _ client: ClientConnection) -> [UInt8] {
-        let id = request.id
-        func perform(_ command: Command) -> [UInt8] {
-            let outcome = engine.perform(command, at: monotonicMicroseconds(), into: &effects)
-            publish()
-            switch outcome {
-            case .done:
-                return Response.success(id: id, StatusResult(engine: engine, buttonOnlyReason: buttonOnlyReason, changed: true))
-            case .unchanged(let reason):
-                return Response.success(id: id, StatusResult(engine: engine, buttonOnlyReason: buttonOnlyReason, changed: false, reason: reason))
-            case .refused(let reason):
-                return Response.failure(id: id, ProtocolError(code: .refused, message: reason))
+    private func dropClosedClients() {
+        clients.removeAll { client in
+            guard let reason = client.closeReason else { return false }
+            if !client.output.isEmpty, client.flush(), !client.output.isEmpty, reason == .closedItsSide {
+                return false   // still writing the last responses to a half-closed peer
             }
-        }
-        switch request.command {
-        case .status: return Response.success(id: id, StatusResult(engine: engine, buttonOnlyReason: buttonOnlyReason))
-        case .toggle: return perform(.toggleCanvas)
-        case .open: return perform(.openCanvas)
-        case .minimize: return perform(.minimizeCanvas)
-        case .ack: return perform(.acknowledgeTransition)
-        case .clear: return perform(.clearCanvas)
-        case .precision(let request): return perform(.precision(request))
-        case .strokes: return Response.success(id: id, StrokesResult(canvas: engine.canvas))
-        case .subscribe(let topics):
-            client.topics.formUnion(topics)
-            return Response.success(id: id, TopicsResult(topics: Topic.allCases.filter(client.topics.contains).map(\.rawValue)))
-        case .unsubscribe(let topics):
-            client.topics.subtract(topics)
-            return Response.success(id: id, TopicsResult(topics: Topic.allCases.filter(client.topics.contains).map(\.rawValue)))
-        case .devices:
-            return Response.success(id: id, Probe.run())
-        case .reload:
-            switch reload() {
-            case .success: return Response.success(id: id, StatusResult(engine: engine, buttonOnlyReason: buttonOnlyReason, changed: true))
-            case .failure(let error): return Response.failure(id: id, ProtocolError(code: .failed, message: "\(error); the running configuration is unchanged"))
-            }
-        }
-    }
-
-    private func reload() -> Result<Void, ConfigError> {
-        notifier.send("RELOADING=1\nMONOTONIC_USEC=\(monotonicMicroseconds())")
-        defer { notifier.send("READY=1") }
-        switch options.loadConfig(reusing: lastParse) {
-        case .success(let config):
-            engine.reconfigure(config)
-            log("configuration reloaded: interval \(config.doublePressIntervalMS) ms, debounce \(config.debounceMS) ms, transition \(config.transitionMS) ms")
-            return .success(())
-        case .failure(let error):
-            log("reload failed, keeping the running configuration: \(error)")
-            return .failure(error)
+            if reason != .closedItsSide { log("client \(client.number) disconnected: \(reason)") }
+            probeWaiters.removeAll { $0.client === client }
+            return true
         }
     }
 }

@@ -1,0 +1,160 @@
+import StylusConfig
+import StylusCore
+import StylusInput
+import StylusSystem
+
+/// What the daemon answers, without sockets: it holds the engine and what
+/// `status` reports, decodes a client's line and returns the response's
+/// bytes. Requests that need a helper process (a reload, the first probe)
+/// come back as deferred; the loop answers them when the helper is done.
+/// Swift tests drive this type directly.
+final class CommandHandler {
+    private(set) var engine: Engine
+    /// What the engine produced since the fan-out last took it.
+    var effects = Effects()
+    /// Why no pen is in use, for `status`; nil while a pen is.
+    private(set) var buttonOnlyReason: String?
+    /// The last probe of the hardware (`devices`), refreshed on hotplug; nil
+    /// until the first probe has finished.
+    var devices: ProbeReport?
+    private let tracksPens: Bool
+    private var pens: Set<DeviceID> = []
+    private let log: (String) -> Void
+
+    enum Answer {
+        case now([UInt8])
+        /// Answer with `reloadAnswer` once the configuration is parsed.
+        case afterReload(id: JSONValue)
+        /// Answer with `devicesAnswer` once the first probe is in.
+        case afterProbe(id: JSONValue)
+    }
+
+    /// - Parameter tracksPens: live input (libinput) decides button-only
+    ///   mode from the pens it sees; a recording does not.
+    init(config: EngineConfig, buttonOnlyReason: String?, tracksPens: Bool, log: @escaping (String) -> Void) {
+        engine = Engine(config: config)
+        self.buttonOnlyReason = buttonOnlyReason
+        self.tracksPens = tracksPens
+        self.log = log
+    }
+
+    func restore(canvas: Canvas, precisionEnabled: Bool) {
+        engine.restore(canvas: canvas, precisionEnabled: precisionEnabled)
+    }
+
+    // MARK: Input
+
+    /// One input from the pen, at its kernel time; timers due before it fire first.
+    func handle(_ timed: TimedPenInput) {
+        if let deadline = engine.nextDeadline, deadline <= timed.time {
+            engine.fireTimers(at: deadline, into: &effects)
+        }
+        engine.handle(timed.input, at: timed.time, into: &effects)
+        track(timed.input)
+    }
+
+    func fireTimers(now: Int64) {
+        if let deadline = engine.nextDeadline, deadline <= now {
+            engine.fireTimers(at: deadline, into: &effects)
+        }
+    }
+
+    var nextDeadline: Int64? { engine.nextDeadline }
+
+    var publishesSamples: Bool {
+        get { engine.publishesSamples }
+        set { engine.publishesSamples = newValue }
+    }
+
+    private func track(_ input: PenInput) {
+        guard tracksPens else { return }
+        switch input {
+        case .deviceAdded(let id, let info) where info.kind == .pen:
+            if pens.isEmpty, buttonOnlyReason != nil { log("pen found: \(info.name); leaving button-only mode") }
+            pens.insert(id)
+            buttonOnlyReason = nil
+        case .deviceRemoved(let id):
+            if pens.remove(id) != nil, pens.isEmpty {
+                buttonOnlyReason = "the last pen was removed"
+                log("last pen removed; running button-only until a pen appears")
+            }
+        default:
+            break
+        }
+    }
+
+    // MARK: Requests
+
+    /// Decodes and answers one line; `topics` is the asking client's subscription.
+    func answer(_ line: [UInt8], topics: inout Set<Topic>, now: Int64) -> Answer {
+        switch Request.decode(line) {
+        case .failure(let failure):
+            return .now(Response.failure(id: failure.id, failure.error))
+        case .success(let request):
+            return execute(request, topics: &topics, now: now)
+        }
+    }
+
+    func execute(_ request: Request, topics: inout Set<Topic>, now: Int64) -> Answer {
+        let id = request.id
+        switch request.command {
+        case .status: return .now(status(id))
+        case .toggle: return .now(perform(.toggleCanvas, id, now))
+        case .open: return .now(perform(.openCanvas, id, now))
+        case .minimize: return .now(perform(.minimizeCanvas, id, now))
+        case .ack: return .now(perform(.acknowledgeTransition, id, now))
+        case .clear: return .now(perform(.clearCanvas, id, now))
+        case .precision(let action): return .now(perform(.precision(action), id, now))
+        case .strokes: return .now(Response.success(id: id, StrokesResult(canvas: engine.canvas)))
+        case .subscribe(let added):
+            topics.formUnion(added)
+            return .now(Response.success(id: id, TopicsResult(topics: Topic.allCases.filter(topics.contains).map(\.rawValue))))
+        case .unsubscribe(let removed):
+            topics.subtract(removed)
+            return .now(Response.success(id: id, TopicsResult(topics: Topic.allCases.filter(topics.contains).map(\.rawValue))))
+        case .devices:
+            return devices == nil ? .afterProbe(id: id) : .now(devicesAnswer(id: id))
+        case .reload:
+            return .afterReload(id: id)
+        }
+    }
+
+    private func status(_ id: JSONValue, changed: Bool? = nil, reason: String? = nil) -> [UInt8] {
+        Response.success(id: id, StatusResult(engine: engine, buttonOnlyReason: buttonOnlyReason, changed: changed, reason: reason))
+    }
+
+    private func perform(_ command: Command, _ id: JSONValue, _ now: Int64) -> [UInt8] {
+        switch engine.perform(command, at: now, into: &effects) {
+        case .done: return status(id, changed: true)
+        case .unchanged(let reason): return status(id, changed: false, reason: reason)
+        case .refused(let reason): return Response.failure(id: id, ProtocolError(code: .refused, message: reason))
+        }
+    }
+
+    // MARK: Deferred answers
+
+    /// Puts a parsed configuration in place; the running one stays on failure.
+    func applyReload(_ outcome: Result<EngineConfig, ConfigError>) {
+        switch outcome {
+        case .success(let config):
+            engine.reconfigure(config)
+            log("configuration reloaded: interval \(config.doublePressIntervalMS) ms, debounce \(config.debounceMS) ms, transition \(config.transitionMS) ms")
+        case .failure(let error):
+            log("reload failed, keeping the running configuration: \(error)")
+        }
+    }
+
+    func reloadAnswer(id: JSONValue, _ outcome: Result<EngineConfig, ConfigError>) -> [UInt8] {
+        switch outcome {
+        case .success: return status(id, changed: true)
+        case .failure(let error): return Response.failure(id: id, ProtocolError(code: .failed, message: "\(error); the running configuration is unchanged"))
+        }
+    }
+
+    func devicesAnswer(id: JSONValue) -> [UInt8] {
+        guard let devices else {
+            return Response.failure(id: id, ProtocolError(code: .failed, message: "the hardware probe did not finish; see the daemon's log"))
+        }
+        return Response.success(id: id, devices)
+    }
+}

@@ -1,0 +1,70 @@
+import FoundationEssentials
+import StylusInput
+import StylusSystem
+
+/// The hardware probe behind `devices`. A probe opens every event node and
+/// loads libwacom's database (8-55 ms, more on a busy machine), so it runs
+/// in a helper process (`stylusd probe --json`) whose pipe sits in the poll
+/// set: at start, and again after each hotplug. `devices` is answered from
+/// the last finished probe.
+final class DeviceCatalog {
+    static let timeout: Int64 = 10_000_000
+
+    private let executable: String
+    private let log: (String) -> Void
+    private var child: ChildProcess?
+    private var startedAt: Int64 = 0
+    /// A hotplug came while a probe ran: probe again when it ends.
+    private var stale = false
+
+    init(executable: String, log: @escaping (String) -> Void) {
+        self.executable = executable
+        self.log = log
+    }
+
+    var fd: Int32? { child?.fd }
+    var deadline: Int64? { child == nil ? nil : startedAt + Self.timeout }
+
+    /// Starts a probe, or marks the running one as out of date.
+    func refresh(now: Int64) {
+        if child != nil { stale = true; return }
+        do {
+            child = try ChildProcess(executable: executable, arguments: [executable, "probe", "--json"])
+            startedAt = now
+        } catch {
+            log("cannot probe the input hardware: \(error)")
+        }
+    }
+
+    /// Reads the probe's output; once it has ended, its report (nil if it failed, with the reason logged).
+    func readable(now: Int64) -> ProbeReport?? {
+        guard let child, child.readAvailable() else { return nil }
+        self.child = nil
+        let ending = child.wait()
+        let report: ProbeReport?
+        if ending == .exited(0), let decoded = try? JSONDecoder().decode(ProbeReport.self, from: Data(child.output)) {
+            report = decoded
+        } else {
+            log("the hardware probe (\(executable) probe --json) failed: \(ending); `devices` keeps the last probe")
+            report = nil
+        }
+        if stale {
+            stale = false
+            refresh(now: now)
+        }
+        return .some(report)
+    }
+
+    /// Stops a probe past its deadline.
+    func timeOut(now: Int64) -> Bool {
+        guard let child, startedAt + Self.timeout <= now else { return false }
+        _ = child.stop()
+        self.child = nil
+        log("the hardware probe did not finish within \(Self.timeout / 1_000_000) s and was stopped; `devices` keeps the last probe")
+        if stale {
+            stale = false
+            refresh(now: now)
+        }
+        return true
+    }
+}
