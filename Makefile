@@ -59,26 +59,26 @@ test: deps-test
 
 # The socket contract against a live daemon on this machine.
 test-contract: release
-	python3 tests/socket_contract.py --bin .build/release
+	python3 Tests/contract/socket_contract.py --bin .build/release
 
 test-crosscheck: release
-	python3 tests/crosscheck_replay.py --stylusd .build/release/stylusd Tests/Fixtures/recordings
+	python3 Tests/crosscheck/crosscheck_replay.py --stylusd .build/release/stylusd Tests/Fixtures/recordings
 
 # libFuzzer with AddressSanitizer over the socket protocol, evemu recordings
 # and config.toml, FUZZ_SECONDS each, from corpora seeded by the docs and
-# fixtures. Findings go to .build-fuzz/artifacts/ (see fuzz/run.sh).
+# fixtures. Findings go to .build-fuzz/artifacts/ (see Fuzz/run.sh).
 FUZZ_SECONDS ?= 300
 fuzz: deps-test
-	fuzz/run.sh $(FUZZ_SECONDS)
+	Fuzz/run.sh $(FUZZ_SECONDS)
 
 # What CI runs: each fuzzer for a minute.
 test-fuzz: deps-test
-	fuzz/run.sh 60
+	Fuzz/run.sh 60
 
 # The Swift tests and the socket contract (live daemon and stylusctl) under
 # AddressSanitizer (with LeakSanitizer), then under ThreadSanitizer.
 test-sanitize: deps-test
-	tests/sanitize.sh address thread
+	Tests/sanitize/sanitize.sh address thread
 
 # Hardware-in-the-loop: virtual pens in a QEMU guest with a stock Debian
 # kernel (this machine has no /dev/uinput). Status 77 means no guest could

@@ -17,25 +17,17 @@ import subprocess
 import sys
 import threading
 import time
-import traceback
 
 import libevdev
 from libevdev import InputAbsInfo as Abs, InputEvent as E, EV_ABS, EV_KEY, EV_SYN
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "Tests", "support"))
+from stylustest import Failure, check, run_tests  # noqa: E402  (shared with the socket contract)
 RECORDINGS = os.path.join(HERE, "..", "Tests", "Fixtures", "recordings")
 STYLUSD = None
 SYN = E(EV_SYN.SYN_REPORT, 0)
 _serial = [0]
-
-
-class Failure(Exception):
-    pass
-
-
-def check(condition, message):
-    if not condition:
-        raise Failure(message)
 
 
 class Stylusd:
@@ -771,22 +763,7 @@ def main():
     ap.add_argument("--only", default="")
     a = ap.parse_args()
     STYLUSD = a.stylusd
-    passed = failed = 0
-    for test in TESTS:
-        if a.only and a.only not in test.__name__:
-            continue
-        started = time.monotonic()
-        try:
-            test()
-            passed += 1
-            print(f"PASS {test.__name__} ({time.monotonic() - started:.1f} s)", flush=True)
-        except Exception as error:
-            failed += 1
-            print(f"FAIL {test.__name__}: {error}", flush=True)
-            if not isinstance(error, Failure):
-                traceback.print_exc()
-    print(f"hil: {passed} passed, {failed} failed", flush=True)
-    return 0 if failed == 0 and passed > 0 else 1
+    return run_tests("hil", TESTS, a.only)
 
 
 if __name__ == "__main__":

@@ -5,24 +5,19 @@ section per command, client lines as `C:`, daemon lines as `S:`.
 usage: protocol_transcript.py STYLUSD > transcript.md
 Starts its own daemon in a temporary runtime directory; a recording drives
 the pen so that strokes, double presses and pen samples appear."""
-import json, os, socket, subprocess, sys, tempfile, time
+import json, os, socket, sys, time
 
-stylusd = sys.argv[1]
-root = tempfile.mkdtemp(prefix="stylusd-transcript-")
-os.chmod(root, 0o700)
-env = dict(os.environ, XDG_RUNTIME_DIR=root, XDG_STATE_HOME=os.path.join(root, "state"), XDG_CONFIG_HOME=os.path.join(root, "cfg"))
-recording = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Fixtures", "recordings", "Wacom_DTH2242_Pen.events")
-daemon = subprocess.Popen([stylusd, "--replay", recording, "--loop", "--bind", "BTN_STYLUS2=toggle-canvas"], env=env,
-                          stderr=subprocess.PIPE, text=True)
-for line in daemon.stderr:
-    if line.startswith("stylusd: ready"):
-        break
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "Tests", "support"))
+from stylustest import Daemon, private_directory  # noqa: E402
+
+RECORDING = os.path.join(HERE, "..", "Tests", "Fixtures", "recordings", "Wacom_DTH2242_Pen.events")
 
 
 class Session:
-    def __init__(self):
+    def __init__(self, path):
         self.sock = socket.socket(socket.AF_UNIX)
-        self.sock.connect(os.path.join(root, "stylusd", "stylusd.sock"))
+        self.sock.connect(path)
         self.file = self.sock.makefile("rb")
         self.lines = [("S", self.file.readline().decode().rstrip())]
 
@@ -61,32 +56,37 @@ def section(title, lines, note=""):
     print("```\n")
 
 
-s = Session()
-section("Connecting: `hello`", s.take())
-s.send('{"id":1,"cmd":"status"}'); section("`status`", s.take())
-s.send('{"id":2,"cmd":"subscribe","topics":["canvas","double-press","precision","device"]}')
-section("`subscribe`", s.take(), "Without `topics`, every topic but `pen`.")
-s.send('{"id":3,"cmd":"toggle"}', events=1); section("`toggle`", s.take(), "The event reaches every subscriber; the response carries the new status.")
-s.send('{"id":4,"cmd":"ack"}', events=1); section("`ack`", s.take(), "The overlay finished drawing its transition.")
-s.send('{"id":5,"cmd":"open"}'); section("`open` (nothing to do)", s.take())
-s.send('{"id":6,"cmd":"toggle"}', events=1)
-s.send('{"id":7,"cmd":"toggle"}'); section("A toggle during a transition is refused", s.take())
-time.sleep(0.4)
-s.send('{"id":8,"cmd":"minimize"}', events=0); section("`minimize`", s.take())
-s.send('{"id":9,"cmd":"precision","action":"toggle"}', events=1); section("`precision`", s.take(), '`action` is `enable`, `disable` or `toggle`.')
-s.send('{"id":10,"cmd":"open"}', events=2, until=lambda m: m["event"] == "canvas"); s.take()
-s.send('{"id":11,"cmd":"subscribe","topics":["canvas"]}', events=1, until=lambda m: m["event"] == "stroke")
-section("Strokes drawn on the open canvas", s.take(), "The recording draws; each finished stroke is reported.")
-s.send('{"id":12,"cmd":"strokes"}'); section("`strokes`", s.take(), "Each point is `[x, y, pressure, tilt_x, tilt_y, time_us]`, x and y normalised 0…1.")
-s.send('{"id":13,"cmd":"clear"}', events=1, until=lambda m: m["event"] == "canvas"); section("`clear`", s.take())
-s.send('{"id":14,"cmd":"unsubscribe","topics":["precision","device"]}'); section("`unsubscribe`", s.take())
-s.send('{"id":15,"cmd":"subscribe","topics":["pen"]}', events=3, until=lambda m: m["event"] in ("pen", "proximity", "dropped"))
-section("The `pen` topic", s.take(), "Per-sample pen data, with the precision-adjusted position.")
-s.send('{"id":16,"cmd":"unsubscribe","topics":["pen"]}'); s.take()
-s.send('{"id":17,"cmd":"devices"}'); section("`devices`", s.take(), "The daemon's probe of /dev/input (empty on a machine without input devices).")
-s.send('{"id":18,"cmd":"reload"}'); section("`reload`", s.take())
-s.send('{"id":19,"cmd":"fly"}'); s.send('{"id":20,"cmd":"precision","action":"max"}'); s.send('{"id":21,"cmd":7}')
-s.send('{nope'); s.send('[1,2]')
-section("Errors", s.take(), "The connection stays usable after each of them.")
-daemon.terminate()
-daemon.wait()
+def main(stylusd):
+    with private_directory("stylusd-transcript-") as root, \
+            Daemon([stylusd], root, "--replay", RECORDING, "--loop", "--bind", "BTN_STYLUS2=toggle-canvas") as daemon:
+        s = Session(daemon.socket)
+        section("Connecting: `hello`", s.take())
+        s.send('{"id":1,"cmd":"status"}'); section("`status`", s.take())
+        s.send('{"id":2,"cmd":"subscribe","topics":["canvas","double-press","precision","device"]}')
+        section("`subscribe`", s.take(), "Without `topics`, every topic but `pen`.")
+        s.send('{"id":3,"cmd":"toggle"}', events=1); section("`toggle`", s.take(), "The event reaches every subscriber; the response carries the new status.")
+        s.send('{"id":4,"cmd":"ack"}', events=1); section("`ack`", s.take(), "The overlay finished drawing its transition.")
+        s.send('{"id":5,"cmd":"open"}'); section("`open` (nothing to do)", s.take())
+        s.send('{"id":6,"cmd":"toggle"}', events=1)
+        s.send('{"id":7,"cmd":"toggle"}'); section("A toggle during a transition is refused", s.take())
+        time.sleep(0.4)
+        s.send('{"id":8,"cmd":"minimize"}', events=0); section("`minimize`", s.take())
+        s.send('{"id":9,"cmd":"precision","action":"toggle"}', events=1); section("`precision`", s.take(), '`action` is `enable`, `disable` or `toggle`.')
+        s.send('{"id":10,"cmd":"open"}', events=2, until=lambda m: m["event"] == "canvas"); s.take()
+        s.send('{"id":11,"cmd":"subscribe","topics":["canvas"]}', events=1, until=lambda m: m["event"] == "stroke")
+        section("Strokes drawn on the open canvas", s.take(), "The recording draws; each finished stroke is reported.")
+        s.send('{"id":12,"cmd":"strokes"}'); section("`strokes`", s.take(), "Each point is `[x, y, pressure, tilt_x, tilt_y, time_us]`, x and y normalised 0…1.")
+        s.send('{"id":13,"cmd":"clear"}', events=1, until=lambda m: m["event"] == "canvas"); section("`clear`", s.take())
+        s.send('{"id":14,"cmd":"unsubscribe","topics":["precision","device"]}'); section("`unsubscribe`", s.take())
+        s.send('{"id":15,"cmd":"subscribe","topics":["pen"]}', events=3, until=lambda m: m["event"] in ("pen", "proximity", "dropped"))
+        section("The `pen` topic", s.take(), "Per-sample pen data, with the precision-adjusted position.")
+        s.send('{"id":16,"cmd":"unsubscribe","topics":["pen"]}'); s.take()
+        s.send('{"id":17,"cmd":"devices"}'); section("`devices`", s.take(), "The daemon's probe of /dev/input (empty on a machine without input devices).")
+        s.send('{"id":18,"cmd":"reload"}'); section("`reload`", s.take())
+        s.send('{"id":19,"cmd":"fly"}'); s.send('{"id":20,"cmd":"precision","action":"max"}'); s.send('{"id":21,"cmd":7}')
+        s.send('{nope'); s.send('[1,2]')
+        section("Errors", s.take(), "The connection stays usable after each of them.")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

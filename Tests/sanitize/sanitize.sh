@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# tests/sanitize.sh [address|thread…]: the Swift test suite, then the socket
+# Tests/sanitize/sanitize.sh [address|thread…]: the Swift test suite, then the socket
 # contract against a live daemon and stylusctl, each built with the
 # sanitizer. Any report a sanitizer writes (log_path below), even one that
 # did not fail a test, fails the run.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 swift=${SWIFT:-swift}
 sanitizers=("$@")
 [ ${#sanitizers[@]} -eq 0 ] && sanitizers=(address thread)
@@ -14,9 +14,9 @@ for sanitizer in "${sanitizers[@]}"; do
     scratch=.build-$sanitizer
     reports=$PWD/$scratch/reports
     rm -rf "$reports"; mkdir -p "$reports"
-    # LeakSanitizer: TOMLKit never frees what it parses (tests/lsan.supp).
+    # LeakSanitizer: TOMLKit never frees what it parses (Tests/sanitize/lsan.supp).
     export ASAN_OPTIONS="log_path=$reports/asan:detect_leaks=1"
-    export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
+    export LSAN_OPTIONS="suppressions=$PWD/Tests/sanitize/lsan.supp:print_suppressions=0"
     export TSAN_OPTIONS="log_path=$reports/tsan:halt_on_error=1"
     # The Swift backtracer would race the sanitizer's own report.
     export SWIFT_BACKTRACE=enable=no
@@ -30,7 +30,7 @@ for sanitizer in "${sanitizers[@]}"; do
         "$swift" build --scratch-path "$scratch" --sanitize="$sanitizer" --product $product >>"$scratch/swift-test.log" 2>&1 \
             || { failed+=("$sanitizer: build $product"); continue 2; }
     done
-    python3 tests/socket_contract.py --sanitized --bin "$scratch/debug" >"$scratch/contract.log" 2>&1 || failed+=("$sanitizer: contract")
+    python3 Tests/contract/socket_contract.py --sanitized --bin "$scratch/debug" >"$scratch/contract.log" 2>&1 || failed+=("$sanitizer: contract")
     echo "sanitize $sanitizer: $(tail -n 1 "$scratch/contract.log") (log $scratch/contract.log)"
     if compgen -G "$reports/*" >/dev/null; then
         echo "sanitize $sanitizer: reports written:"

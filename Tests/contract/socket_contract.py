@@ -6,19 +6,19 @@ that stops reading, stylusctl and the example client. Prints 'N passed, N failed
 import argparse
 import json
 import os
-import shutil
 import signal
 import socket
 import stat
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
+import stylustest  # noqa: E402
+from stylustest import Failure, check  # noqa: E402
 RECORDING = os.path.join(ROOT, "Tests", "Fixtures", "recordings", "Wacom_Cintiq_22HDT_Pen.events")
 BIN = None
 # Under a sanitizer the scenarios still run (the sanitizer checks memory safety
@@ -27,102 +27,11 @@ BIN = None
 SANITIZED = False
 
 
-class Failure(Exception):
-    pass
+class Daemon(stylustest.Daemon):
+    """stylusd from --bin (or `command`, a wrapper that execs it) in its own directories under `root`."""
 
-
-def check(condition, message):
-    if not condition:
-        raise Failure(message)
-
-
-class Daemon:
-    """stylusd with its own runtime, state and config directories."""
-
-    def __init__(self, root, *args, env=None, wait=True, pass_fds=(), preexec=None, argv0=None):
-        self.root = root
-        self.socket = os.path.join(root, "run", "stylusd", "stylusd.sock")
-        self.env = dict(os.environ, XDG_RUNTIME_DIR=os.path.join(root, "run"), XDG_STATE_HOME=os.path.join(root, "state"),
-                        XDG_CONFIG_HOME=os.path.join(root, "config"))
-        self.env.pop("STYLUSD_SOCKET", None)
-        self.env.update(env or {})
-        os.makedirs(os.path.join(root, "run"), mode=0o700, exist_ok=True)
-        cmd = argv0 or [os.path.join(BIN, "stylusd")]
-        self.proc = subprocess.Popen(cmd + list(args), env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                     text=True, pass_fds=pass_fds, preexec_fn=preexec)
-        self.log = []
-        self._ready = threading.Event()
-        threading.Thread(target=self._read_log, daemon=True).start()
-        if wait:
-            check(self._ready.wait(15), f"stylusd did not become ready: {self.log}")
-
-    def _read_log(self):
-        for line in self.proc.stderr:
-            self.log.append(line.rstrip("\n"))
-            if line.startswith("stylusd: ready"):
-                self._ready.set()
-
-    def connect(self, path=None):
-        return Client(path or self.socket)
-
-    def stop(self, sig=signal.SIGTERM):
-        if self.proc.poll() is None:
-            self.proc.send_signal(sig)
-        try:
-            return self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            raise Failure("stylusd did not stop within 10 s")
-
-    def wait_log(self, text, timeout=10):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if any(text in l for l in self.log):
-                return
-            time.sleep(0.02)
-        raise Failure(f"no log line with {text!r}: {self.log}")
-
-
-class Client:
-    def __init__(self, path):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.settimeout(10)
-        self.sock.connect(path)
-        self.file = self.sock.makefile("rb")
-        self.hello = self.read()
-        self.next_id = 1
-        self.events = []
-
-    def read(self):
-        line = self.file.readline()
-        if not line:
-            raise EOFError("connection closed")
-        return json.loads(line)
-
-    def send_raw(self, data):
-        self.sock.sendall(data)
-
-    def request(self, cmd, **fields):
-        rid = self.next_id
-        self.next_id += 1
-        self.send_raw((json.dumps(dict(id=rid, cmd=cmd, **fields)) + "\n").encode())
-        while True:
-            message = self.read()
-            if "event" in message:
-                self.events.append(message)
-            elif message.get("id") == rid:
-                return message
-
-    def next_event(self):
-        if self.events:
-            return self.events.pop(0)
-        while True:
-            message = self.read()
-            if "event" in message:
-                return message
-
-    def close(self):
-        self.sock.close()
+    def __init__(self, root, *args, command=None, **options):
+        super().__init__(command or [os.path.join(BIN, "stylusd")], root, *args, **options)
 
 
 def stylusctl(daemon, *args):
@@ -132,8 +41,7 @@ def stylusctl(daemon, *args):
 # ------------------------------------------------------------------ tests
 
 def test_hello_status_and_private_socket(root):
-    d = Daemon(root)
-    try:
+    with Daemon(root) as d:
         c = d.connect()
         check(c.hello["event"] == "hello" and c.hello["protocol"] == 1, f"hello: {c.hello}")
         r = c.request("status")
@@ -141,13 +49,11 @@ def test_hello_status_and_private_socket(root):
         check(r["result"]["input"]["mode"] in ("pen", "button-only"), f"{r}")
         check(stat.S_IMODE(os.stat(os.path.dirname(d.socket)).st_mode) == 0o700, "socket directory is not 0700")
         check(stat.S_IMODE(os.stat(d.socket).st_mode) == 0o600, "socket is not 0600")
-    finally:
         check(d.stop() == 0, "no clean exit")
 
 
 def test_toggle_and_ack_reach_subscribers_in_order(root):
-    d = Daemon(root)
-    try:
+    with Daemon(root) as d:
         watcher, actor = d.connect(), d.connect()
         check(watcher.request("subscribe", topics=["canvas"])["result"]["topics"] == ["canvas"], "subscribe")
         r = actor.request("toggle")
@@ -160,13 +66,10 @@ def test_toggle_and_ack_reach_subscribers_in_order(root):
         check(actor.request("precision", action="toggle")["result"]["precision"]["enabled"], "precision")
         check(actor.request("strokes")["result"]["strokes"] == [], "strokes")
         check(actor.request("unsubscribe", topics=["canvas"])["result"]["topics"] == [], "unsubscribe")
-    finally:
-        d.stop()
 
 
 def test_bad_requests_get_errors_and_the_connection_stays_usable(root):
-    d = Daemon(root)
-    try:
+    with Daemon(root) as d:
         c = d.connect()
         for raw, code in [(b"{nope\n", "bad-json"), (b'{"id":5,"cmd":"fly"}\n', "unknown-command"),
                           (b'{"id":6,"cmd":7}\n', "bad-request"), (b'{"id":7,"cmd":"precision","action":3}\n', "bad-request"),
@@ -175,13 +78,10 @@ def test_bad_requests_get_errors_and_the_connection_stays_usable(root):
             r = c.read()
             check(r["ok"] is False and r["error"]["code"] == code, f"{raw[:30]!r}: {r}")
         check(c.request("status")["ok"], "the connection is still usable")
-    finally:
-        d.stop()
 
 
 def test_an_over_long_line_gets_an_error_and_a_disconnect(root):
-    d = Daemon(root)
-    try:
+    with Daemon(root) as d:
         c = d.connect()
         c.send_raw(b'{"id":1,"cmd":"status","pad":"' + b"x" * 70_000 + b'"}\n')
         r = c.read()
@@ -192,13 +92,10 @@ def test_an_over_long_line_gets_an_error_and_a_disconnect(root):
         except (EOFError, ConnectionResetError):
             pass
         check(d.connect().request("status")["ok"], "the daemon serves others")
-    finally:
-        d.stop()
 
 
 def test_another_uid_is_refused_even_with_an_open_socket_mode(root):
-    d = Daemon(root)
-    try:
+    with Daemon(root) as d:
         os.chmod(os.path.dirname(d.root), 0o755)
         os.chmod(d.root, 0o755)
         os.chmod(os.path.join(d.root, "run"), 0o755)
@@ -212,19 +109,14 @@ def test_another_uid_is_refused_even_with_an_open_socket_mode(root):
         message = json.loads(r.stdout)
         check(message["event"] == "refused" and "uid 65534" in message["reason"], f"{message}")
         d.wait_log("refused a connection from uid 65534")
-    finally:
-        d.stop()
 
 
 def test_a_second_instance_exits_with_a_clear_message(root):
-    d = Daemon(root)
-    try:
+    with Daemon(root) as d:
         second = subprocess.run([os.path.join(BIN, "stylusd")], env=d.env, capture_output=True, text=True, timeout=10)
         check(second.returncode != 0, "the second instance kept running")
         check("another stylusd is already running" in second.stderr, second.stderr)
         check(d.connect().request("status")["ok"], "the first one still serves")
-    finally:
-        d.stop()
 
 
 def test_sigterm_stops_cleanly_and_removes_the_socket(root):
@@ -239,16 +131,12 @@ def test_a_stale_socket_from_a_dead_daemon_is_replaced(root):
     d = Daemon(root)
     d.stop(signal.SIGKILL)
     check(os.path.exists(d.socket), "no stale socket to test with")
-    d = Daemon(root)
-    try:
+    with Daemon(root) as d:
         check(d.connect().request("status")["ok"], "the new daemon does not serve")
-    finally:
-        d.stop()
 
 
 def test_a_restart_restores_the_canvas_exactly(root):
-    d = Daemon(root, "--replay", RECORDING, "--speed", "20")
-    try:
+    with Daemon(root, "--replay", RECORDING, "--speed", "20") as d:
         c = d.connect()
         c.request("subscribe", topics=["canvas"])
         deadline = time.monotonic() + 20
@@ -258,16 +146,12 @@ def test_a_restart_restores_the_canvas_exactly(root):
                 break
         before = c.request("strokes")["result"]
         check(len(before["strokes"]) >= 9, f"only {len(before['strokes'])} strokes drawn")
-    finally:
         check(d.stop() == 0, "no clean exit")
-    d = Daemon(root)
-    try:
+    with Daemon(root) as d:
         d.wait_log("restored the canvas")
         after = d.connect().request("strokes")["result"]
         check(after["strokes"] == before["strokes"], "the strokes differ after the restart")
         check(after["canvas"] == before["canvas"], "the canvas state differs")
-    finally:
-        d.stop()
 
 
 def test_a_corrupt_state_file_is_moved_aside(root):
@@ -275,16 +159,13 @@ def test_a_corrupt_state_file_is_moved_aside(root):
     os.makedirs(state, mode=0o700)
     with open(os.path.join(state, "state.json"), "w") as f:
         f.write("{ half a file")
-    d = Daemon(root)
-    try:
+    with Daemon(root) as d:
         d.wait_log("could not be read")
         aside = [n for n in os.listdir(state) if n.startswith("state.json.corrupt-")]
         check(len(aside) == 1, f"{os.listdir(state)}")
         with open(os.path.join(state, aside[0])) as f:
             check(f.read() == "{ half a file", "the copy is not the old file")
         check(d.connect().request("status")["ok"], "not serving")
-    finally:
-        d.stop()
 
 
 def test_reload_applies_a_good_config_and_keeps_the_running_one_on_a_bad_one(root):
@@ -292,8 +173,7 @@ def test_reload_applies_a_good_config_and_keeps_the_running_one_on_a_bad_one(roo
     os.makedirs(os.path.dirname(config))
     with open(config, "w") as f:
         f.write("interval_ms = 600\n")
-    d = Daemon(root, env={})
-    try:
+    with Daemon(root, env={}) as d:
         c = d.connect()
         check(c.request("status")["result"]["config"]["interval_ms"] == 600, "config file not read")
         with open(config, "w") as f:
@@ -307,8 +187,6 @@ def test_reload_applies_a_good_config_and_keeps_the_running_one_on_a_bad_one(roo
         check(not r["ok"] and f"{config}:2: interval_ms" in r["error"]["message"], f"{r}")
         check(c.request("status")["result"]["config"]["interval_ms"] == 900, "a bad reload changed the configuration")
         check(d.proc.poll() is None, "the daemon died on a bad reload")
-    finally:
-        d.stop()
 
 
 def test_a_bad_config_at_start_names_file_line_and_key(root):
@@ -334,17 +212,14 @@ def activated(root, sock_type):
     def as_fd3():
         os.dup2(fd, 3)
     shell = ["sh", "-c", f'LISTEN_PID=$$ LISTEN_FDS=1 exec "{os.path.join(BIN, "stylusd")}"']
-    return listener, Daemon(root, argv0=shell, pass_fds=(fd,), preexec=as_fd3, wait=sock_type == socket.SOCK_STREAM)
+    return listener, Daemon(root, command=shell, pass_fds=(fd,), preexec=as_fd3, wait=sock_type == socket.SOCK_STREAM)
 
 
 def test_socket_activation_uses_the_passed_socket_and_checks_its_type(root):
     listener, d = activated(root, socket.SOCK_STREAM)
-    try:
+    with listener, d:
         d.wait_log("(socket activation)")
         check(d.connect().request("status")["ok"], "not serving on the passed socket")
-    finally:
-        d.stop()
-        listener.close()
     listener, d = activated(os.path.join(root, "dgram"), socket.SOCK_DGRAM)
     status = d.proc.wait(timeout=10)
     time.sleep(0.1)
@@ -372,8 +247,7 @@ def test_a_client_that_stops_reading_never_delays_the_others(root):
     config = os.path.join(root, "fast.toml")
     with open(config, "w") as f:
         f.write("transition_ms = 0\n")
-    d = Daemon(root, "--config", config)
-    try:
+    with Daemon(root, "--config", config) as d:
         stalled = d.connect()
         stalled.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         stalled.request("subscribe", topics=["canvas"])
@@ -388,8 +262,6 @@ def test_a_client_that_stops_reading_never_delays_the_others(root):
         d.wait_log("does not read its events", timeout=5)
         check(worst < 0.25, f"status took {worst * 1000:.0f} ms while a client stalled")
         print(f"    slowest status during 8000 toggles with a stalled subscriber: {worst * 1000:.1f} ms")
-    finally:
-        d.stop()
 
 
 def test_stylusctl_exit_statuses_and_watch_into_a_pipe(root):
@@ -397,8 +269,7 @@ def test_stylusctl_exit_statuses_and_watch_into_a_pipe(root):
     d.stop(signal.SIGKILL)
     missing = stylusctl(d, "status")
     check(missing.returncode == 69 and "systemctl --user start stylusd" in missing.stderr, f"{missing.returncode} {missing.stderr}")
-    d = Daemon(root)
-    try:
+    with Daemon(root) as d:
         check(stylusctl(d, "toggle").returncode == 0, "toggle")
         refused = stylusctl(d, "toggle")
         check(refused.returncode == 3 and "transition" in refused.stderr, f"{refused.returncode} {refused.stderr}")
@@ -420,30 +291,22 @@ def test_stylusctl_exit_statuses_and_watch_into_a_pipe(root):
         open(bad, "w").write("debounce_ms = -1\n")
         checked = stylusctl(d, "config", "check", bad)
         check(checked.returncode == 78 and f"{bad}:1: debounce_ms" in checked.stderr, checked.stderr)
-    finally:
-        d.stop()
 
 
 def test_the_python_example_client(root):
-    d = Daemon(root)
-    try:
+    with Daemon(root) as d:
         r = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "watch_canvas.py")], env=d.env,
                            capture_output=True, text=True, timeout=20)
         check(r.returncode == 0, r.stderr)
         check("canvas is opening" in r.stdout and "canvas is open" in r.stdout, r.stdout)
-    finally:
-        d.stop()
 
 
 def test_stylusd_socket_environment_is_honoured_by_daemon_and_client(root):
     path = os.path.join(root, "elsewhere", "s.sock")
     os.makedirs(os.path.dirname(path), mode=0o700)
-    d = Daemon(root, env={"STYLUSD_SOCKET": path})
-    try:
+    with Daemon(root, env={"STYLUSD_SOCKET": path}) as d:
         check(os.path.exists(path), "not listening at STYLUSD_SOCKET")
         check(stylusctl(d, "status").returncode == 0, "stylusctl did not use STYLUSD_SOCKET")
-    finally:
-        d.stop()
 
 
 def test_symlinks_at_the_socket_path_or_its_directory_are_not_followed(root):
@@ -552,8 +415,7 @@ def test_hundreds_of_connections_beyond_the_descriptor_limit_are_refused_without
 
 
 def test_a_half_closed_client_still_gets_its_answer(root):
-    d = Daemon(root)
-    try:
+    with Daemon(root) as d:
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         s.settimeout(5)
         s.connect(d.socket)
@@ -566,8 +428,6 @@ def test_a_half_closed_client_still_gets_its_answer(root):
         rest = f.read()
         check(b'"id":3' not in rest, "answered a half line")
         check(d.connect().request("status")["ok"], "not serving afterwards")
-    finally:
-        d.stop()
 
 
 def cpu_seconds(pid):
@@ -652,9 +512,8 @@ def test_hostile_clients_all_at_once_leave_status_fast_and_memory_bounded(root):
     config = os.path.join(root, "fast.toml")
     with open(config, "w") as f:
         f.write("transition_ms = 0\n")
-    d = Daemon(root, "--config", config, "--replay", RECORDING, "--loop", "--speed", "4")
     seconds = 12
-    try:
+    with Daemon(root, "--config", config, "--replay", RECORDING, "--loop", "--speed", "4") as d:
         pid = d.proc.pid
         baseline = rss_kib(pid)
         idle = [raw_connection(d.socket) for _ in range(200)]
@@ -719,8 +578,6 @@ def test_hostile_clients_all_at_once_leave_status_fast_and_memory_bounded(root):
         for c in idle:
             c.settimeout(2)
             check(json.loads(c.makefile("rb").readline())["event"] == "hello", "an idle connection lost its hello")
-    finally:
-        d.stop()
 
 
 def test_a_full_or_read_only_state_disk_loses_nothing_already_saved(root):
@@ -728,7 +585,7 @@ def test_a_full_or_read_only_state_disk_loses_nothing_already_saved(root):
     (unshare -m, as root), filled up and then remounted read-only under it."""
     state_home = os.path.join(root, "state")
     os.makedirs(state_home)
-    d = Daemon(root, "--replay", RECORDING, "--speed", "20", "--loop", argv0=[
+    d = Daemon(root, "--replay", RECORDING, "--speed", "20", "--loop", command=[
         "unshare", "-m", "sh", "-c", 'mount -t tmpfs -o size=1m,mode=0700 tmpfs "$0" && exec "$@"',
         state_home, os.path.join(BIN, "stylusd")])
     state = os.path.join(state_home, "stylusd", "state.json")
@@ -749,7 +606,7 @@ def test_a_full_or_read_only_state_disk_loses_nothing_already_saved(root):
             time.sleep(0.1)
         raise Failure(f"{what}: {d.log[-5:]}")
 
-    try:
+    with d:
         c = d.connect()
         wait_for(lambda: inside("test", "-s", state).returncode == 0 and saved_strokes() >= 3, "no strokes were saved")
         # Fill the file system: dd stops at ENOSPC.
@@ -776,21 +633,16 @@ def test_a_full_or_read_only_state_disk_loses_nothing_already_saved(root):
         check(any("stopping with changes that could not be saved" in l for l in d.log), f"no word about the unsaved changes: {d.log[-3:]}")
         failures = [l for l in d.log if "cannot save state" in l]
         print(f"    saved {before} strokes kept through a full disk and a read-only remount; the log said: {failures[0][:120]}…")
-    finally:
-        d.stop()
 
 
 def test_an_open_socket_directory_is_made_private_again(root):
     run = os.path.join(root, "run", "stylusd")
     os.makedirs(run)
     os.chmod(run, 0o777)
-    d = Daemon(root)
-    try:
+    with Daemon(root) as d:
         mode = stat.S_IMODE(os.stat(run).st_mode)
         check(mode == 0o700, f"socket directory left {oct(mode)}")
         check(d.connect().request("status")["ok"], "not serving")
-    finally:
-        d.stop()
 
 
 def test_repeated_reloads_do_not_grow_memory(root):
@@ -812,8 +664,7 @@ def test_repeated_reloads_do_not_grow_memory(root):
 
     with open(config, "w") as f:
         f.write(example)
-    d = Daemon(root, "--config", config)
-    try:
+    with Daemon(root, "--config", config) as d:
         c = d.connect()
         good = [example, example.replace("interval_ms = 500", "interval_ms = 510")]
         reloads(100, good, True)
@@ -834,8 +685,6 @@ def test_repeated_reloads_do_not_grow_memory(root):
               f"{grown_bad} KiB over 300 the parser aborts on ({per_bad:.1f} ms each); 1000 reloads of an unchanged file: {per_same:.2f} ms each")
         if not SANITIZED:
             check(grown_good < 1024 and grown_bad < 1024, f"memory grows: {grown_good} KiB, {grown_bad} KiB")
-    finally:
-        d.stop()
 
 
 TESTS = [v for k, v in sorted(globals().items()) if k.startswith("test_")]
@@ -851,26 +700,7 @@ def main():
     BIN = os.path.abspath(a.bin)
     global SANITIZED
     SANITIZED = a.sanitized
-    passed = failed = 0
-    for test in TESTS:
-        if a.only and a.only not in test.__name__:
-            continue
-        root = tempfile.mkdtemp(prefix="stylusd-contract-")
-        os.chmod(root, 0o700)
-        started = time.monotonic()
-        try:
-            test(root)
-            passed += 1
-            print(f"PASS {test.__name__} ({time.monotonic() - started:.1f} s)", flush=True)
-        except Exception as error:
-            failed += 1
-            print(f"FAIL {test.__name__}: {error}", flush=True)
-            if not isinstance(error, Failure):
-                traceback.print_exc()
-        finally:
-            shutil.rmtree(root, ignore_errors=True)
-    print(f"contract: {passed} passed, {failed} failed", flush=True)
-    return 0 if failed == 0 and passed > 0 else 1
+    return stylustest.run_tests("contract", TESTS, a.only, fixture=lambda: stylustest.private_directory("stylusd-contract-"))
 
 
 if __name__ == "__main__":

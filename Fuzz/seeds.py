@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Seeds the fuzz corpora from what the project already documents and ships:
 the requests in docs/PROTOCOL.md, the recordings under Tests/Fixtures, and
-the TOML examples in the README. Usage: fuzz_seeds.py OUTDIR"""
+the TOML examples in the README. Usage: Fuzz/seeds.py OUTDIR"""
 import hashlib
 import pathlib
 import re

@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
-REFERENCE = HERE.parent / "tools" / "double_press_reference.py"
+REFERENCE = HERE.parent.parent / "tools" / "double_press_reference.py"
 INTERVALS = [150, 300, 400, 500, 600, 800, 1000]
 DEBOUNCES = [0, 25, 100]
 

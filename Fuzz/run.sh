@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# fuzz/run.sh SECONDS [TARGET…]: builds stylus-fuzz with libFuzzer and
+# Fuzz/run.sh SECONDS [TARGET…]: builds stylus-fuzz with libFuzzer and
 # AddressSanitizer, seeds each corpus from the docs and fixtures, and fuzzes
 # every target (protocol, evemu, config) for SECONDS. A finding fails the run
 # and leaves its input in .build-fuzz/artifacts/; copy it into
 # Tests/Fixtures/fuzz/TARGET/ so `make test` keeps it fixed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-seconds=${1:?usage: fuzz/run.sh SECONDS [TARGET…]}
+seconds=${1:?usage: Fuzz/run.sh SECONDS [TARGET…]}
 shift
 targets=("${@:-protocol}")
 [ $# -eq 0 ] && targets=(protocol evemu config)
@@ -27,7 +27,7 @@ STYLUSD_FUZZ=1 "$swift" build -c release --scratch-path .build-fuzz --product st
 binary=.build-fuzz/release/stylus-fuzz
 [ -x "$binary" ] || { echo "fuzz: the build left no $binary" >&2; exit 1; }
 
-python3 fuzz/seeds.py .build-fuzz/corpus || exit 1
+python3 Fuzz/seeds.py .build-fuzz/corpus || exit 1
 mkdir -p .build-fuzz/artifacts .build-fuzz/logs
 
 declare -A max_len=([protocol]=8192 [evemu]=16384 [config]=4096)
@@ -35,7 +35,7 @@ failed=()
 for target in "${targets[@]}"; do
     log=.build-fuzz/logs/$target.log
     # The Swift backtracer would race ASan's report on a crash.
-    SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0 \
+    SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$PWD/Tests/sanitize/lsan.supp:print_suppressions=0 \
         "$binary" "$target" -max_total_time="$seconds" -max_len="${max_len[$target]:-8192}" \
         -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix=.build-fuzz/artifacts/"$target"- .build-fuzz/corpus/"$target" >"$log" 2>&1

@@ -1,0 +1,166 @@
+"""What the Python tests and tools share: a failed check, the test runner,
+stylusd in its own directories, and a socket client of protocol v1.
+
+Used by Tests/contract/socket_contract.py, hil/tests.py (inside the QEMU
+guest, where the repository has the same layout) and
+tools/protocol_transcript.py. Each puts this folder on sys.path relative to
+its own file. Standard library only."""
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+import traceback
+
+
+class Failure(Exception):
+    """A check that did not hold: reported with its message, without a traceback."""
+
+
+def check(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+def run_tests(label, tests, only="", fixture=None):
+    """Runs every test whose name contains `only`, in order, and prints a PASS
+    or FAIL line for each, then 'LABEL: N passed, N failed'. With `fixture` (a
+    context manager factory) each test gets what it yields as its argument.
+    Returns the exit status: 0 when something ran and nothing failed."""
+    passed = failed = 0
+    for test in tests:
+        if only and only not in test.__name__:
+            continue
+        started = time.monotonic()
+        try:
+            if fixture is None:
+                test()
+            else:
+                with fixture() as argument:
+                    test(argument)
+            passed += 1
+            print(f"PASS {test.__name__} ({time.monotonic() - started:.1f} s)", flush=True)
+        except Exception as error:
+            failed += 1
+            print(f"FAIL {test.__name__}: {error}", flush=True)
+            if not isinstance(error, Failure):
+                traceback.print_exc()
+    print(f"{label}: {passed} passed, {failed} failed", flush=True)
+    return 0 if failed == 0 and passed > 0 else 1
+
+
+@contextlib.contextmanager
+def private_directory(prefix):
+    """A fresh 0700 directory, removed with everything in it afterwards."""
+    root = tempfile.mkdtemp(prefix=prefix)
+    os.chmod(root, 0o700)
+    try:
+        yield root
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+class Daemon:
+    """stylusd with its own runtime, state and config directories under
+    `root`; its log lines are collected from stderr. `command` is the argv
+    before `args` (the stylusd binary, or a wrapper that execs it). Leaving a
+    `with` block stops it."""
+
+    def __init__(self, command, root, *args, env=None, wait=True, pass_fds=(), preexec=None):
+        self.root = root
+        self.socket = os.path.join(root, "run", "stylusd", "stylusd.sock")
+        self.env = dict(os.environ, XDG_RUNTIME_DIR=os.path.join(root, "run"), XDG_STATE_HOME=os.path.join(root, "state"),
+                        XDG_CONFIG_HOME=os.path.join(root, "config"))
+        self.env.pop("STYLUSD_SOCKET", None)
+        self.env.update(env or {})
+        os.makedirs(os.path.join(root, "run"), mode=0o700, exist_ok=True)
+        self.proc = subprocess.Popen(list(command) + list(args), env=self.env, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE, text=True, pass_fds=pass_fds, preexec_fn=preexec)
+        self.log = []
+        self._ready = threading.Event()
+        threading.Thread(target=self._read_log, daemon=True).start()
+        if wait:
+            check(self._ready.wait(15), f"stylusd did not become ready: {self.log}")
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exception):
+        self.stop()
+
+    def _read_log(self):
+        for line in self.proc.stderr:
+            self.log.append(line.rstrip("\n"))
+            if line.startswith("stylusd: ready"):
+                self._ready.set()
+
+    def connect(self, path=None):
+        return Client(path or self.socket)
+
+    def stop(self, sig=signal.SIGTERM):
+        """Sends `sig` unless it has exited already; returns its exit status."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+        try:
+            return self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            raise Failure("stylusd did not stop within 10 s")
+
+    def wait_log(self, text, timeout=10):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if any(text in l for l in self.log):
+                return
+            time.sleep(0.02)
+        raise Failure(f"no log line with {text!r}: {self.log}")
+
+
+class Client:
+    """One connection: its `hello`, requests with their answers, and the
+    events that arrive meanwhile."""
+
+    def __init__(self, path):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(10)
+        self.sock.connect(path)
+        self.file = self.sock.makefile("rb")
+        self.hello = self.read()
+        self.next_id = 1
+        self.events = []
+
+    def read(self):
+        line = self.file.readline()
+        if not line:
+            raise EOFError("connection closed")
+        return json.loads(line)
+
+    def send_raw(self, data):
+        self.sock.sendall(data)
+
+    def request(self, cmd, **fields):
+        rid = self.next_id
+        self.next_id += 1
+        self.send_raw((json.dumps(dict(id=rid, cmd=cmd, **fields)) + "\n").encode())
+        while True:
+            message = self.read()
+            if "event" in message:
+                self.events.append(message)
+            elif message.get("id") == rid:
+                return message
+
+    def next_event(self):
+        if self.events:
+            return self.events.pop(0)
+        while True:
+            message = self.read()
+            if "event" in message:
+                return message
+
+    def close(self):
+        self.sock.close()
