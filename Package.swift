@@ -96,7 +96,12 @@ let package = Package(
         ),
         .testTarget(
             name: "StylusDaemonTests",
-            dependencies: ["StylusCore", "StylusDaemon"]
+            dependencies: ["StylusCore", "StylusDaemon", "StylusConfig", "StylusInput",
+                           .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(
+            name: "StylusSystemTests",
+            dependencies: ["StylusSystem"]
         ),
         .testTarget(
             name: "StylusConfigTests",

@@ -1,0 +1,115 @@
+import FoundationEssentials
+@testable import StylusCore
+@testable import StylusDaemon
+import StylusConfig
+@testable import StylusInput
+import Testing
+
+/// The daemon's answers, driven without a socket or a loop.
+@Suite("Command handler")
+struct CommandHandlerTests {
+    static func handler(devices: ProbeReport? = nil) -> CommandHandler {
+        let h = CommandHandler(config: EngineConfig(), buttonOnlyReason: "no /dev/input here", tracksPens: true, log: { _ in })
+        h.devices = devices
+        return h
+    }
+
+    static func ask(_ h: CommandHandler, _ line: String, topics: inout Set<Topic>, now: Int64 = 1_000) -> CommandHandler.Answer {
+        h.answer(Array(line.utf8), topics: &topics, now: now)
+    }
+
+    static func json(_ answer: CommandHandler.Answer) throws -> JSONValue {
+        guard case .now(let bytes) = answer else { throw Failure("the answer was deferred") }
+        #expect(bytes.last == 0x0a, "one line per answer")
+        return try JSONDecoder().decode(JSONValue.self, from: Data(bytes.dropLast()))
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+        init(_ d: String) { description = d }
+    }
+
+    @Test func toggleOpensTheCanvasAndTheEventWaitsForTheFanout() throws {
+        let h = Self.handler()
+        var topics: Set<Topic> = []
+        let answer = try Self.json(Self.ask(h, #"{"id":3,"cmd":"toggle"}"#, topics: &topics))
+        guard case .object(let o) = answer, case .object(let result)? = o["result"], case .object(let canvas)? = result["canvas"] else {
+            throw Failure("unexpected answer \(answer)")
+        }
+        #expect(o["id"] == .number(3) && o["ok"] == .bool(true))
+        #expect(canvas["state"] == .string("opening"))
+        #expect(result["changed"] == .bool(true))
+        #expect(h.effects.events.contains { if case .canvas = $0 { true } else { false } }, "the canvas event is left for the fan-out")
+    }
+
+    @Test func subscribeChangesOnlyTheAskingClientsTopics() throws {
+        let h = Self.handler()
+        var topics: Set<Topic> = []
+        _ = try Self.json(Self.ask(h, #"{"id":1,"cmd":"subscribe","topics":["canvas","pen"]}"#, topics: &topics))
+        #expect(topics == [.canvas, .pen])
+        _ = try Self.json(Self.ask(h, #"{"id":2,"cmd":"unsubscribe","topics":["pen"]}"#, topics: &topics))
+        #expect(topics == [.canvas])
+    }
+
+    @Test func reloadIsDeferredToTheParserWithItsId() {
+        let h = Self.handler()
+        var topics: Set<Topic> = []
+        guard case .afterReload(let id) = Self.ask(h, #"{"id":"r1","cmd":"reload"}"#, topics: &topics) else {
+            Issue.record("reload was answered inside the turn")
+            return
+        }
+        #expect(id == .string("r1"))
+    }
+
+    @Test func aFailedReloadKeepsTheRunningConfigurationAndSaysSo() throws {
+        let h = Self.handler()
+        let error = ConfigError(file: "/c.toml", line: 2, key: "engine.interval_ms", message: "out of range")
+        h.applyReload(.failure(error))
+        #expect(h.engine.config.doublePressIntervalMS == EngineConfig().doublePressIntervalMS)
+        let answer = try JSONDecoder().decode(JSONValue.self, from: Data(h.reloadAnswer(id: .number(9), .failure(error)).dropLast()))
+        guard case .object(let o) = answer, case .object(let e)? = o["error"], case .string(let message)? = e["message"] else {
+            throw Failure("unexpected answer \(answer)")
+        }
+        #expect(o["ok"] == .bool(false) && e["code"] == .string("failed"))
+        #expect(message.contains("/c.toml:2") && message.contains("the running configuration is unchanged"), "\(message)")
+    }
+
+    @Test func aGoodReloadTakesEffect() {
+        let h = Self.handler()
+        var config = EngineConfig()
+        config.doublePressIntervalMS = 800
+        h.applyReload(.success(config))
+        #expect(h.engine.config.doublePressIntervalMS == 800)
+    }
+
+    @Test func devicesWaitsForTheFirstProbeThenComesFromTheCache() throws {
+        let h = Self.handler()
+        var topics: Set<Topic> = []
+        guard case .afterProbe = Self.ask(h, #"{"id":1,"cmd":"devices"}"#, topics: &topics) else {
+            Issue.record("answered devices with no probe done")
+            return
+        }
+        h.devices = ProbeReport(nodes: [], buttonOnlyReason: "there is no /dev/input")
+        let answer = try Self.json(Self.ask(h, #"{"id":2,"cmd":"devices"}"#, topics: &topics))
+        guard case .object(let o) = answer, case .object(let result)? = o["result"] else { throw Failure("\(answer)") }
+        #expect(result["button_only_reason"] == .string("there is no /dev/input"))
+    }
+
+    @Test func aBadLineGetsAnErrorAnswerNotADeferral() throws {
+        let h = Self.handler()
+        var topics: Set<Topic> = []
+        let answer = try Self.json(Self.ask(h, "{nope", topics: &topics))
+        guard case .object(let o) = answer else { throw Failure("\(answer)") }
+        #expect(o["ok"] == .bool(false))
+    }
+
+    @Test func aPenArrivingEndsButtonOnlyModeAndItsRemovalStartsItAgain() throws {
+        var reasons: [String] = []
+        let h = CommandHandler(config: EngineConfig(), buttonOnlyReason: "no pen yet", tracksPens: true, log: { reasons.append($0) })
+        h.handle(TimedPenInput(.deviceAdded(DeviceID(4), DeviceInfo(name: "Pen", kind: .pen)), at: 10))
+        #expect(h.buttonOnlyReason == nil)
+        h.handle(TimedPenInput(.deviceRemoved(DeviceID(4)), at: 20))
+        #expect(h.buttonOnlyReason == "the last pen was removed")
+        #expect(reasons.count == 2)
+    }
+}
