@@ -3,6 +3,7 @@ import FoundationEssentials
 import StylusConfig
 import StylusCore
 import StylusInput
+import StylusProtocol
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -96,7 +97,7 @@ public struct DaemonOptions: Sendable {
 /// its clients in one poll set on one thread. Idle, it sleeps in poll(2)
 /// with no timeout.
 public final class Daemon {
-    public static let version = "0.1.0"
+    public static let version = StylusVersion.current
 
     private let options: DaemonOptions
     private var engine = Engine()
@@ -502,7 +503,7 @@ public final class Daemon {
             client.topics.subtract(topics)
             return Response.success(id: id, TopicsResult(topics: Topic.allCases.filter(client.topics.contains).map(\.rawValue)))
         case .devices:
-            return Response.success(id: id, Probe.run())
+            return Response.success(id: id, DevicesResult(Probe.run()))
         case .reload:
             switch reload() {
             case .success: return Response.success(id: id, StatusResult(engine: engine, buttonOnlyReason: buttonOnlyReason, changed: true))
