@@ -334,6 +334,8 @@ public struct EventLine: Equatable, Sendable {
     public var raw: [UInt8]
 
     public var topic: Topic? { Topic(eventName: name) }
+    /// A string field, e.g. a canvas event's `state`.
+    public func string(_ key: String) -> String? { if case .string(let s)? = fields[key] { s } else { nil } }
     public var time: Int64? { if case .number(let n)? = fields["time_us"] { Int64(n) } else { nil } }
 }
 

@@ -1,6 +1,5 @@
-// docs/CLIENTS.md's example: follow the canvas, print each event, survive daemon restarts.
+// docs/CLIENTS.md's example: follow the canvas, print each change, survive daemon restarts.
 import StylusClient
-import StylusProtocol
 
 let subscription = try StylusSubscription(topics: [.canvas])
 for try await update in subscription {
@@ -8,10 +7,10 @@ for try await update in subscription {
     case .connected(let status), .reconnected(let status):
         print("canvas is \(status.canvas.state), \(status.canvas.strokeCount) strokes")
     case .event(let event) where event.name == "canvas":
-        print("canvas is", event.fields["state"].map { "\($0)" } ?? "?")
+        print("canvas is \(event.string("state") ?? "?")")
     case .event(let event):
         print(event.name)
     case .disconnected(let reason):
-        print("disconnected (\(reason)); reconnecting")
+        print("lost stylusd (\(reason)); reconnecting")
     }
 }
