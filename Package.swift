@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .executable(name: "stylusd", targets: ["stylusd"]),
         .executable(name: "stylusctl", targets: ["stylusctl"]),
+        .library(name: "StylusProtocol", targets: ["StylusProtocol"]),
+        .library(name: "StylusClient", targets: ["StylusClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -41,6 +43,10 @@ let package = Package(
         ),
         // The pure engine: no C, no I/O, no clocks.
         .target(name: "StylusCore"),
+        // The socket protocol: requests, responses, events, topics, socket paths. Pure.
+        .target(name: "StylusProtocol", dependencies: ["StylusCore"]),
+        // A client of the socket: typed requests, subscriptions that survive daemon restarts.
+        .target(name: "StylusClient", dependencies: ["StylusProtocol", "StylusSystem"]),
         // Everything that touches the kernel's input stack or input files.
         .target(
             name: "StylusInput",
@@ -54,23 +60,25 @@ let package = Package(
         // The imperative shell: the event loop around the engine.
         .target(
             name: "StylusDaemon",
-            dependencies: ["StylusCore", "StylusInput", "StylusConfig", "StylusSystem", "CLinux",
+            dependencies: ["StylusCore", "StylusProtocol", "StylusInput", "StylusConfig", "StylusSystem", "CLinux",
                            .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(
             name: "stylusd",
             dependencies: [
-                "StylusCore", "StylusInput", "StylusDaemon", "StylusConfig",
+                "StylusCore", "StylusProtocol", "StylusInput", "StylusDaemon", "StylusConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "stylusctl",
             dependencies: [
-                "StylusCore", "StylusConfig",
+                "StylusCore", "StylusProtocol", "StylusClient", "StylusConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // docs/CLIENTS.md's Swift example, built so that it cannot rot.
+        .executableTarget(name: "stylus-example-client", dependencies: ["StylusClient"], path: "examples/swift-client"),
         .executableTarget(
             name: "stylus-bench",
             dependencies: [
@@ -81,7 +89,7 @@ let package = Package(
         // The fuzz targets' bodies, shared by libFuzzer and the regression tests.
         .target(
             name: "StylusFuzz",
-            dependencies: ["StylusCore", "StylusInput", "StylusConfig", "StylusDaemon"]
+            dependencies: ["StylusCore", "StylusProtocol", "StylusInput", "StylusConfig", "StylusDaemon"]
         ),
         .testTarget(
             name: "StylusFuzzTests",
@@ -96,12 +104,24 @@ let package = Package(
         ),
         .testTarget(
             name: "StylusDaemonTests",
-            dependencies: ["StylusCore", "StylusDaemon", "StylusConfig", "StylusInput",
+            dependencies: ["StylusCore", "StylusProtocol", "StylusDaemon", "StylusConfig", "StylusInput",
                            .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "StylusSystemTests",
             dependencies: ["StylusSystem"]
+        ),
+        .testTarget(
+            name: "StylusProtocolTests",
+            dependencies: ["StylusCore", "StylusProtocol"]
+        ),
+        .testTarget(
+            name: "StylusctlTests",
+            dependencies: ["stylusctl", "StylusProtocol", "StylusCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(
+            name: "StylusClientTests",
+            dependencies: ["StylusProtocol", "StylusClient", "StylusSystem"]
         ),
         .testTarget(
             name: "StylusConfigTests",

@@ -1,3 +1,4 @@
+import StylusProtocol
 import CLinux
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import StylusConfig
 import StylusCore
+import StylusProtocol
 import StylusInput
 import StylusSystem
 
@@ -155,6 +156,6 @@ final class CommandHandler {
         guard let devices else {
             return Response.failure(id: id, ProtocolError(code: .failed, message: "the hardware probe did not finish; see the daemon's log"))
         }
-        return Response.success(id: id, devices)
+        return Response.success(id: id, DevicesResult(devices))
     }
 }

@@ -1,5 +1,6 @@
 import StylusConfig
 import StylusCore
+import StylusProtocol
 import StylusSystem
 
 /// `reload` and SIGHUP without blocking the loop: the file is parsed in a

@@ -3,6 +3,7 @@ import Logging
 import StylusConfig
 import StylusCore
 import StylusInput
+import StylusProtocol
 import StylusSystem
 #if canImport(Glibc)
 import Glibc
@@ -12,7 +13,7 @@ import Glibc
 /// socket and its clients in one poll set on one thread. Nothing in a turn
 /// blocks; idle, it sleeps in poll(2) with no timeout.
 public final class Daemon {
-    public static let version = "0.1.0"
+    public static let version = StylusVersion.current
 
     private let options: DaemonOptions
     private let logger: Logger

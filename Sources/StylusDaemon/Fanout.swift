@@ -1,4 +1,5 @@
 import StylusCore
+import StylusProtocol
 import StylusSystem
 #if canImport(Glibc)
 import Glibc

@@ -2,6 +2,7 @@ import FoundationEssentials
 import StylusConfig
 import StylusCore
 import StylusDaemon
+import StylusProtocol
 import StylusInput
 
 /// What a fuzzer feeds: the three ways untrusted bytes reach stylusd.

@@ -1,10 +1,28 @@
 import ArgumentParser
 import FoundationEssentials
+import StylusClient
 import StylusConfig
 import StylusCore
+import StylusProtocol
 #if canImport(Glibc)
 import Glibc
 #endif
+
+/// Exit statuses, so scripts can tell what went wrong.
+enum Status {
+    static let notRunning: Int32 = 69      // EX_UNAVAILABLE
+    static let refused: Int32 = 3
+    static let protocolError: Int32 = 76   // EX_PROTOCOL
+    static let badConfig: Int32 = 78       // EX_CONFIG
+
+    static func of(_ error: StylusClientError) -> Int32 {
+        switch error.kind {
+        case .notRunning, .cancelled: notRunning
+        case .connectionRefused, .commandFailed: refused
+        case .protocolViolation: protocolError
+        }
+    }
+}
 
 @main
 struct Stylusctl: ParsableCommand {
@@ -16,24 +34,50 @@ struct Stylusctl: ParsableCommand {
             the command, \(Status.protocolError) when its answer made no sense, \(Status.badConfig) when `config check` \
             finds a problem.
             """,
-        version: "0.1.0",
-        subcommands: [StatusCommand.self, Toggle.self, Open.self, Minimize.self, Ack.self, Clear.self, PrecisionCommand.self,
-                      Watch.self, Devices.self, Strokes.self, Reload.self, Config.self, Completions.self]
+        version: StylusVersion.current,
+        // One subcommand per protocol command (CommandName's order), then stylusctl's own.
+        subcommands: CommandName.allCases.compactMap(\.subcommand) + [
+            Config.self,
+            Completions.self,
+        ]
     )
 }
 
+extension CommandName {
+    /// The stylusctl subcommand that sends this command; `subscribe` is `watch`.
+    var subcommand: ParsableCommand.Type? {
+        switch self {
+        case .status: StateCommand<StatusKind>.self
+        case .toggle: StateCommand<ToggleKind>.self
+        case .open: StateCommand<OpenKind>.self
+        case .minimize: StateCommand<MinimizeKind>.self
+        case .ack: StateCommand<AckKind>.self
+        case .clear: StateCommand<ClearKind>.self
+        case .strokes: Strokes.self
+        case .precision: PrecisionCommand.self
+        case .subscribe: Watch.self
+        case .unsubscribe: nil   // only meaningful on a connection that stays open
+        case .devices: Devices.self
+        case .reload: Reload.self
+        }
+    }
+}
+
 struct SocketOption: ParsableArguments {
-    @Option(help: "The daemon's socket (default: $STYLUSD_SOCKET, else $XDG_RUNTIME_DIR/stylusd/stylusd.sock).")
+    @Option(help: "The daemon's socket (default: $STYLUSD_SOCKET, else $XDG_RUNTIME_DIR/stylusd/stylusd.sock).",
+            completion: .file())
     var socket: String?
+
+    func connect() throws(StylusClientError) -> StylusConnection { try StylusConnection(socket: socket) }
 }
 
 /// Runs `body`, turning failures into a message on stderr and the exit status.
-func client(_ body: () throws(ClientFailure) -> Void) throws {
+func client(_ body: () throws(StylusClientError) -> Void) throws {
     do {
         try body()
     } catch {
         printError("stylusctl: \(error.message)")
-        throw ExitCode(error.status)
+        throw ExitCode(Status.of(error))
     }
 }
 
@@ -69,96 +113,74 @@ extension JSONValue {
         return nil
     }
     var string: String? { if case .string(let s) = self { s } else { nil } }
-    var bool: Bool? { if case .bool(let b) = self { b } else { nil } }
     var number: Double? { if case .number(let n) = self { n } else { nil } }
     var array: [JSONValue] { if case .array(let a) = self { a } else { [] } }
-    var int: Int { Int(number ?? 0) }
+}
+
+extension ResponseLine {
+    /// The result exactly as the daemon sent it (for `--json`), or its error.
+    func raw() throws(StylusClientError) -> JSONValue { try typed(JSONValue.self) }
+
+    func typed<R: Decodable>(_ type: R.Type) throws(StylusClientError) -> R {
+        do {
+            return try result(as: R.self)
+        } catch {
+            throw ok || error.code == .badJSON ? StylusClientError(.protocolViolation, error.message)
+                : StylusClientError(.commandFailed(error.code), error.code == .refused ? error.message : "\(error.code.rawValue): \(error.message)")
+        }
+    }
 }
 
 /// `status` and every state-changing command print the same summary.
-func describeStatus(_ r: JSONValue) -> String {
-    let canvas = r["canvas"] ?? .null, precision = r["precision"] ?? .null, input = r["input"] ?? .null, config = r["config"] ?? .null
+func describeStatus(_ r: StatusResult) -> String {
     var lines: [String] = []
-    if r["changed"]?.bool == false, let reason = r["reason"]?.string { lines.append("unchanged: \(reason)") }
-    lines.append("canvas     \(canvas["state"]?.string ?? "?") (\(canvas["stroke_count"]?.int ?? 0) strokes, \(canvas["point_count"]?.int ?? 0) points\(canvas["full"]?.bool == true ? ", full" : ""))")
-    lines.append("precision  \(precision["enabled"]?.bool == true ? "enabled" : "disabled"), \(precision["active"]?.bool == true ? "active" : "inactive")")
-    let devices = input["devices"]?.array ?? []
-    if input["mode"]?.string == "pen" {
-        lines.append("input      pen: " + devices.map { "\($0["name"]?.string ?? "?") [\($0["kind"]?.string ?? "?")]" }.joined(separator: ", "))
+    if r.changed == false, let reason = r.reason { lines.append("unchanged: \(reason)") }
+    let c = r.canvas
+    lines.append("canvas     \(c.state) (\(c.strokeCount) strokes, \(c.pointCount) points\(c.full ? ", full" : ""))")
+    lines.append("precision  \(r.precision.enabled ? "enabled" : "disabled"), \(r.precision.active ? "active" : "inactive")")
+    if r.input.mode == "pen" {
+        lines.append("input      pen: " + r.input.devices.map { "\($0.name) [\($0.kind)]" }.joined(separator: ", "))
     } else {
-        lines.append("input      button-only" + (input["reason"]?.string.map { ": \($0)" } ?? ""))
+        lines.append("input      button-only" + (r.input.reason.map { ": \($0)" } ?? ""))
     }
-    lines.append("config     interval \(config["interval_ms"]?.int ?? 0) ms, debounce \(config["debounce_ms"]?.int ?? 0) ms, transition \(config["transition_ms"]?.int ?? 0) ms")
+    lines.append("config     interval \(r.config.intervalMS) ms, debounce \(r.config.debounceMS) ms, transition \(r.config.transitionMS) ms")
     return lines.joined(separator: "\n")
 }
 
-struct StatusCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show the canvas, precision and input state.")
-    @OptionGroup var socket: SocketOption
-    @Flag(help: "Print the daemon's JSON result.") var json = false
-
-    func run() throws {
-        try client { () throws(ClientFailure) in
-            let result = try Connection(socket: socket.socket).request("status")
-            emit(json ? stylusctl.json(result) : describeStatus(result))
-        }
+/// Sends `command` and prints the status it answers, or its JSON.
+func runStateCommand(_ command: ClientCommand, socket: SocketOption, json: Bool) throws {
+    try client { () throws(StylusClientError) in
+        let response = try socket.connect().send(command)
+        emit(json ? stylusctl.json(try response.raw()) : describeStatus(try response.typed(StatusResult.self)))
     }
 }
 
-/// toggle, open, minimize, ack and clear differ only in the command name.
-protocol SimpleCommand: ParsableCommand {
-    static var command: String { get }
-    var socket: SocketOption { get }
-    var json: Bool { get }
+/// A command without arguments that answers with the status: status, toggle, open, minimize, ack, clear.
+protocol StateCommandKind {
+    static var command: ClientCommand { get }
 }
 
-extension SimpleCommand {
-    func run() throws {
-        try client { () throws(ClientFailure) in
-            let result = try Connection(socket: socket.socket).request(Self.command)
-            emit(json ? stylusctl.json(result) : describeStatus(result))
-        }
+enum StatusKind: StateCommandKind { static let command = ClientCommand.status }
+enum ToggleKind: StateCommandKind { static let command = ClientCommand.toggle }
+enum OpenKind: StateCommandKind { static let command = ClientCommand.open }
+enum MinimizeKind: StateCommandKind { static let command = ClientCommand.minimize }
+enum AckKind: StateCommandKind { static let command = ClientCommand.ack }
+enum ClearKind: StateCommandKind { static let command = ClientCommand.clear }
+
+/// One definition for every `StateCommandKind`; name and help come from `CommandName`.
+struct StateCommand<Kind: StateCommandKind>: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: Kind.command.name.rawValue, abstract: Kind.command.name.summary)
     }
-}
-
-struct Toggle: SimpleCommand {
-    static let configuration = CommandConfiguration(abstract: "Open the canvas if minimized, minimize it if open.")
-    static let command = "toggle"
     @OptionGroup var socket: SocketOption
     @Flag(help: "Print the daemon's JSON result.") var json = false
-}
 
-struct Open: SimpleCommand {
-    static let configuration = CommandConfiguration(abstract: "Open the canvas.")
-    static let command = "open"
-    @OptionGroup var socket: SocketOption
-    @Flag(help: "Print the daemon's JSON result.") var json = false
-}
-
-struct Minimize: SimpleCommand {
-    static let configuration = CommandConfiguration(abstract: "Minimize the canvas, keeping its strokes.")
-    static let command = "minimize"
-    @OptionGroup var socket: SocketOption
-    @Flag(help: "Print the daemon's JSON result.") var json = false
-}
-
-struct Ack: SimpleCommand {
-    static let configuration = CommandConfiguration(abstract: "Tell stylusd the overlay finished its transition.")
-    static let command = "ack"
-    @OptionGroup var socket: SocketOption
-    @Flag(help: "Print the daemon's JSON result.") var json = false
-}
-
-struct Clear: SimpleCommand {
-    static let configuration = CommandConfiguration(abstract: "Delete every stroke on the canvas.")
-    static let command = "clear"
-    @OptionGroup var socket: SocketOption
-    @Flag(help: "Print the daemon's JSON result.") var json = false
+    func run() throws { try runStateCommand(Kind.command, socket: socket, json: json) }
 }
 
 struct PrecisionCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "precision", abstract: "Enable, disable or toggle precision mode.")
-    @Argument(help: "enable, disable or toggle") var action: String
+    static let configuration = CommandConfiguration(commandName: CommandName.precision.rawValue, abstract: CommandName.precision.summary)
+    @Argument(help: "enable, disable or toggle", completion: .list(PrecisionRequest.allCases.map(\.rawValue))) var action: String
     @OptionGroup var socket: SocketOption
     @Flag(help: "Print the daemon's JSON result.") var json = false
 
@@ -166,59 +188,45 @@ struct PrecisionCommand: ParsableCommand {
         guard PrecisionRequest(rawValue: action) != nil else { throw ValidationError("the action is enable, disable or toggle, not \"\(action)\"") }
     }
 
-    func run() throws {
-        try client { () throws(ClientFailure) in
-            let result = try Connection(socket: socket.socket).request("precision", ["action": .string(action)])
-            emit(json ? stylusctl.json(result) : describeStatus(result))
-        }
-    }
+    func run() throws { try runStateCommand(.precision(PrecisionRequest(rawValue: action)!), socket: socket, json: json) }
 }
 
 struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print events as they happen.",
-        discussion: "Topics: canvas, double-press, precision, device, pen (per-sample pen data). Default: every topic but pen.")
-    @Argument(help: "Topics to follow.") var topics: [String] = []
+        abstract: CommandName.subscribe.summary,
+        discussion: "Topics: \(Topic.allCases.map { $0 == .pen ? "pen (per-sample pen data)" : $0.rawValue }.joined(separator: ", ")). Default: every topic but pen.")
+    @Argument(help: "Topics to follow.", completion: .list(Topic.allCases.map(\.rawValue))) var topics: [String] = []
     @OptionGroup var socket: SocketOption
     @Flag(help: "One JSON object per line, exactly as the daemon sends them.") var json = false
 
     func validate() throws {
-        let known = ["canvas", "double-press", "precision", "device", "pen"]
-        for t in topics where !known.contains(t) {
-            throw ValidationError("unknown topic \"\(t)\"; topics are \(known.joined(separator: ", "))")
+        for t in topics where Topic(rawValue: t) == nil {
+            throw ValidationError("unknown topic \"\(t)\"; topics are \(Topic.allCases.map(\.rawValue).joined(separator: ", "))")
         }
     }
 
     func run() throws {
-        try client { () throws(ClientFailure) in
-            let connection = try Connection(socket: socket.socket)
-            let json = self.json
-            let show: ([UInt8], JSONValue) -> Void = { raw, value in
-                if json { emit(raw) } else { emit(Self.describe(value)) }
+        try client { () throws(StylusClientError) in
+            let connection = try socket.connect()
+            _ = try connection.send(.subscribe(topics.isEmpty ? Topic.defaults : topics.compactMap(Topic.init(rawValue:)))).raw()
+            while let event = try connection.nextEvent() {
+                emit(json ? event.raw : Array((Self.describe(event) + "\n").utf8))
             }
-            var fields: [String: JSONValue] = [:]
-            if !topics.isEmpty { fields["topics"] = .array(topics.map { .string($0) }) }
-            _ = try connection.request("subscribe", fields, onEvent: show)
-            while let (raw, value) = try connection.readRawLine() {
-                if value["event"] != nil { show(raw, value) }
-            }
-            throw ClientFailure(status: Status.notRunning, message: "stylusd closed the connection (it stopped)")
+            throw StylusClientError(.notRunning, "stylusd closed the connection (it stopped)")
         }
     }
 
     /// "12:34:56.789 canvas state=open source=pen …": the event name, then its fields.
-    static func describe(_ value: JSONValue) -> String {
-        guard case .object(let o) = value else { return stylusctl.json(value) }
+    static func describe(_ event: EventLine) -> String {
         var parts: [String] = []
-        if let t = o["time_us"]?.number {
-            let micros = Int64(t)
+        if let micros = event.time {
             let seconds = micros / 1_000_000
             let ms = (micros % 1_000_000) / 1000
             parts.append("\(seconds).\(String(1000 + ms).dropFirst())")
         }
-        parts.append(o["event"]?.string ?? "?")
-        for key in o.keys.sorted() where key != "event" && key != "time_us" {
-            let v = o[key]!
+        parts.append(event.name)
+        for key in event.fields.keys.sorted() where key != "event" && key != "time_us" {
+            let v = event.fields[key]!
             parts.append("\(key)=\(v.string ?? stylusctl.json(v))")
         }
         return parts.joined(separator: " ")
@@ -226,47 +234,51 @@ struct Watch: ParsableCommand {
 }
 
 struct Devices: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the input hardware the daemon sees (its probe).")
+    static let configuration = CommandConfiguration(abstract: CommandName.devices.summary)
     @OptionGroup var socket: SocketOption
     @Flag(help: "Print the daemon's JSON result.") var json = false
 
     func run() throws {
-        try client { () throws(ClientFailure) in
-            let result = try Connection(socket: socket.socket).request("devices")
-            if json { return emit(stylusctl.json(result)) }
-            for node in result["nodes"]?.array ?? [] {
-                var line = "\(node["path"]?.string ?? "?")  \(node["name"]?.string ?? "?")  \(node["kind"]?.string ?? "?")"
-                if let error = node["error"]?.string { line += ": \(error)" }
-                if let pen = node["pen"] {
-                    line += ": " + (pen["side_buttons"]?.array.compactMap(\.string).joined(separator: " ") ?? "")
-                    if pen["display"]?.bool == true { line += ", pen display" }
+        try client { () throws(StylusClientError) in
+            let response = try socket.connect().send(.devices)
+            if json { return emit(stylusctl.json(try response.raw())) }
+            let result = try response.typed(DevicesResult.self)
+            for node in result.nodes {
+                var line = "\(node.path)  \(node.name)  \(node.kind.rawValue)"
+                if let error = node.error { line += ": \(error)" }
+                if let pen = node.pen {
+                    line += ": " + pen.sideButtons.joined(separator: " ")
+                    if pen.display { line += ", pen display" }
                 }
                 emit(line)
             }
-            if let reason = result["button_only_reason"]?.string { emit("no pen: \(reason)") }
+            if let reason = result.buttonOnlyReason { emit("no pen: \(reason)") }
         }
     }
 }
 
 struct Strokes: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print the canvas's strokes, or draw them into an SVG file.")
-    @Option(help: "Write an SVG drawing here; each segment is as wide as its pressure.") var svg: String?
+    static let configuration = CommandConfiguration(abstract: CommandName.strokes.summary)
+    @Option(help: "Write an SVG drawing here; each segment is as wide as its pressure.", completion: .file(extensions: ["svg"])) var svg: String?
     @OptionGroup var socket: SocketOption
 
     func run() throws {
-        try client { () throws(ClientFailure) in
-            let result = try Connection(socket: socket.socket).request("strokes")
-            guard let svg else { return emit(stylusctl.json(result)) }
-            let document = Self.svg(result["strokes"]?.array ?? [])
-            let fd = open(svg, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw ClientFailure(status: 1, message: "\(svg): \(String(cString: strerror(errno)))") }
-            defer { close(fd) }
-            let bytes = Array(document.utf8)
-            guard bytes.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == bytes.count else {
-                throw ClientFailure(status: 1, message: "\(svg): \(String(cString: strerror(errno)))")
-            }
-            emit("\(svg): \(result["strokes"]?.array.count ?? 0) strokes")
+        var result = JSONValue.null
+        try client { () throws(StylusClientError) in
+            // The JSON as sent: the points' decimal text is what the SVG's coordinates are computed from.
+            result = try socket.connect().send(.strokes).raw()
         }
+        guard let svg else { return emit(stylusctl.json(result)) }
+        let document = Self.svg(result["strokes"]?.array ?? [])
+        let fd = open(svg, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let bytes = Array(document.utf8)
+        guard fd >= 0, bytes.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == bytes.count else {
+            printError("stylusctl: \(svg): \(String(cString: strerror(errno)))")
+            if fd >= 0 { close(fd) }
+            throw ExitCode(1)
+        }
+        close(fd)
+        emit("\(svg): \(result["strokes"]?.array.count ?? 0) strokes")
     }
 
     /// 1600 × 1000 user units for the unit square of the tablet; widths 0.5–8 by pressure.
@@ -287,12 +299,12 @@ struct Strokes: ParsableCommand {
 }
 
 struct Reload: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Make the daemon re-read its configuration file.")
+    static let configuration = CommandConfiguration(abstract: CommandName.reload.summary)
     @OptionGroup var socket: SocketOption
 
     func run() throws {
-        try client { () throws(ClientFailure) in
-            emit(describeStatus(try Connection(socket: socket.socket).request("reload")))
+        try client { () throws(StylusClientError) in
+            emit(describeStatus(try socket.connect().send(.reload).typed(StatusResult.self)))
         }
     }
 }
@@ -302,7 +314,7 @@ struct Config: ParsableCommand {
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Check a config.toml without a daemon.")
-        @Argument(help: "The file to check.") var file: String
+        @Argument(help: "The file to check.", completion: .file(extensions: ["toml"])) var file: String
 
         func run() throws {
             let fd = open(file, O_RDONLY | O_CLOEXEC)
@@ -332,7 +344,7 @@ struct Config: ParsableCommand {
 
 struct Completions: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Print a shell completion script (bash, zsh or fish).")
-    @Argument(help: "bash, zsh or fish") var shell: String
+    @Argument(help: "bash, zsh or fish", completion: .list(CompletionShell.allCases.map(\.rawValue))) var shell: String
 
     func run() throws {
         guard let kind = CompletionShell(rawValue: shell) else {

@@ -4,6 +4,7 @@ import StylusConfig
 import StylusCore
 import StylusDaemon
 import StylusInput
+import StylusProtocol
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,6 +19,7 @@ struct Stylusd: ParsableCommand {
             events on standard output. `stylusd probe` lists the input hardware; \
             `stylusd replay` runs the engine offline over an evemu recording.
             """,
+        version: StylusVersion.current,
         subcommands: [Run.self, Probe.self, Replay.self],
         defaultSubcommand: Run.self
     )

@@ -1,6 +1,7 @@
 import FoundationEssentials
 @testable import StylusCore
 @testable import StylusDaemon
+import StylusProtocol
 import StylusConfig
 @testable import StylusInput
 import Testing

@@ -12,7 +12,8 @@ public enum SocketLocation {
     }
 }
 
-public struct SocketLocationError: Error, CustomStringConvertible {
+public struct SocketLocationError: Error, Equatable, Sendable, CustomStringConvertible {
+    public init() {}
     public var description: String {
         "XDG_RUNTIME_DIR is not set (it is, in a normal login session); pass --socket PATH or set STYLUSD_SOCKET"
     }

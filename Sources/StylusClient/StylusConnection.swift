@@ -1,0 +1,190 @@
+public import StylusCore
+public import StylusProtocol
+import StylusSystem
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A blocking connection to stylusd: one request at a time, on one thread.
+/// Events that arrive while a response is awaited are kept, in order, for
+/// `nextEvent()`.
+public final class StylusConnection {
+    public let path: String
+    /// The daemon's greeting: its version, topics and commands.
+    public let hello: HelloEvent
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    private var pendingEvents: [EventLine] = []
+    private var nextID = 1
+    /// When set, a byte readable here makes a blocked read throw `.cancelled`.
+    var wakeFD: Int32 = -1
+
+    /// The socket path: `socket`, else `$STYLUSD_SOCKET`, else `$XDG_RUNTIME_DIR/stylusd/stylusd.sock`.
+    public static func resolvePath(socket: String? = nil, environment: [String: String] = socketEnvironment) throws(StylusClientError) -> String {
+        switch SocketLocation.resolve(explicit: socket, environment: environment) {
+        case .success(let path): return path
+        case .failure(let error): throw StylusClientError(.notRunning, error.description)
+        }
+    }
+
+    /// The two variables the socket path depends on, from this process's environment.
+    public static var socketEnvironment: [String: String] {
+        ["STYLUSD_SOCKET", "XDG_RUNTIME_DIR"].reduce(into: [:]) { result, name in
+            if let value = getenv(name) { result[name] = String(cString: value) }
+        }
+    }
+
+    /// Connects to the daemon found by the usual rules and reads its greeting.
+    public convenience init(socket: String? = nil, environment: [String: String] = socketEnvironment) throws(StylusClientError) {
+        try self.init(path: Self.resolvePath(socket: socket, environment: environment))
+    }
+
+    /// Connects to the daemon at `path` and reads its greeting.
+    public init(path: String) throws(StylusClientError) {
+        self.path = path
+        let address: UnixSocketAddress
+        do {
+            address = try UnixSocketAddress(path: path)
+        } catch {
+            throw StylusClientError(.notRunning, "\(path): not a usable socket path")
+        }
+        do {
+            fd = try address.connectStream()
+        } catch {
+            throw StylusClientError(.notRunning, """
+                stylusd is not running (\(path): \(error.errno.reason)).
+                Start it with `systemctl --user start stylusd`, or run `stylusd` in a terminal.
+                """)
+        }
+        var greeting: HelloEvent?
+        do {
+            greeting = try Self.greeting(Self.readLine(fd, &buffer, wake: -1), path: path)
+        } catch {
+            close(fd)
+            throw error
+        }
+        hello = greeting!
+    }
+
+    deinit { close(fd) }
+
+    private static func greeting(_ raw: [UInt8]?, path: String) throws(StylusClientError) -> HelloEvent {
+        guard let raw, case .event(let event)? = ServerLine.decode(raw) else {
+            throw StylusClientError(.protocolViolation, "\(path): the daemon sent no greeting")
+        }
+        if event.name == "refused" {
+            let reason = if case .string(let r)? = event.fields["reason"] { r } else { "refused" }
+            throw StylusClientError(.connectionRefused, "stylusd refused the connection: \(reason)")
+        }
+        guard event.name == "hello", let hello = try? ProtocolV1.decode(HelloEvent.self, from: raw) else {
+            throw StylusClientError(.protocolViolation, "\(path): the daemon sent no greeting")
+        }
+        return hello
+    }
+
+    // MARK: Requests
+
+    /// Sends one command and returns its response, whatever its result type.
+    public func send(_ command: ClientCommand) throws(StylusClientError) -> ResponseLine {
+        let id = JSONValue.number(Double(nextID))
+        nextID += 1
+        try write(Request(id: id, command: command).line)
+        while true {
+            switch try readServerLine() {
+            case nil:
+                throw StylusClientError(.protocolViolation, "the daemon closed the connection before answering")
+            case .event(let event)?:
+                pendingEvents.append(event)
+            case .response(let response)? where response.id == id:
+                return response
+            case .response?:
+                continue
+            }
+        }
+    }
+
+    /// Sends one command and decodes its result as `R`; an error answer throws `.commandFailed`.
+    public func request<R: Decodable>(_ command: ClientCommand, as type: R.Type = R.self) throws(StylusClientError) -> R {
+        let response = try send(command)
+        do {
+            return try response.result(as: R.self)
+        } catch {
+            // A result that does not decode is the daemon's fault; an error it answered is the command's.
+            throw response.ok || error.code == .badJSON ? StylusClientError(.protocolViolation, error.message) : StylusClientError(error)
+        }
+    }
+
+    public func status() throws(StylusClientError) -> StatusResult { try request(.status) }
+    public func toggle() throws(StylusClientError) -> StatusResult { try request(.toggle) }
+    public func open() throws(StylusClientError) -> StatusResult { try request(.open) }
+    public func minimize() throws(StylusClientError) -> StatusResult { try request(.minimize) }
+    public func ack() throws(StylusClientError) -> StatusResult { try request(.ack) }
+    public func clear() throws(StylusClientError) -> StatusResult { try request(.clear) }
+    public func reload() throws(StylusClientError) -> StatusResult { try request(.reload) }
+    public func precision(_ action: PrecisionRequest) throws(StylusClientError) -> StatusResult { try request(.precision(action)) }
+    public func strokes() throws(StylusClientError) -> StrokesResult { try request(.strokes) }
+    public func devices() throws(StylusClientError) -> DevicesResult { try request(.devices) }
+    public func subscribe(_ topics: [Topic] = Topic.defaults) throws(StylusClientError) -> TopicsResult { try request(.subscribe(topics)) }
+    public func unsubscribe(_ topics: [Topic]) throws(StylusClientError) -> TopicsResult { try request(.unsubscribe(topics)) }
+
+    // MARK: Events
+
+    /// The next event (first those that arrived while a response was awaited); nil once the daemon closes.
+    public func nextEvent() throws(StylusClientError) -> EventLine? {
+        if !pendingEvents.isEmpty { return pendingEvents.removeFirst() }
+        while true {
+            switch try readServerLine() {
+            case nil: return nil
+            case .event(let event)?: return event
+            case .response?: continue
+            }
+        }
+    }
+
+    // MARK: Bytes
+
+    private func readServerLine() throws(StylusClientError) -> ServerLine? {
+        guard let raw = try Self.readLine(fd, &buffer, wake: wakeFD) else { return nil }
+        guard let line = ServerLine.decode(raw) else {
+            throw StylusClientError(.protocolViolation, "the daemon sent a line that is not JSON")
+        }
+        return line
+    }
+
+    private func write(_ bytes: [UInt8]) throws(StylusClientError) {
+        var offset = 0
+        while offset < bytes.count {
+            // send, not write: a daemon gone away is an error here, not SIGPIPE.
+            let n = bytes[offset...].withUnsafeBytes { chunk in
+                retryingInterrupts { Glibc.send(fd, chunk.baseAddress, chunk.count, Int32(MSG_NOSIGNAL)) }
+            }
+            if n < 0 { throw Self.lost(SystemCallError.last("send")) }
+            offset += n
+        }
+    }
+
+    private static func lost(_ error: SystemCallError) -> StylusClientError {
+        StylusClientError(.notRunning, "lost the connection to stylusd: \(error.errno.reason)")
+    }
+
+    /// One line with its newline; nil at end of stream.
+    private static func readLine(_ fd: Int32, _ buffer: inout [UInt8], wake: Int32) throws(StylusClientError) -> [UInt8]? {
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0a) {
+                let line = Array(buffer[...newline])
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            if wake >= 0 {
+                var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
+                if retryingInterrupts({ poll(&fds, 2, -1) }) < 0 { throw lost(SystemCallError.last("poll")) }
+                if fds[1].revents != 0 { throw StylusClientError(.cancelled, "cancelled") }
+            }
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            let n = chunk.withUnsafeMutableBytes { space in retryingInterrupts { read(fd, space.baseAddress, space.count) } }
+            if n < 0 { throw lost(SystemCallError.last("read")) }
+            if n == 0 { return nil }
+            buffer += chunk[0..<n]
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import StylusCore
+import StylusInput
+import StylusProtocol
+
+extension StatusResult {
+    /// The engine's state as `status` reports it.
+    init(engine: Engine, buttonOnlyReason: String?, changed: Bool? = nil, reason: String? = nil) {
+        let c = engine.canvas
+        let devices = engine.deviceIDs.compactMap { id in
+            engine.deviceInfo(id).map { DeviceInfoResult(device: id.rawValue, name: $0.name, kind: $0.kind.rawValue) }
+        }
+        let hasPen = devices.contains { $0.kind == "pen" }
+        self.init(
+            canvas: CanvasInfo(state: c.state.rawValue, hasContent: c.hasContent, strokeCount: c.strokes.count,
+                               pointCount: c.pointCount, full: c.isFull),
+            precision: PrecisionInfo(enabled: engine.precisionEnabled, active: engine.precisionActive),
+            input: InputInfo(mode: hasPen ? "pen" : "button-only", reason: hasPen ? nil : buttonOnlyReason, devices: devices),
+            config: ConfigInfo(intervalMS: engine.config.doublePressIntervalMS, debounceMS: engine.config.debounceMS,
+                               transitionMS: engine.config.transitionMS),
+            changed: changed, reason: reason)
+    }
+}
+
+extension DevicesResult {
+    /// The probe's report in the protocol's shape (the same JSON, key for key).
+    package init(_ report: ProbeReport) {
+        self.init(nodes: report.nodes.map(Node.init), buttonOnlyReason: report.buttonOnlyReason)
+    }
+}
+
+extension DevicesResult.Node {
+    init(_ node: ProbedNode) {
+        self.init(path: node.path, name: node.name, id: node.id, kind: Kind(rawValue: node.kind.rawValue) ?? .other,
+                  error: node.error, looksLikePen: node.looksLikePen, pen: node.pen.map(DevicesResult.Pen.init),
+                  pad: node.pad.map { DevicesResult.Pad(buttons: $0.buttons) })
+    }
+}
+
+extension DevicesResult.Pen {
+    init(_ pen: PenCapabilities) {
+        self.init(pressureLevels: pen.pressureLevels, sideButtons: pen.sideButtons, eraser: pen.eraser, tilt: pen.tilt,
+                  distance: pen.distance, display: pen.display, libwacomModel: pen.libwacomModel,
+                  libwacomStylusButtons: pen.libwacomStylusButtons, notes: pen.notes)
+    }
+}

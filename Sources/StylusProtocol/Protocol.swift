@@ -1,0 +1,367 @@
+import FoundationEssentials
+public import StylusCore
+
+/// Protocol v1: newline-delimited JSON over a Unix stream socket.
+public enum ProtocolV1 {
+    public static let version = 1
+    public static let maxLineBytes = 64 * 1024
+    /// Requests are flat; anything nested deeper is refused before decoding.
+    static let maxNesting = 16
+
+    /// Sorted keys, slashes as they are: every line the daemon writes.
+    static let encoder: JSONEncoder = {
+        let e = JSONEncoder()
+        e.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+        return e
+    }()
+
+    /// Decodes one line (with or without its newline) as `T`.
+    public static func decode<T: Decodable>(_ type: T.Type, from line: [UInt8]) throws -> T {
+        try JSONDecoder().decode(T.self, from: Data(line.last == 0x0a ? line.dropLast() : line[...]))
+    }
+}
+
+/// The one version string of stylusd, stylusctl and the `hello` event.
+public enum StylusVersion {
+    public static let current = "0.1.0"
+}
+
+/// Every subscription a client can ask for, listed once.
+public enum Topic: String, CaseIterable, Codable, Sendable {
+    case canvas
+    case doublePress = "double-press"
+    case precision
+    case device
+    case pen
+
+    /// What `subscribe` without `topics` means: every topic but the per-sample pen stream.
+    public static let defaults: [Topic] = allCases.filter { $0 != .pen }
+
+    /// Which subscription an engine event belongs to.
+    public init(_ event: EngineEvent) {
+        switch event {
+        case .canvas, .stroke, .canvasFull: self = .canvas
+        case .doublePress: self = .doublePress
+        case .precision: self = .precision
+        case .device: self = .device
+        case .proximity: self = .pen
+        }
+    }
+
+    /// Which topic an event line belongs to, by its `event` name.
+    public init?(eventName: String) {
+        switch eventName {
+        case "canvas", "stroke", "canvas-full": self = .canvas
+        case "double-press": self = .doublePress
+        case "precision": self = .precision
+        case "device": self = .device
+        case "proximity", "pen", "dropped": self = .pen
+        default: return nil
+        }
+    }
+}
+
+/// Every command of the protocol, listed once: the decoder's error, the
+/// `hello` event, stylusctl's subcommands, help texts and completions all
+/// derive from this list. Adding a command is a case here, its decoding in
+/// `ClientCommand.init(name:fields:)`, and its handler in the daemon.
+public enum CommandName: String, CaseIterable, Codable, Sendable {
+    case status, toggle, open, minimize, ack, strokes, clear, precision, subscribe, unsubscribe, devices, reload
+
+    /// The argument a command takes beyond `id` and `cmd`.
+    public enum Argument: Sendable, Equatable {
+        /// `"action"`: one of `PrecisionRequest`'s values.
+        case precisionAction
+        /// `"topics"`: an array of `Topic` values (optional).
+        case topics
+    }
+
+    public var argument: Argument? {
+        switch self {
+        case .precision: .precisionAction
+        case .subscribe, .unsubscribe: .topics
+        default: nil
+        }
+    }
+
+    /// One line for help texts.
+    public var summary: String {
+        switch self {
+        case .status: "Show the canvas, precision and input state."
+        case .toggle: "Open the canvas if minimized, minimize it if open."
+        case .open: "Open the canvas."
+        case .minimize: "Minimize the canvas, keeping its strokes."
+        case .ack: "Tell stylusd the overlay finished its transition."
+        case .strokes: "Print the canvas's strokes, or draw them into an SVG file."
+        case .clear: "Delete every stroke on the canvas."
+        case .precision: "Enable, disable or toggle precision mode."
+        case .subscribe: "Print events as they happen."
+        case .unsubscribe: "Stop receiving events of some topics."
+        case .devices: "List the input hardware the daemon sees (its probe)."
+        case .reload: "Make the daemon re-read its configuration file."
+        }
+    }
+
+    /// "status, toggle, …, reload", as error messages list them.
+    public static var list: String { allCases.map(\.rawValue).joined(separator: ", ") }
+}
+
+public enum ClientCommand: Equatable, Sendable {
+    case status, toggle, open, minimize, ack, strokes, clear, devices, reload
+    case precision(PrecisionRequest)
+    case subscribe([Topic])
+    case unsubscribe([Topic])
+
+    public var name: CommandName {
+        switch self {
+        case .status: .status
+        case .toggle: .toggle
+        case .open: .open
+        case .minimize: .minimize
+        case .ack: .ack
+        case .strokes: .strokes
+        case .clear: .clear
+        case .devices: .devices
+        case .reload: .reload
+        case .precision: .precision
+        case .subscribe: .subscribe
+        case .unsubscribe: .unsubscribe
+        }
+    }
+
+    /// The fields a request carries besides `id` and `cmd`.
+    public var fields: [String: JSONValue] {
+        switch self {
+        case .precision(let request): ["action": .string(request.rawValue)]
+        case .subscribe(let topics), .unsubscribe(let topics): ["topics": .array(topics.map { .string($0.rawValue) })]
+        default: [:]
+        }
+    }
+
+    /// Decodes a command from its name and the request's fields.
+    public init(name: CommandName, fields: [String: JSONValue]) throws(ProtocolError) {
+        func topics() throws(ProtocolError) -> [Topic] {
+            guard let value = fields["topics"] else { return Topic.defaults }
+            guard case .array(let items) = value else {
+                throw ProtocolError(code: .badRequest, message: "\"topics\" must be an array of strings")
+            }
+            var result: [Topic] = []
+            for item in items {
+                guard case .string(let name) = item, let topic = Topic(rawValue: name) else {
+                    throw ProtocolError(code: .badRequest, message: "unknown topic \(item); topics are \(Topic.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                result.append(topic)
+            }
+            return result
+        }
+        switch name {
+        case .status: self = .status
+        case .toggle: self = .toggle
+        case .open: self = .open
+        case .minimize: self = .minimize
+        case .ack: self = .ack
+        case .strokes: self = .strokes
+        case .clear: self = .clear
+        case .devices: self = .devices
+        case .reload: self = .reload
+        case .precision:
+            guard case .string(let action)? = fields["action"], let request = PrecisionRequest(rawValue: action) else {
+                throw ProtocolError(code: .badRequest, message: "precision needs \"action\": \"enable\", \"disable\" or \"toggle\"")
+            }
+            self = .precision(request)
+        case .subscribe: self = .subscribe(try topics())
+        case .unsubscribe: self = .unsubscribe(try topics())
+        }
+    }
+}
+
+public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible {
+    public enum Code: String, Codable, Sendable {
+        case badJSON = "bad-json"
+        case badRequest = "bad-request"
+        case unknownCommand = "unknown-command"
+        case lineTooLong = "line-too-long"
+        case refused
+        case failed
+    }
+    public var code: Code
+    public var message: String
+
+    public init(code: Code, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+}
+
+/// A request that could not be decoded; the id goes with the error when it could be read.
+public struct RequestFailure: Error, Equatable, Sendable {
+    public var id: JSONValue
+    public var error: ProtocolError
+}
+
+public struct Request: Equatable, Sendable {
+    public var id: JSONValue
+    public var command: ClientCommand
+
+    public init(id: JSONValue, command: ClientCommand) {
+        self.id = id
+        self.command = command
+    }
+}
+
+extension Request {
+    /// The request as one line, keys sorted: what a client sends.
+    public var line: [UInt8] {
+        var object = command.fields
+        object["id"] = id
+        object["cmd"] = .string(command.name.rawValue)
+        return Response.line(JSONValue.object(object))
+    }
+
+    /// Decodes one line (without its newline). On failure, the id (when it
+    /// could be read) goes with the error so the response can carry it.
+    public static func decode(_ line: [UInt8]) -> Result<Request, RequestFailure> {
+        func bad(_ code: ProtocolError.Code, _ message: String, id: JSONValue = .null) -> Result<Request, RequestFailure> {
+            .failure(RequestFailure(id: id, error: ProtocolError(code: code, message: message)))
+        }
+        if let depth = nestingExceeds(line, ProtocolV1.maxNesting) {
+            return bad(.badJSON, "nested deeper than \(ProtocolV1.maxNesting) levels (at byte \(depth))")
+        }
+        let object: [String: JSONValue]
+        do {
+            let value = try JSONDecoder().decode(JSONValue.self, from: Data(line))
+            guard case .object(let o) = value else { return bad(.badRequest, "a request is a JSON object, not \(value.typeName)") }
+            object = o
+        } catch {
+            return bad(.badJSON, "not valid JSON (or not UTF-8)")
+        }
+        let id = object["id"] ?? .null
+        guard let cmdValue = object["cmd"] else { return bad(.badRequest, "missing \"cmd\"", id: id) }
+        guard case .string(let cmd) = cmdValue else { return bad(.badRequest, "\"cmd\" must be a string, not \(cmdValue.typeName)", id: id) }
+        guard let name = CommandName(rawValue: cmd) else {
+            return bad(.unknownCommand, "unknown command \"\(cmd)\"; commands are \(CommandName.list)", id: id)
+        }
+        do {
+            return .success(Request(id: id, command: try ClientCommand(name: name, fields: object)))
+        } catch {
+            return .failure(RequestFailure(id: id, error: error))
+        }
+    }
+
+    /// The byte offset where nesting first exceeds `limit`, outside strings.
+    static func nestingExceeds(_ bytes: [UInt8], _ limit: Int) -> Int? {
+        var depth = 0, inString = false, escaped = false
+        for (i, b) in bytes.enumerated() {
+            if inString {
+                if escaped { escaped = false } else if b == 0x5c { escaped = true } else if b == 0x22 { inString = false }
+                continue
+            }
+            switch b {
+            case 0x22: inString = true
+            case 0x5b, 0x7b:
+                depth += 1
+                if depth > limit { return i }
+            case 0x5d, 0x7d: depth -= 1
+            default: break
+            }
+        }
+        return nil
+    }
+}
+
+/// Responses: `{"id":…,"ok":true,"result":…}` or `{"id":…,"ok":false,"error":{"code":…,"message":…}}`.
+public enum Response {
+    struct Success<R: Encodable>: Encodable {
+        var id: JSONValue
+        var ok = true
+        var result: R
+    }
+
+    struct Failure: Encodable {
+        var id: JSONValue
+        var ok = false
+        var error: ErrorBody
+    }
+
+    struct ErrorBody: Codable {
+        var code: String
+        var message: String
+    }
+
+    public static func success<R: Encodable>(id: JSONValue, _ result: R) -> [UInt8] {
+        line(Success(id: id, result: result))
+    }
+
+    public static func failure(id: JSONValue, _ error: ProtocolError) -> [UInt8] {
+        line(Failure(id: id, error: .init(code: error.code.rawValue, message: error.message)))
+    }
+
+    /// One JSON line (with its newline) for any value: responses, `hello`, requests.
+    public static func line<T: Encodable>(_ value: T) -> [UInt8] {
+        // Encoding these plain structs cannot fail; a bug would show as an empty object.
+        var bytes = (try? Array(ProtocolV1.encoder.encode(value))) ?? Array("{}".utf8)
+        bytes.append(0x0a)
+        return bytes
+    }
+}
+
+/// One line from the daemon, as a client reads it: an event or a response.
+public enum ServerLine: Sendable {
+    case event(EventLine)
+    case response(ResponseLine)
+
+    /// Decodes one line (with or without its newline).
+    public static func decode(_ raw: [UInt8]) -> ServerLine? {
+        let body = raw.last == 0x0a ? Array(raw.dropLast()) : raw
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(body)), case .object(let object) = value else {
+            return nil
+        }
+        if case .string(let name)? = object["event"] {
+            return .event(EventLine(name: name, fields: object, raw: body + [0x0a]))
+        }
+        return .response(ResponseLine(id: object["id"] ?? .null, ok: object["ok"] == .bool(true), raw: body))
+    }
+}
+
+/// An event as the daemon sent it: its name, its fields, and the exact line.
+public struct EventLine: Equatable, Sendable {
+    public var name: String
+    /// Every field, `event` and `time_us` included.
+    public var fields: [String: JSONValue]
+    /// The line exactly as received, with its newline.
+    public var raw: [UInt8]
+
+    public var topic: Topic? { Topic(eventName: name) }
+    /// A string field, e.g. a canvas event's `state`.
+    public func string(_ key: String) -> String? { if case .string(let s)? = fields[key] { s } else { nil } }
+    public var time: Int64? { if case .number(let n)? = fields["time_us"] { Int64(n) } else { nil } }
+}
+
+/// A response, whose result is decoded into the type the caller expects.
+public struct ResponseLine: Equatable, Sendable {
+    public var id: JSONValue
+    public var ok: Bool
+    var raw: [UInt8]
+
+    private struct Envelope<R: Decodable>: Decodable {
+        var result: R?
+        var error: Response.ErrorBody?
+    }
+
+    /// The result as `R`, or the daemon's error.
+    public func result<R: Decodable>(as type: R.Type = R.self) throws(ProtocolError) -> R {
+        let envelope: Envelope<R>
+        do {
+            envelope = try ProtocolV1.decode(Envelope<R>.self, from: raw)
+        } catch {
+            throw ProtocolError(code: .badJSON, message: "the daemon's answer does not match \(R.self): \(error)")
+        }
+        if ok, let result = envelope.result { return result }
+        if !ok, let body = envelope.error {
+            throw ProtocolError(code: ProtocolError.Code(rawValue: body.code) ?? .failed, message: body.message)
+        }
+        throw ProtocolError(code: .badJSON, message: "the daemon's answer has neither a result nor an error")
+    }
+}

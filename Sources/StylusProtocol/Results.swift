@@ -1,0 +1,268 @@
+public import StylusCore
+
+/// What `status` and the state-changing commands answer.
+public struct StatusResult: Codable, Equatable, Sendable {
+    public struct CanvasInfo: Codable, Equatable, Sendable {
+        /// `minimized`, `opening`, `open` or `minimizing`.
+        public var state: String
+        public var hasContent: Bool
+        public var strokeCount: Int
+        public var pointCount: Int
+        public var full: Bool
+        enum CodingKeys: String, CodingKey {
+            case state, hasContent = "has_content", strokeCount = "stroke_count", pointCount = "point_count", full
+        }
+        public init(state: String, hasContent: Bool, strokeCount: Int, pointCount: Int, full: Bool) {
+            self.state = state
+            self.hasContent = hasContent
+            self.strokeCount = strokeCount
+            self.pointCount = pointCount
+            self.full = full
+        }
+    }
+    public struct PrecisionInfo: Codable, Equatable, Sendable {
+        public var enabled: Bool
+        public var active: Bool
+        public init(enabled: Bool, active: Bool) {
+            self.enabled = enabled
+            self.active = active
+        }
+    }
+    public struct DeviceInfoResult: Codable, Equatable, Sendable {
+        public var device: UInt32
+        public var name: String
+        /// `pen` or `pad`.
+        public var kind: String
+        public init(device: UInt32, name: String, kind: String) {
+            self.device = device
+            self.name = name
+            self.kind = kind
+        }
+    }
+    public struct InputInfo: Codable, Equatable, Sendable {
+        /// `pen` or `button-only`.
+        public var mode: String
+        public var reason: String?
+        public var devices: [DeviceInfoResult]
+        public init(mode: String, reason: String?, devices: [DeviceInfoResult]) {
+            self.mode = mode
+            self.reason = reason
+            self.devices = devices
+        }
+    }
+    public struct ConfigInfo: Codable, Equatable, Sendable {
+        public var intervalMS: Int
+        public var debounceMS: Int
+        public var transitionMS: Int
+        enum CodingKeys: String, CodingKey {
+            case intervalMS = "interval_ms", debounceMS = "debounce_ms", transitionMS = "transition_ms"
+        }
+        public init(intervalMS: Int, debounceMS: Int, transitionMS: Int) {
+            self.intervalMS = intervalMS
+            self.debounceMS = debounceMS
+            self.transitionMS = transitionMS
+        }
+    }
+
+    public var protocolVersion = ProtocolV1.version
+    public var canvas: CanvasInfo
+    public var precision: PrecisionInfo
+    public var input: InputInfo
+    public var config: ConfigInfo
+    /// Set by state-changing commands: whether anything changed.
+    public var changed: Bool?
+    /// Why nothing changed.
+    public var reason: String?
+
+    enum CodingKeys: String, CodingKey {
+        case protocolVersion = "protocol", canvas, precision, input, config, changed, reason
+    }
+
+    public init(canvas: CanvasInfo, precision: PrecisionInfo, input: InputInfo, config: ConfigInfo,
+                changed: Bool? = nil, reason: String? = nil) {
+        self.canvas = canvas
+        self.precision = precision
+        self.input = input
+        self.config = config
+        self.changed = changed
+        self.reason = reason
+    }
+}
+
+/// `strokes`: every stroke, each point as [x, y, pressure, tilt_x, tilt_y, time_us].
+public struct StrokesResult: Codable, Equatable, Sendable {
+    public struct Point: Codable, Equatable, Sendable {
+        public var point: StrokePoint
+        public init(_ point: StrokePoint) { self.point = point }
+
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.unkeyedContainer()
+            try c.encode(point.x)
+            try c.encode(point.y)
+            try c.encode(point.pressure)
+            try c.encode(point.tiltX)
+            try c.encode(point.tiltY)
+            try c.encode(point.time)
+        }
+
+        public init(from decoder: Decoder) throws {
+            var c = try decoder.unkeyedContainer()
+            let x = try c.decode(Float.self), y = try c.decode(Float.self), pressure = try c.decode(Float.self)
+            let tiltX = try c.decode(Float.self), tiltY = try c.decode(Float.self)
+            point = StrokePoint(x: x, y: y, pressure: pressure, tiltX: tiltX, tiltY: tiltY, time: try c.decode(Microseconds.self))
+        }
+    }
+    public struct StrokeResult: Codable, Equatable, Sendable {
+        public var device: UInt32
+        /// `pen`, `eraser`, …
+        public var tool: String
+        public var points: [Point]
+        public init(device: UInt32, tool: String, points: [Point]) {
+            self.device = device
+            self.tool = tool
+            self.points = points
+        }
+    }
+    /// The canvas state.
+    public var canvas: String
+    public var strokes: [StrokeResult]
+
+    public init(canvas: String, strokes: [StrokeResult]) {
+        self.canvas = canvas
+        self.strokes = strokes
+    }
+
+    public init(canvas: Canvas) {
+        self.canvas = canvas.state.rawValue
+        strokes = canvas.strokes.map { StrokeResult(device: $0.device.rawValue, tool: $0.tool.rawValue, points: $0.points.map(Point.init)) }
+    }
+}
+
+/// `subscribe` and `unsubscribe`: the topics now subscribed.
+public struct TopicsResult: Codable, Equatable, Sendable {
+    /// Names, so that a client reads a newer daemon's answer; `known` has the typed ones.
+    public var topics: [String]
+    public init(topics: [String]) { self.topics = topics }
+    public var known: [Topic] { topics.compactMap(Topic.init(rawValue:)) }
+}
+
+/// The first line on every connection.
+public struct HelloEvent: Codable, Equatable, Sendable {
+    public var event = "hello"
+    public var protocolVersion = ProtocolV1.version
+    public var daemon = "stylusd"
+    public var version: String
+    public var pid: Int32
+    /// Names, not `Topic`s, so that a client reads a newer daemon's greeting.
+    public var topics = Topic.allCases.map(\.rawValue)
+    public var commands: [String]? = CommandName.allCases.map(\.rawValue)
+    enum CodingKeys: String, CodingKey {
+        case event, protocolVersion = "protocol", daemon, version, pid, topics, commands
+    }
+
+    public init(version: String = StylusVersion.current, pid: Int32) {
+        self.version = version
+        self.pid = pid
+    }
+}
+
+/// `devices`: the daemon's probe of /dev/input. Mirrors StylusInput's probe
+/// report key for key (the daemon converts it).
+public struct DevicesResult: Codable, Equatable, Sendable {
+    public struct Node: Codable, Equatable, Sendable {
+        public enum Kind: String, Codable, Sendable { case pen, pad, other, unreadable }
+        public var path: String
+        public var name: String
+        /// "vvvv:pppp" in hex, as lsusb writes it.
+        public var id: String?
+        public var kind: Kind
+        /// Why the node could not be read, with the fix.
+        public var error: String?
+        /// For an unreadable node: whether sysfs says it is a pen. (The key is camel-case on the wire.)
+        public var looksLikePen: Bool?
+        public var pen: Pen?
+        public var pad: Pad?
+
+        public init(path: String, name: String, id: String? = nil, kind: Kind, error: String? = nil,
+                    looksLikePen: Bool? = nil, pen: Pen? = nil, pad: Pad? = nil) {
+            self.path = path
+            self.name = name
+            self.id = id
+            self.kind = kind
+            self.error = error
+            self.looksLikePen = looksLikePen
+            self.pen = pen
+            self.pad = pad
+        }
+    }
+
+    public struct Pen: Codable, Equatable, Sendable {
+        public var pressureLevels: Int?
+        public var sideButtons: [String]
+        public var eraser: Bool
+        public var tilt: Bool
+        public var distance: Bool
+        /// A pen display rather than an external tablet.
+        public var display: Bool
+        public var libwacomModel: String?
+        public var libwacomStylusButtons: Int?
+        public var notes: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case pressureLevels = "pressure_levels", sideButtons = "side_buttons", eraser, tilt, distance, display
+            case libwacomModel = "libwacom_model", libwacomStylusButtons = "libwacom_stylus_buttons", notes
+        }
+
+        public init(pressureLevels: Int?, sideButtons: [String], eraser: Bool, tilt: Bool, distance: Bool, display: Bool,
+                    libwacomModel: String?, libwacomStylusButtons: Int?, notes: [String]) {
+            self.pressureLevels = pressureLevels
+            self.sideButtons = sideButtons
+            self.eraser = eraser
+            self.tilt = tilt
+            self.distance = distance
+            self.display = display
+            self.libwacomModel = libwacomModel
+            self.libwacomStylusButtons = libwacomStylusButtons
+            self.notes = notes
+        }
+    }
+
+    public struct Pad: Codable, Equatable, Sendable {
+        public var buttons: Int
+        public init(buttons: Int) { self.buttons = buttons }
+    }
+
+    public var nodes: [Node]
+    /// Nil when at least one pen is usable; otherwise why stylusd runs button-only.
+    public var buttonOnlyReason: String?
+
+    enum CodingKeys: String, CodingKey {
+        case nodes, buttonOnlyReason = "button_only_reason"
+    }
+
+    public init(nodes: [Node], buttonOnlyReason: String?) {
+        self.nodes = nodes
+        self.buttonOnlyReason = buttonOnlyReason
+    }
+}
+
+extension PenSample {
+    /// The `pen` topic's per-sample line.
+    public func jsonLine(into buffer: [UInt8]) -> [UInt8] {
+        var w = JSONObjectWriter(into: buffer)
+        w.string("event", "pen")
+        w.int("device", device.rawValue)
+        w.string("tool", tool.rawValue)
+        w.double("x", axes.x)
+        w.double("y", axes.y)
+        w.double("pressure", axes.pressure)
+        w.double("tilt_x", axes.tiltX)
+        w.double("tilt_y", axes.tiltY)
+        w.bool("tip", tipDown)
+        w.double("adjusted_x", adjustedX)
+        w.double("adjusted_y", adjustedY)
+        w.double("scale", scale)
+        w.int("time_us", time)
+        return w.finishLine()
+    }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import StylusCore
+import StylusProtocol
+import Testing
+@testable import stylusctl
+
+@Suite("stylusctl's words come from the protocol's lists")
+struct WordListTests {
+    /// A protocol command's stylusctl name: `subscribe` is `watch`; `unsubscribe` has none.
+    static let expectedNames = CommandName.allCases.compactMap { name -> String? in
+        switch name {
+        case .subscribe: "watch"
+        case .unsubscribe: nil
+        default: name.rawValue
+        }
+    } + ["config", "completions"]
+
+    @Test func theSubcommandsAreTheCommandNames() {
+        let names = Stylusctl.configuration.subcommands.map { $0.configuration.commandName ?? "\($0)".lowercased() }
+        #expect(names == Self.expectedNames)
+        for name in CommandName.allCases {
+            guard let type = name.subcommand else { continue }
+            #expect(type.configuration.abstract == name.summary, "\(name)'s help text is its summary")
+        }
+    }
+
+    @Test(arguments: [CompletionShell.bash, .zsh, .fish])
+    func completionsOfferEveryWord(shell: CompletionShell) {
+        let script = Stylusctl.completionScript(for: shell)
+        for word in Self.expectedNames + Topic.allCases.map(\.rawValue) + PrecisionRequest.allCases.map(\.rawValue) {
+            #expect(script.contains(word), "\(shell) completes \(word)")
+        }
+        #expect(!script.contains("unsubscribe"), "unsubscribe is not a stylusctl command")
+    }
+}
