@@ -94,8 +94,16 @@ public struct Engine: Sendable {
     // MARK: Pen input
 
     public mutating func handle(_ input: PenInput, at time: Microseconds, into effects: inout Effects) {
+        let frame: (device: DeviceID, kind: PenFrame.Kind)? = switch input {
+        case .proximityIn(let id, _, _): (id, .proximityIn)
+        case .proximityOut(let id): (id, .proximityOut)
+        case .tipDown(let id, _): (id, .tipDown)
+        case .tipUp(let id, _): (id, .tipUp)
+        case .motion(let id, _): (id, .motion)
+        case .deviceAdded, .deviceRemoved, .button: nil
+        }
         react(to: input, at: time, into: &effects)
-        appendFrame(for: input, at: time, into: &effects)
+        if let frame { appendFrame(device: frame.device, kind: frame.kind, at: time, into: &effects) }
     }
 
     private mutating func react(to input: PenInput, at time: Microseconds, into effects: inout Effects) {
@@ -191,25 +199,16 @@ public struct Engine: Sendable {
     }
 
     /// The output's view of a pen position input, after the engine handled it.
-    private func appendFrame(for input: PenInput, at time: Microseconds, into effects: inout Effects) {
-        let id: DeviceID, kind: PenFrame.Kind
-        switch input {
-        case .proximityIn(let d, _, _): (id, kind) = (d, .proximityIn)
-        case .proximityOut(let d): (id, kind) = (d, .proximityOut)
-        case .tipDown(let d, _): (id, kind) = (d, .tipDown)
-        case .tipUp(let d, _): (id, kind) = (d, .tipUp)
-        case .motion(let d, _): (id, kind) = (d, .motion)
-        case .deviceAdded, .deviceRemoved, .button: return
-        }
+    private func appendFrame(device id: DeviceID, kind: PenFrame.Kind, at time: Microseconds, into effects: inout Effects) {
         guard let i = index(of: id) else {
             // A proximity-out from a device the engine never saw.
             return effects.output.append(.frame(PenFrame(device: id, kind: kind, inProximity: false, tipDown: false,
                                                          x: 0, y: 0, adjustedX: 0, adjustedY: 0, time: time)))
         }
-        let d = devices[i]
-        effects.output.append(.frame(PenFrame(device: id, kind: kind, inProximity: d.tool != nil, tipDown: d.tipDown,
-                                              x: d.axes.x, y: d.axes.y, adjustedX: d.adjustedX, adjustedY: d.adjustedY,
-                                              time: time)))
+        // Field by field: a copy of the whole DeviceState costs retains on every pen event.
+        effects.output.append(.frame(PenFrame(device: id, kind: kind, inProximity: devices[i].tool != nil, tipDown: devices[i].tipDown,
+                                              x: devices[i].axes.x, y: devices[i].axes.y,
+                                              adjustedX: devices[i].adjustedX, adjustedY: devices[i].adjustedY, time: time)))
     }
 
     /// Appends what an output joining now must know beyond the next inputs:

@@ -129,10 +129,12 @@ public struct Effects: Sendable {
         output.reserveCapacity(16)
     }
 
+    /// Called once per pen event: an array that is already empty is left
+    /// alone (clearing one still costs a uniqueness check and a call).
     public mutating func removeAll() {
-        events.removeAll(keepingCapacity: true)
-        samples.removeAll(keepingCapacity: true)
-        output.removeAll(keepingCapacity: true)
+        if !events.isEmpty { events.removeAll(keepingCapacity: true) }
+        if !samples.isEmpty { samples.removeAll(keepingCapacity: true) }
+        if !output.isEmpty { output.removeAll(keepingCapacity: true) }
         stateChanged = false
     }
 }
