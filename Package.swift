@@ -102,6 +102,12 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        // Where input goes after the engine: the output seam and its implementations.
+        .target(name: "StylusOutput", dependencies: ["StylusCore"]),
+        .testTarget(
+            name: "StylusOutputTests",
+            dependencies: ["StylusOutput", "StylusCore", "StylusInput"]
+        ),
         .testTarget(
             name: "StylusDaemonTests",
             dependencies: ["StylusCore", "StylusProtocol", "StylusDaemon", "StylusConfig", "StylusInput",

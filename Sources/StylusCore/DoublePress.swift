@@ -13,6 +13,9 @@ struct ButtonTracker: Equatable {
     var swallowingBounce = false
     var lastRelease: Microseconds?
     var pendingPress: Microseconds?
+    /// While the second press of a double press is down: the first press it
+    /// paired with, so that its release is known to belong to the double press.
+    var pairedFirstPress: Microseconds?
 
     enum PressVerdict: Equatable {
         case bounce
@@ -30,22 +33,31 @@ struct ButtonTracker: Equatable {
         isDown = true
         if let first = pendingPress, time - first <= interval {
             pendingPress = nil
+            pairedFirstPress = first
             return .double(firstPress: first)
         }
         pendingPress = time
         return .first
     }
 
-    /// Returns false when the release belongs to a swallowed press or to no press at all.
+    enum ReleaseVerdict: Equatable {
+        case bounce              // the release of a swallowed press
+        case unmatched           // no press is down
+        case first
+        case double(firstPress: Microseconds)
+    }
+
+    /// Only the release of a press the rule accepted starts the debounce time.
     @discardableResult
-    mutating func release(at time: Microseconds) -> Bool {
+    mutating func release(at time: Microseconds) -> ReleaseVerdict {
         if swallowingBounce {
             swallowingBounce = false
-            return false
+            return .bounce
         }
-        guard isDown else { return false }
+        guard isDown else { return .unmatched }
         isDown = false
         lastRelease = time
-        return true
+        defer { pairedFirstPress = nil }
+        return pairedFirstPress.map { .double(firstPress: $0) } ?? .first
     }
 }

@@ -94,6 +94,19 @@ public struct Engine: Sendable {
     // MARK: Pen input
 
     public mutating func handle(_ input: PenInput, at time: Microseconds, into effects: inout Effects) {
+        let frame: (device: DeviceID, kind: PenFrame.Kind)? = switch input {
+        case .proximityIn(let id, _, _): (id, .proximityIn)
+        case .proximityOut(let id): (id, .proximityOut)
+        case .tipDown(let id, _): (id, .tipDown)
+        case .tipUp(let id, _): (id, .tipUp)
+        case .motion(let id, _): (id, .motion)
+        case .deviceAdded, .deviceRemoved, .button: nil
+        }
+        react(to: input, at: time, into: &effects)
+        if let frame { appendFrame(device: frame.device, kind: frame.kind, at: time, into: &effects) }
+    }
+
+    private mutating func react(to input: PenInput, at time: Microseconds, into effects: inout Effects) {
         switch input {
         case .deviceAdded(let id, let info):
             if let i = index(of: id) {
@@ -117,7 +130,7 @@ public struct Engine: Sendable {
                 leaveProximity(device: i, at: time, into: &effects)
             }
             if devices[i].tool == tool { return }
-            if devices[i].lastTool != tool { clearPendingSidePresses(device: i) }
+            if devices[i].lastTool != tool { clearPendingSidePresses(device: i, at: time, into: &effects) }
             devices[i].tool = tool
             devices[i].lastTool = tool
             devices[i].axes = axes
@@ -155,16 +168,53 @@ public struct Engine: Sendable {
         case .button(let id, let button, let pressed):
             let i = ensureDevice(id)
             let slot = button.slot
-            guard slot < ButtonID.slotCount else { return }
+            var decision = ButtonDecision(device: id, button: button, pressed: pressed, verdict: .ignored, time: time)
+            guard slot < ButtonID.slotCount else { return effects.output.append(.button(decision)) }
             if !pressed {
-                devices[i].buttons[slot].release(at: time)
-                return
+                decision.verdict = Self.verdict(devices[i].buttons[slot].release(at: time))
+                return effects.output.append(.button(decision))
             }
             let verdict = devices[i].buttons[slot].press(at: time, interval: intervalUS, debounce: debounceUS)
+            switch verdict {
+            case .bounce: decision.verdict = .bounce
+            case .repeated: decision.verdict = .ignored
+            case .first: decision.verdict = .first(pendingUntil: time + intervalUS)
+            case .double(let first): decision.verdict = .doublePress(firstPress: first)
+            }
+            // Before the double press's own effects: cause, then what it caused.
+            effects.output.append(.button(decision))
             if case .double(let first) = verdict {
                 doublePress(device: i, button: button, first: first, at: time, into: &effects)
             }
         }
+    }
+
+    private static func verdict(_ release: ButtonTracker.ReleaseVerdict) -> ButtonDecision.Verdict {
+        switch release {
+        case .bounce: .bounce
+        case .unmatched: .ignored
+        case .first: .passed
+        case .double(let first): .doublePress(firstPress: first)
+        }
+    }
+
+    /// The output's view of a pen position input, after the engine handled it.
+    private func appendFrame(device id: DeviceID, kind: PenFrame.Kind, at time: Microseconds, into effects: inout Effects) {
+        guard let i = index(of: id) else {
+            // A proximity-out from a device the engine never saw.
+            return effects.output.append(.frame(PenFrame(device: id, kind: kind, inProximity: false, tipDown: false,
+                                                         x: 0, y: 0, adjustedX: 0, adjustedY: 0, time: time)))
+        }
+        // Field by field: a copy of the whole DeviceState costs retains on every pen event.
+        effects.output.append(.frame(PenFrame(device: id, kind: kind, inProximity: devices[i].tool != nil, tipDown: devices[i].tipDown,
+                                              x: devices[i].axes.x, y: devices[i].axes.y,
+                                              adjustedX: devices[i].adjustedX, adjustedY: devices[i].adjustedY, time: time)))
+    }
+
+    /// Appends what an output joining now must know beyond the next inputs:
+    /// the canvas state (after `restore`, or when the output is replaced).
+    public func describeState(forOutputAt time: Microseconds, into effects: inout Effects) {
+        effects.output.append(.canvas(canvas.state, time: time))
     }
 
     // MARK: Commands and timers
@@ -264,6 +314,7 @@ public struct Engine: Sendable {
         }
         canvas.transition = Canvas.Transition(source: source, deadline: time + Microseconds(config.transitionMS) * 1000)
         effects.events.append(.canvas(canvasEvent(source: source, cause: .request, at: time)))
+        effects.output.append(.canvas(canvas.state, time: time))
         effects.stateChanged = true
         if config.transitionMS == 0 { finishTransition(cause: .timeout, at: time, into: &effects) }
         return .done
@@ -274,6 +325,7 @@ public struct Engine: Sendable {
         canvas.transition = nil
         canvas.state = canvas.state == .opening ? .open : .minimized
         effects.events.append(.canvas(canvasEvent(source: transition.source, cause: cause, at: time)))
+        effects.output.append(.canvas(canvas.state, time: time))
         effects.stateChanged = true
         if canvas.state == .open {
             // A pen already touching when the canvas opens starts drawing now.
@@ -374,15 +426,26 @@ public struct Engine: Sendable {
     private mutating func leaveProximity(device i: Int, at time: Microseconds, into effects: inout Effects) {
         if devices[i].tipDown { lift(device: i, at: time, into: &effects) }
         // Like libinput, leaving proximity releases every side button.
-        for b in SideButton.allCases { devices[i].buttons[b.rawValue].release(at: time) }
-        clearPendingSidePresses(device: i)
+        for b in SideButton.allCases {
+            let verdict = Self.verdict(devices[i].buttons[b.rawValue].release(at: time))
+            guard verdict != .ignored else { continue }   // it was not down
+            effects.output.append(.button(ButtonDecision(device: devices[i].id, button: .side(b), pressed: false,
+                                                         implicit: true, verdict: verdict, time: time)))
+        }
+        clearPendingSidePresses(device: i, at: time, into: &effects)
         guard let tool = devices[i].tool else { return }
         devices[i].tool = nil
         effects.events.append(.proximity(ProximityEvent(device: devices[i].id, inProximity: false, tool: tool, time: time)))
     }
 
-    private mutating func clearPendingSidePresses(device i: Int) {
-        for b in SideButton.allCases { devices[i].buttons[b.rawValue].pendingPress = nil }
+    private mutating func clearPendingSidePresses(device i: Int, at time: Microseconds, into effects: inout Effects) {
+        for b in SideButton.allCases {
+            guard let first = devices[i].buttons[b.rawValue].pendingPress else { continue }
+            devices[i].buttons[b.rawValue].pendingPress = nil
+            // One whose interval already ended could not pair any more anyway.
+            guard time - first <= intervalUS else { continue }
+            effects.output.append(.pendingCleared(PendingPress(device: devices[i].id, button: .side(b), firstPress: first, time: time)))
+        }
     }
 
     // MARK: Precision

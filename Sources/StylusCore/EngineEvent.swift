@@ -119,15 +119,22 @@ public struct Effects: Sendable {
     public var samples: [PenSample] = []
     /// Canvas, strokes or the precision setting changed: persist the state.
     public var stateChanged = false
+    /// For the output stage, always filled (unlike `samples`): a frame per
+    /// pen position input, a decision per button event, canvas changes.
+    public var output: [OutputEffect] = []
 
     public init() {
         events.reserveCapacity(8)
         samples.reserveCapacity(4)
+        output.reserveCapacity(16)
     }
 
+    /// Called once per pen event: an array that is already empty is left
+    /// alone (clearing one still costs a uniqueness check and a call).
     public mutating func removeAll() {
-        events.removeAll(keepingCapacity: true)
-        samples.removeAll(keepingCapacity: true)
+        if !events.isEmpty { events.removeAll(keepingCapacity: true) }
+        if !samples.isEmpty { samples.removeAll(keepingCapacity: true) }
+        if !output.isEmpty { output.removeAll(keepingCapacity: true) }
         stateChanged = false
     }
 }

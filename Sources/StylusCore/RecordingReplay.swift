@@ -15,11 +15,17 @@ public struct RecordingReplay {
     }
 
     public mutating func feed(type: UInt16, code: UInt16, value: Int32, time: Microseconds, onEvent: (EngineEvent) -> Void) {
+        feedEffects(type: type, code: code, value: value, time: time) { Self.deliver($0, onEvent) }
+    }
+
+    /// The same, handing over everything the engine produced for each
+    /// completed frame (events, and what an output stage gets) at once.
+    public mutating func feedEffects(type: UInt16, code: UInt16, value: Int32, time: Microseconds, _ onEffects: (Effects) -> Void) {
         evdevEventCount += 1
         if !started {
             started = true
             engine.handle(.deviceAdded(translator.device, translator.deviceInfo), at: time, into: &effects)
-            flush(onEvent)
+            flush(onEffects)
         }
         translator.feed(type: type, code: code, value: value, time: time, into: &inputs)
         guard !inputs.isEmpty else { return }
@@ -30,20 +36,28 @@ public struct RecordingReplay {
             engine.handle(timed.input, at: timed.time, into: &effects)
         }
         inputs.removeAll(keepingCapacity: true)
-        flush(onEvent)
+        flush(onEffects)
     }
 
     /// The recording ended: time runs on until every pending timer has fired.
     public mutating func finish(onEvent: (EngineEvent) -> Void) {
+        finishEffects { Self.deliver($0, onEvent) }
+    }
+
+    public mutating func finishEffects(_ onEffects: (Effects) -> Void) {
         while let deadline = engine.nextDeadline {
             engine.fireTimers(at: deadline, into: &effects)
         }
-        flush(onEvent)
+        flush(onEffects)
     }
 
-    private mutating func flush(_ onEvent: (EngineEvent) -> Void) {
-        guard !effects.events.isEmpty else { return }
+    private static func deliver(_ effects: Effects, _ onEvent: (EngineEvent) -> Void) {
         for event in effects.events { onEvent(event) }
+    }
+
+    private mutating func flush(_ onEffects: (Effects) -> Void) {
+        guard !effects.events.isEmpty || !effects.output.isEmpty else { return }
+        onEffects(effects)
         effects.removeAll()
     }
 }

@@ -5,6 +5,8 @@
 struct EngineHarness {
     var engine: Engine
     var events: [EngineEvent] = []
+    var output: [OutputEffect] = []
+    var samples: [PenSample] = []
     var effects = Effects()
     var persistRequests = 0
     let pen = DeviceID(1)
@@ -15,6 +17,7 @@ struct EngineHarness {
         engine = Engine(config: config)
         send(.deviceAdded(pen, DeviceInfo(name: "test pen", kind: .pen)), atUS: 0)
         events.removeAll()
+        output.removeAll()
     }
 
     static func us(_ ms: Double) -> Microseconds { origin + Microseconds((ms * 1000).rounded()) }
@@ -46,6 +49,8 @@ struct EngineHarness {
 
     private mutating func collect() {
         events += effects.events
+        output += effects.output
+        samples += effects.samples
         if effects.stateChanged { persistRequests += 1 }
         effects.removeAll()
     }
@@ -92,6 +97,14 @@ struct EngineHarness {
 
     var canvasEvents: [CanvasEvent] {
         events.compactMap { if case .canvas(let e) = $0 { e } else { nil } }
+    }
+
+    var frames: [PenFrame] {
+        output.compactMap { if case .frame(let f) = $0 { f } else { nil } }
+    }
+
+    var decisions: [ButtonDecision] {
+        output.compactMap { if case .button(let b) = $0 { b } else { nil } }
     }
 
     var precisionEvents: [PrecisionEvent] {
