@@ -60,7 +60,7 @@ let package = Package(
         // The imperative shell: the event loop around the engine.
         .target(
             name: "StylusDaemon",
-            dependencies: ["StylusCore", "StylusProtocol", "StylusInput", "StylusConfig", "StylusSystem", "CLinux",
+            dependencies: ["StylusCore", "StylusProtocol", "StylusInput", "StylusOutput", "StylusConfig", "StylusSystem", "CLinux",
                            .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(

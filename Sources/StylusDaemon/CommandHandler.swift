@@ -62,6 +62,11 @@ final class CommandHandler {
 
     var nextDeadline: Int64? { engine.nextDeadline }
 
+    /// Tells the output the canvas state it starts from (after a restore).
+    func describeStateForOutput(now: Int64) {
+        engine.describeState(forOutputAt: now, into: &effects)
+    }
+
     var publishesSamples: Bool {
         get { engine.publishesSamples }
         set { engine.publishesSamples = newValue }

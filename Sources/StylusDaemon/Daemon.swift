@@ -3,6 +3,7 @@ import Logging
 import StylusConfig
 import StylusCore
 import StylusInput
+import StylusOutput
 import StylusProtocol
 import StylusSystem
 #if canImport(Glibc)
@@ -22,6 +23,8 @@ public final class Daemon {
     private var saver: SaveScheduler!
     private var reloader: ConfigReloader
     private var catalog: DeviceCatalog!
+    /// Where input goes next, after the engine (StylusOutput).
+    private var output: any PenOutput = ObserveOutput()
     private var clients: [ClientConnection] = []
     private var nextClientNumber = 1
     private var notifier: ServiceNotifier
@@ -73,6 +76,10 @@ public final class Daemon {
             handler = CommandHandler(config: config, buttonOnlyReason: buttonOnlyReason, tracksPens: live, log: log)
             saver = SaveScheduler(path: options.statePath, log: log)
             if let (canvas, precision) = saver.restore() { handler.restore(canvas: canvas, precisionEnabled: precision) }
+            // The output learns the restored canvas state before any input.
+            handler.describeStateForOutput(now: monotonicMicroseconds())
+            publish()
+            log(output.statusReason)
             let source = try InputSource(options.input, log: log)
             if live {
                 if let reason = buttonOnlyReason {
@@ -149,6 +156,7 @@ public final class Daemon {
             dropClosedClients()
             handler.publishesSamples = clients.contains { $0.topics.contains(.pen) }
             source.armPacing()
+            output.flush()
             fanout.flushStdout()
             armTimer(timer)
         }
@@ -166,6 +174,7 @@ public final class Daemon {
             if !saver.saveNow(persistedState()) {
                 warn("stopping with changes that could not be saved; \(saver.store?.path ?? "the state file") keeps the last state that could")
             }
+            output.close()
             fanout.flushStdout()
             clients.removeAll()
             return 0
@@ -195,8 +204,16 @@ public final class Daemon {
                 fanout.deviceFailed(path: path, reason: reason, to: clients)
             case .pen(let timed):
                 handler.handle(timed)
-                if case .deviceAdded = timed.input { catalog.refresh(now: monotonicMicroseconds()) }
-                if case .deviceRemoved = timed.input { catalog.refresh(now: monotonicMicroseconds()) }
+                switch timed.input {
+                case .deviceAdded(let id, let info):
+                    output.deviceAdded(OutputDevice(id: id, info: info))
+                    catalog.refresh(now: monotonicMicroseconds())
+                case .deviceRemoved(let id):
+                    output.deviceRemoved(id)
+                    catalog.refresh(now: monotonicMicroseconds())
+                default:
+                    break
+                }
                 publish()
             }
         }
@@ -205,6 +222,7 @@ public final class Daemon {
     /// Sends the engine's effects out; state changes are saved after the
     /// clients' sockets are written (end of the turn): an fsync never delays an event.
     private func publish() {
+        output.apply(handler.effects)
         if fanout.publish(&handler.effects, to: clients) { saver.markDirty() }
     }
 
