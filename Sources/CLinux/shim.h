@@ -4,3 +4,12 @@
 #include <poll.h>
 #include <dirent.h>
 #include <sys/epoll.h>
+#include <spawn.h>
+
+// glibc declares these only under _GNU_SOURCE, which Swift's Glibc module
+// does not define. Same declarations as glibc's (closefrom_np needs 2.34;
+// Debian 12 has 2.36).
+int memfd_create(const char *name, unsigned int flags);
+int pipe2(int pipefd[2], int flags);
+int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
+#define CLINUX_MFD_CLOEXEC 1U

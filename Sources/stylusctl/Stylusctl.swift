@@ -18,7 +18,7 @@ struct Stylusctl: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [StatusCommand.self, Toggle.self, Open.self, Minimize.self, Ack.self, Clear.self, PrecisionCommand.self,
-                      Watch.self, Devices.self, Strokes.self, Reload.self, Config.self, Completions.self]
+                      Watch.self, Devices.self, Strokes.self, Reload.self, Config.self, Completions.self, ParseConfigChild.self]
     )
 }
 

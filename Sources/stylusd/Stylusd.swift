@@ -18,7 +18,7 @@ struct Stylusd: ParsableCommand {
             events on standard output. `stylusd probe` lists the input hardware; \
             `stylusd replay` runs the engine offline over an evemu recording.
             """,
-        subcommands: [Run.self, Probe.self, Replay.self],
+        subcommands: [Run.self, Probe.self, Replay.self, ParseConfigChild.self],
         defaultSubcommand: Run.self
     )
 }
@@ -96,6 +96,16 @@ struct Run: ParsableCommand {
         let status = Daemon(options: options).run()
         if status != 0 { throw ExitCode(status) }
     }
+}
+
+/// `stylusd parse-config-child -- FILE`: the config parser child that
+/// `ConfigParse` starts (config bytes on stdin, the answer on stdout). Hidden.
+struct ParseConfigChild: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: ConfigParseChild.command, shouldDisplay: false)
+
+    @Argument(parsing: .captureForPassthrough) var arguments: [String] = []
+
+    func run() throws { throw ExitCode(ConfigParseChild.main(arguments: arguments)) }
 }
 
 struct Probe: ParsableCommand {
