@@ -48,9 +48,7 @@ demo: release
 
 test: deps-test
 	$(SWIFT) build --build-tests
-	@# Serial: config parsing forks a parser child, and a fork while other
-	@# test threads hold runtime locks can leave the child stuck.
-	$(SWIFT) test --skip-build --no-parallel
+	$(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory test-crosscheck
 	$(MAKE) --no-print-directory test-contract
 	$(MAKE) --no-print-directory test-fuzz

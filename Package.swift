@@ -55,7 +55,7 @@ let package = Package(
         // config.toml: presets, keys, errors that name file, line and key.
         .target(
             name: "StylusConfig",
-            dependencies: ["StylusCore", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["StylusCore", "CLinux", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
         // The imperative shell: the event loop around the engine.
         .target(
@@ -93,7 +93,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StylusFuzzTests",
-            dependencies: ["StylusFuzz", "StylusInput"]
+            dependencies: ["StylusFuzz", "StylusInput", "StylusConfig"]
         ),
         .testTarget(
             name: "StylusCoreTests",
@@ -147,6 +147,6 @@ let package = Package(
 if Context.environment["STYLUSD_FUZZ"] == "1" {
     package.targets += [
         .systemLibrary(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"),
-        .executableTarget(name: "stylus-fuzz", dependencies: ["StylusFuzz", "CFuzzDriver"], path: "Fuzz/stylus-fuzz"),
+        .executableTarget(name: "stylus-fuzz", dependencies: ["StylusFuzz", "StylusConfig", "CFuzzDriver"], path: "Fuzz/stylus-fuzz"),
     ]
 }

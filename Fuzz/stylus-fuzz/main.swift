@@ -2,6 +2,7 @@
 // the inputs stylusd reads from untrusted hands. Built only by `make fuzz`
 // (STYLUSD_FUZZ=1, -sanitize=fuzzer), which links libFuzzer's driver.
 import CFuzzDriver
+import StylusConfig
 import StylusFuzz
 
 #if canImport(Glibc)
@@ -12,6 +13,13 @@ func fail(_ message: String) -> Never {
     let text = "stylus-fuzz: \(message)\n"
     _ = text.withCString { write(2, $0, strlen($0)) }
     exit(64)
+}
+
+// The config target parses in a child, which is this program started again
+// (ConfigParse.selfExecutable): it must answer as stylusd would. _exit:
+// no leak report (TOMLKit leaks by design) and no libFuzzer at all.
+if CommandLine.arguments.count >= 2, CommandLine.arguments[1] == ConfigParseChild.command {
+    _exit(ConfigParseChild.main(arguments: Array(CommandLine.arguments.dropFirst(2))))
 }
 
 let names = FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ")

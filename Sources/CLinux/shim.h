@@ -4,11 +4,13 @@
 #include <poll.h>
 #include <dirent.h>
 #include <sys/epoll.h>
-#include <sys/syscall.h>
+#include <spawn.h>
 #include <unistd.h>
-#include <fcntl.h>
 
-/* pipe2 and memfd_create hide behind _GNU_SOURCE in Glibc's module; the
-   system calls themselves are always there. */
-static inline int stylus_pipe_cloexec(int fds[2]) { return (int)syscall(SYS_pipe2, fds, O_CLOEXEC); }
-static inline int stylus_memfd_cloexec(const char *name) { return (int)syscall(SYS_memfd_create, name, 1u /* MFD_CLOEXEC */); }
+// glibc declares these only under _GNU_SOURCE, which Swift's Glibc module
+// does not define. Same declarations as glibc's (closefrom_np needs 2.34;
+// Debian 12 has 2.36).
+int memfd_create(const char *name, unsigned int flags);
+int pipe2(int pipefd[2], int flags);
+int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
+#define CLINUX_MFD_CLOEXEC 1U

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import StylusConfig
 import StylusCore
 import StylusInput
 #if canImport(Glibc)
@@ -85,12 +86,6 @@ final class StateStore {
         directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
     }
 
-    static func defaultPath(environment: [String: String]) -> String? {
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return "\(state)/stylusd/state.json" }
-        if let home = environment["HOME"], home.hasPrefix("/") { return "\(home)/.local/state/stylusd/state.json" }
-        return nil
-    }
-
     enum LoadResult {
         case none
         case loaded(Canvas, precisionEnabled: Bool)
@@ -166,6 +161,6 @@ final class StateStore {
 public enum StateLocation {
     /// `$XDG_STATE_HOME/stylusd/state.json`, else `~/.local/state/stylusd/state.json`.
     public static func defaultPath(environment: [String: String]) -> String? {
-        StateStore.defaultPath(environment: environment)
+        Paths.defaultStateFile(environment: environment)
     }
 }

@@ -26,7 +26,7 @@ public final class ChildProcess {
         let inputFD = try Self.descriptor(holding: input)
         defer { close(inputFD) }
         var ends: [Int32] = [-1, -1]
-        try systemCall("pipe2") { stylus_pipe_cloexec(&ends) }
+        try systemCall("pipe2") { pipe2(&ends, O_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -64,7 +64,7 @@ public final class ChildProcess {
     /// A descriptor positioned at the start of `bytes`: a memfd, so writing
     /// it never blocks on a child that does not read.
     private static func descriptor(holding bytes: [UInt8]) throws(SystemCallError) -> Int32 {
-        let fd = try systemCall("memfd_create") { stylus_memfd_cloexec("stylusd-input") }
+        let fd = try systemCall("memfd_create") { memfd_create("stylusd-input", CLINUX_MFD_CLOEXEC) }
         guard writeAll(fd, bytes), lseek(fd, 0, SEEK_SET) == 0 else {
             let error = SystemCallError.last("write", "memfd")
             close(fd)

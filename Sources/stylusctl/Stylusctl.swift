@@ -39,6 +39,7 @@ struct Stylusctl: ParsableCommand {
         subcommands: CommandName.allCases.compactMap(\.subcommand) + [
             Config.self,
             Completions.self,
+            ParseConfigChild.self,
         ]
     )
 }

@@ -20,7 +20,7 @@ struct Stylusd: ParsableCommand {
             `stylusd replay` runs the engine offline over an evemu recording.
             """,
         version: StylusVersion.current,
-        subcommands: [Run.self, Probe.self, Replay.self],
+        subcommands: [Run.self, Probe.self, Replay.self, ParseConfigChild.self],
         defaultSubcommand: Run.self
     )
 }
@@ -76,9 +76,10 @@ struct Run: ParsableCommand {
 
     func run() throws {
         let environment = ProcessEnvironment.current
+        var resolver = RelativePaths()
         let socketPath: String
         switch SocketLocation.resolve(explicit: socket, environment: environment) {
-        case .success(let path): socketPath = path
+        case .success(let path): socketPath = try resolver.absolute(path, named: socket != nil ? "--socket" : "STYLUSD_SOCKET")
         case .failure(let error): throw ValidationError(error.description)
         }
         let input: DaemonOptions.Input = if let replay {
@@ -86,11 +87,14 @@ struct Run: ParsableCommand {
         } else {
             devices.isEmpty ? .libinput(.seat(seat)) : .libinput(.paths(devices))
         }
-        let configPath = config ?? environment["XDG_CONFIG_HOME"].map { "\($0)/stylusd/config.toml" }
-            ?? environment["HOME"].map { "\($0)/.config/stylusd/config.toml" }
+        let configPath = try config.map { try resolver.absolute($0, named: "--config") }
+            ?? Paths.defaultConfigFile(environment: environment)
+        let statePath = try stateFile.map { try resolver.absolute($0, named: "--state-file") }
+            ?? Paths.defaultStateFile(environment: environment)
+        resolver.report()
         let options = DaemonOptions(
             input: input, socketPath: socketPath,
-            statePath: stateFile ?? StateLocation.defaultPath(environment: environment),
+            statePath: statePath,
             configPath: configPath, configPathIsExplicit: config != nil,
             overrides: try engine.overrides(),
             printing: json ? .json : (isatty(STDOUT_FILENO) != 0 ? .text : .none),
@@ -98,6 +102,44 @@ struct Run: ParsableCommand {
         let status = Daemon(options: options).run()
         if status != 0 { throw ExitCode(status) }
     }
+}
+
+/// The daemon's own files given as relative paths mean the working
+/// directory at start, made absolute once: nothing later (a reload, the
+/// state saved at exit) depends on where the process stands then.
+struct RelativePaths {
+    private var directory: Result<String, Paths.WorkingDirectoryError>?
+    private var resolved: [String] = []
+
+    mutating func absolute(_ path: String, named option: String) throws -> String {
+        guard !path.isEmpty else { throw ValidationError("\(option) is empty; give a file name") }
+        if path.hasPrefix("/") { return path }
+        if directory == nil { directory = Paths.workingDirectory() }
+        switch directory! {
+        case .success(let cwd):
+            let absolute = Paths.absolute(path, against: cwd)
+            resolved.append("\(option) \(path) is \(absolute)")
+            return absolute
+        case .failure(let error):
+            throw ValidationError("\(option) \(path) is a relative path and \(error); give an absolute path")
+        }
+    }
+
+    /// One log line naming each relative path and what it was taken to mean.
+    func report() {
+        guard !resolved.isEmpty else { return }
+        _ = writeAll(STDERR_FILENO, Array("stylusd: relative paths are taken from the working directory: \(resolved.joined(separator: ", "))\n".utf8))
+    }
+}
+
+/// `stylusd parse-config-child -- FILE`: the config parser child that
+/// `ConfigParse` starts (config bytes on stdin, the answer on stdout). Hidden.
+struct ParseConfigChild: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: ConfigParseChild.command, shouldDisplay: false)
+
+    @Argument(parsing: .captureForPassthrough) var arguments: [String] = []
+
+    func run() throws { throw ExitCode(ConfigParseChild.main(arguments: arguments)) }
 }
 
 struct Probe: ParsableCommand {

@@ -143,17 +143,18 @@ struct ConfigFileTests {
     // Found by the config fuzzer: `[}]` as a value trips an assertion inside
     // toml++ that aborts whatever process parses it.
     @Test func aParserAbortIsAnErrorAndNotTheCallersDeath() throws {
+        let stylusd = try Built.stylusd
         do {
-            _ = try ConfigFile.parseIsolated(Array("[precision]\ncurve = [}]\n".utf8), file: "config.toml")
+            _ = try ConfigFile.parseIsolated(Array("[precision]\ncurve = [}]\n".utf8), file: "config.toml", executable: stylusd)
             Issue.record("accepted")
         } catch {
             #expect(error.file == "config.toml")
             #expect(error.message.contains("killed by signal 6"), "\(error)")
         }
-        let good = try ConfigFile.parseIsolated(Array("interval_ms = 640\n".utf8), file: "config.toml")
+        let good = try ConfigFile.parseIsolated(Array("interval_ms = 640\n".utf8), file: "config.toml", executable: stylusd)
         #expect(good.doublePressIntervalMS == 640)
         do {
-            _ = try ConfigFile.parseIsolated(Array("debounce_ms = 101\n".utf8), file: "config.toml")
+            _ = try ConfigFile.parseIsolated(Array("debounce_ms = 101\n".utf8), file: "config.toml", executable: stylusd)
             Issue.record("accepted")
         } catch {
             #expect(error.line == 1 && error.key == "debounce_ms", "the child's error comes back whole: \(error)")
@@ -161,6 +162,7 @@ struct ConfigFileTests {
     }
 
     @Test func theChildSendsBackExactlyWhatItParsed() throws {
+        let stylusd = try Built.stylusd
         let text = """
             preset = "accessibility"
             [bindings]
@@ -172,7 +174,7 @@ struct ConfigFileTests {
             [canvas]
             max_strokes = 77
             """
-        let isolated = try ConfigFile.parseIsolated(Array(text.utf8), file: "config.toml")
+        let isolated = try ConfigFile.parseIsolated(Array(text.utf8), file: "config.toml", executable: stylusd)
         #expect(isolated == (try ConfigFile.parse(text, file: "config.toml")))
         #expect(isolated.binding(for: .pad(4)) == .toggleCanvas)
     }

@@ -16,7 +16,8 @@ struct WordListTests {
     } + ["config", "completions"]
 
     @Test func theSubcommandsAreTheCommandNames() {
-        let names = Stylusctl.configuration.subcommands.map { $0.configuration.commandName ?? "\($0)".lowercased() }
+        let names = Stylusctl.configuration.subcommands.filter { $0.configuration.shouldDisplay }
+            .map { $0.configuration.commandName ?? "\($0)".lowercased() }
         #expect(names == Self.expectedNames)
         for name in CommandName.allCases {
             guard let type = name.subcommand else { continue }

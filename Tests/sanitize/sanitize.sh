@@ -22,7 +22,7 @@ for sanitizer in "${sanitizers[@]}"; do
     export SWIFT_BACKTRACE=enable=no
     status=0
     # Serial, as in `make test`: config parsing forks a parser child (see the Makefile).
-    "$swift" test --scratch-path "$scratch" --sanitize="$sanitizer" --disable-xctest --no-parallel >"$scratch/swift-test.log" 2>&1 || status=$?
+    "$swift" test --scratch-path "$scratch" --sanitize="$sanitizer" --disable-xctest >"$scratch/swift-test.log" 2>&1 || status=$?
     summary=$(grep -E 'Test run with' "$scratch/swift-test.log" | tail -n 1)
     echo "sanitize $sanitizer: swift test: ${summary:-no summary} (status $status; log $scratch/swift-test.log)"
     [ $status -eq 0 ] || failed+=("$sanitizer: swift test")
