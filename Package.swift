@@ -55,7 +55,7 @@ let package = Package(
         // config.toml: presets, keys, errors that name file, line and key.
         .target(
             name: "StylusConfig",
-            dependencies: ["StylusCore", "CLinux", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["StylusCore", "StylusSystem", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
         // The imperative shell: the event loop around the engine.
         .target(

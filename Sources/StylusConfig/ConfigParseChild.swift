@@ -1,5 +1,6 @@
 import FoundationEssentials
 import StylusCore
+import StylusSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -47,10 +48,10 @@ public enum ConfigParseChild {
             guard bytes.count <= ConfigFile.maxBytes else { throw ConfigFile.tooBig(bytes.count, file: file) }
             let config = try ConfigFile.parse(bytes, file: file)
             guard let encoded = try? JSONEncoder().encode(config) else { return cannotEncode }
-            return writeFully(STDOUT_FILENO, Array(encoded)) ? parsed : cannotWrite
+            return writeAll(STDOUT_FILENO, Array(encoded)) ? parsed : cannotWrite
         } catch {
             let fields = [error.line.map(String.init) ?? "", error.key ?? "\u{1}", error.message]
-            return writeFully(STDOUT_FILENO, Array(fields.joined(separator: "\u{0}").utf8)) ? refused : cannotWrite
+            return writeAll(STDOUT_FILENO, Array(fields.joined(separator: "\u{0}").utf8)) ? refused : cannotWrite
         }
     }
 
@@ -69,21 +70,5 @@ public enum ConfigParseChild {
         default:
             return .failure(ConfigFile.parserDied("exited with status \(status)", file: file))
         }
-    }
-}
-
-/// Writes all of `bytes`, retrying short writes and EINTR.
-func writeFully(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-    bytes.withUnsafeBytes { buffer in
-        var offset = 0
-        while offset < buffer.count {
-            let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += n
-        }
-        return true
     }
 }

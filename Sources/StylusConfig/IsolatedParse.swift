@@ -1,5 +1,5 @@
-import CLinux
 import StylusCore
+import StylusSystem
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -67,12 +67,7 @@ public final class ConfigParse {
     }
 
     /// The program file this process runs (readlink of /proc/self/exe).
-    public static func runningProgram() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = readlink(selfExecutable, &buffer, buffer.count - 1)
-        guard n > 0 else { return nil }
-        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    public static func runningProgram() -> String? { ChildProcess.runningProgram }
 
     /// An executable in the same directory as this process's program, if
     /// there is one: `stylusd` beside a test runner in .build/debug.
@@ -83,24 +78,20 @@ public final class ConfigParse {
     }
 
     /// CLOCK_MONOTONIC in µs, the clock of `deadline`.
-    public static func now() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
-    }
+    public static func now() -> Int64 { monotonicMicroseconds() }
 
     /// The file's name, as errors name it.
     public let file: String
-    /// The child's process id.
-    public let pid: pid_t
-    /// The read end of the child's standard output, O_NONBLOCK and close-on-exec; -1 once closed.
-    public private(set) var fd: Int32
     /// CLOCK_MONOTONIC µs (`ConfigParse.now()`) after which the child is late: call `timeOut()`.
     public let deadline: Int64
     private let timeLimit: Int64
-    private var reply: [UInt8] = []
-    private var sawEnd = false
+    private let child: ChildProcess
     private var outcome: Result<EngineConfig, ConfigError>?
+
+    /// The child's process id.
+    public var pid: pid_t { child.pid }
+    /// The read end of the child's standard output, O_NONBLOCK and close-on-exec; -1 once closed.
+    public var fd: Int32 { child.fd }
 
     /// Set in every parser child's environment.
     static let childMarker = "STYLUSD_CONFIG_PARSE_CHILD"
@@ -108,20 +99,14 @@ public final class ConfigParse {
     /// An answer is a few hundred bytes of JSON; a child that sends more is not answering.
     static let maxReplyBytes = 1 << 20
 
-    private init(file: String, pid: pid_t, fd: Int32, timeLimit: Int64) {
+    /// Parsing is a helper's work: it runs below the daemon's loop in CPU priority.
+    static let niceness: Int32 = 10
+
+    private init(file: String, child: ChildProcess, timeLimit: Int64) {
         self.file = file
-        self.pid = pid
-        self.fd = fd
+        self.child = child
         self.timeLimit = timeLimit
         deadline = ConfigParse.now() + timeLimit
-    }
-
-    deinit {
-        if outcome == nil {
-            kill(pid, SIGKILL)
-            reap(blocking: true)
-        }
-        closeFD()
     }
 
     /// Starts a child on `bytes`. Throws the same errors `parseIsolated`
@@ -134,140 +119,58 @@ public final class ConfigParse {
         guard getenv(childMarker) == nil else {
             throw ConfigFile.cannotCheck("this process is a parser child itself and starts no other", file: file)
         }
-        func failure(_ what: String, _ code: Int32 = errno) -> ConfigError {
-            ConfigFile.cannotCheck("\(what): \(String(cString: strerror(code)))", file: file)
-        }
-        // Standard input: a memfd holding the bytes. Writing it never waits
-        // on the child, whatever the size, and the child reads it from the start.
-        let input = memfd_create("stylusd-config", CLINUX_MFD_CLOEXEC)
-        guard input >= 0 else { throw failure("memfd_create") }
-        var descriptors = [input]
-        defer { for descriptor in descriptors where descriptor >= 0 { close(descriptor) } }
-        guard writeFully(input, bytes) else { throw failure("writing the config to a memfd") }
-        guard lseek(input, 0, SEEK_SET) == 0 else { throw failure("lseek") }
-        var ends: [Int32] = [-1, -1]
-        guard pipe2(&ends, O_CLOEXEC) == 0 else { throw failure("pipe2") }
-        descriptors += ends
-        // A process started without 0, 1 or 2 open gets them back from these
-        // calls; move ours above 2 so the dup2s below cannot trample each other.
-        for i in descriptors.indices where descriptors[i] <= STDERR_FILENO {
-            let moved = fcntl(descriptors[i], F_DUPFD_CLOEXEC, STDERR_FILENO + 1)
-            guard moved >= 0 else { throw failure("fcntl(F_DUPFD_CLOEXEC)") }
-            close(descriptors[i])
-            descriptors[i] = moved
-        }
-        let (memfd, readEnd, writeEnd) = (descriptors[0], descriptors[1], descriptors[2])
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        // Standard error stays the parent's: a child that dies (toml++'s
-        // assertion text, a Swift fatal error) says why where the daemon's
-        // own log goes, and the child writes nothing there otherwise.
-        // Everything else the parent holds (its socket, clients, input nodes) is closed.
-        guard posix_spawn_file_actions_adddup2(&actions, memfd, STDIN_FILENO) == 0,
-              posix_spawn_file_actions_adddup2(&actions, writeEnd, STDOUT_FILENO) == 0,
-              posix_spawn_file_actions_addclosefrom_np(&actions, STDERR_FILENO + 1) == 0
-        else { throw failure("posix_spawn_file_actions", ENOMEM) }
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // The daemon blocks SIGTERM, SIGINT and SIGHUP for its signalfd and
-        // ignores SIGPIPE; exec keeps both. The child starts with neither.
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signo in [SIGPIPE, SIGABRT, SIGTERM, SIGINT, SIGHUP, SIGCHLD] { sigaddset(&defaults, signo) }
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
         let program = executable ?? defaultExecutable
         let name = program == selfExecutable ? (runningProgram() ?? program) : program
-        let arguments = [name, ConfigParseChild.command, "--", file]
         // The Swift runtime's backtracer would spend seconds symbolicating a
         // toml++ abort and print a page about it; the parent reports it in one line.
         var environment = ProcessEnvironment.current
         environment["SWIFT_BACKTRACE"] = "enable=no"
         environment[childMarker] = "1"
-        let environmentStrings = environment.map { "\($0.key)=\($0.value)" }
-
-        var pid: pid_t = 0
-        let spawned = withCStrings(arguments) { argv in
-            withCStrings(environmentStrings) { envp in
-                posix_spawn(&pid, program, &actions, &attributes, argv, envp)
-            }
+        do {
+            let child = try ChildProcess(executable: program, arguments: [name, ConfigParseChild.command, "--", file], input: bytes,
+                                         environment: environment.map { "\($0.key)=\($0.value)" },
+                                         niceness: niceness, maxOutputBytes: maxReplyBytes)
+            return ConfigParse(file: file, child: child, timeLimit: timeLimit)
+        } catch {
+            let what = error.call == "posix_spawn" ? "cannot start the parser child \(program)" : error.call
+            throw ConfigFile.cannotCheck("\(what): \(error.errno.reason)", file: file)
         }
-        guard spawned == 0 else { throw failure("cannot start the parser child \(program)", spawned) }
-        close(writeEnd)
-        close(memfd)
-        descriptors = []
-        let flags = fcntl(readEnd, F_GETFL)
-        _ = fcntl(readEnd, F_SETFL, (flags < 0 ? 0 : flags) | O_NONBLOCK)
-        return ConfigParse(file: file, pid: pid, fd: readEnd, timeLimit: timeLimit)
     }
 
     /// Reads what the child has sent so far without waiting. True once the
     /// answer is complete (the child closed its end): then call `finish()`.
     public func readAvailable() -> Bool {
-        guard !sawEnd, fd >= 0 else { return true }
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-            if n > 0 {
-                reply += chunk[0..<n]
-                if reply.count > Self.maxReplyBytes { sawEnd = true; return true }
-                continue
-            }
-            if n < 0, errno == EINTR { continue }
-            if n < 0, errno == EAGAIN || errno == EWOULDBLOCK { return false }
-            sawEnd = true   // EOF, or an error that ends the answer just the same
-            return true
-        }
+        outcome != nil || child.readAvailable()
     }
 
     /// Waits for the rest of the answer (until `deadline`), reaps the child
     /// and says what it found. Called again, returns the same.
     public func finish() -> Result<EngineConfig, ConfigError> {
         if let outcome { return outcome }
-        while !readAvailable() {
+        while !child.readAvailable() {
             let left = deadline - ConfigParse.now()
             if left <= 0 { return .failure(timeOut()) }
-            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            var ready = pollfd(fd: child.fd, events: Int16(POLLIN), revents: 0)
             _ = poll(&ready, 1, Int32(clamping: (left + 999) / 1000))
         }
-        closeFD()
-        if reply.count > Self.maxReplyBytes {
-            kill(pid, SIGKILL)
-            _ = reap(blocking: true)
+        if child.outputOverflowed {
+            child.stop()
             return settle(.failure(ConfigFile.parserDied("answered with more than \(Self.maxReplyBytes) bytes", file: file)))
         }
-        // The child has closed its output, so it is ending; one that stays
-        // on regardless is stopped at the deadline like one that never answers.
-        var status: Int32?
-        while true {
-            switch reap(blocking: false) {
-            case .exited(let s): status = s
-            case .failed(let reason): return settle(.failure(ConfigFile.cannotCheck(reason, file: file)))
-            case .running:
-                if ConfigParse.now() >= deadline { return .failure(timeOut()) }
-                usleep(1000)
-                continue
-            }
-            break
+        // The child has closed its output, so it is ending.
+        switch child.wait() {
+        case .signalled(let signo):
+            return settle(.failure(ConfigFile.parserDied("was killed by signal \(signo) (\(String(cString: strsignal(signo))))", file: file)))
+        case .exited(let status):
+            return settle(ConfigParseChild.decode(status: status, reply: child.output, file: file))
         }
-        return settle(describe(status: status!))
     }
 
     /// Kills the child (SIGKILL), reaps it, and returns the error for a parser that never answered.
     public func timeOut() -> ConfigError {
         let error = ConfigFile.parserDied("did not finish within \(Self.describe(duration: timeLimit)) and was stopped", file: file)
         if outcome == nil {
-            kill(pid, SIGKILL)
-            _ = reap(blocking: true)
-            closeFD()
+            child.stop()
             outcome = .failure(error)
         }
         return error
@@ -278,50 +181,7 @@ public final class ConfigParse {
         return result
     }
 
-    private func describe(status: Int32) -> Result<EngineConfig, ConfigError> {
-        let signalled = status & 0x7f
-        if signalled != 0 {
-            return .failure(ConfigFile.parserDied("was killed by signal \(signalled) (\(String(cString: strsignal(signalled))))", file: file))
-        }
-        return ConfigParseChild.decode(status: (status >> 8) & 0xff, reply: reply, file: file)
-    }
-
     static func describe(duration microseconds: Int64) -> String {
         microseconds % 1_000_000 == 0 ? "\(microseconds / 1_000_000) s" : "\(microseconds / 1000) ms"
     }
-
-    private enum Reaped { case exited(Int32), running, failed(String) }
-    private var reaped = false
-
-    @discardableResult
-    private func reap(blocking: Bool) -> Reaped {
-        guard !reaped else { return .failed("the parser child was already reaped") }
-        var status: Int32 = 0
-        while true {
-            let result = waitpid(pid, &status, blocking ? 0 : WNOHANG)
-            if result == pid {
-                reaped = true
-                return .exited(status)
-            }
-            if result == 0 { return .running }
-            if errno == EINTR { continue }
-            reaped = true   // ECHILD: someone else reaped it (SIGCHLD ignored); nothing left to wait for
-            return .failed("waitpid: \(String(cString: strerror(errno)))")
-        }
-    }
-
-    private func closeFD() {
-        if fd >= 0 {
-            close(fd)
-            fd = -1
-        }
-    }
-}
-
-/// Calls `body` with a NULL-terminated C array of `strings`, freed afterwards.
-private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
-    var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
-    pointers.append(nil)
-    defer { for pointer in pointers { free(pointer) } }
-    return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
 }

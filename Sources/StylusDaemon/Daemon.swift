@@ -88,7 +88,7 @@ public final class Daemon {
                     log("pens found: " + pensFound.joined(separator: ", "))
                 }
             }
-            catalog = DeviceCatalog(executable: ChildProcess.selfExecutable, log: warn)
+            catalog = DeviceCatalog(executable: ConfigParse.selfExecutable, log: warn)
             catalog.refresh(now: monotonicMicroseconds())
             log("listening on \(listener.path)\(listener.activated ? " (socket activation)" : ""); double press interval \(config.doublePressIntervalMS) ms, debounce \(config.debounceMS) ms")
             drain(source)

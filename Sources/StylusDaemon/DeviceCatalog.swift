@@ -9,6 +9,8 @@ import StylusSystem
 /// the last finished probe.
 final class DeviceCatalog {
     static let timeout: Int64 = 10_000_000
+    /// A probe is a helper's work: it runs below the daemon's loop in CPU priority.
+    static let niceness: Int32 = 10
 
     private let executable: String
     private let log: (String) -> Void
@@ -29,7 +31,8 @@ final class DeviceCatalog {
     func refresh(now: Int64) {
         if child != nil { stale = true; return }
         do {
-            child = try ChildProcess(executable: executable, arguments: [executable, "probe", "--json"])
+            child = try ChildProcess(executable: executable, arguments: [ChildProcess.runningProgram ?? "stylusd", "probe", "--json"],
+                                     niceness: Self.niceness)
             startedAt = now
         } catch {
             log("cannot probe the input hardware: \(error)")

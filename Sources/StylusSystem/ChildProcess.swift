@@ -7,116 +7,165 @@ import Glibc
 /// A helper program started with posix_spawn (fork and exec in one step,
 /// so no Swift code runs in a forked copy of a threaded process), whose
 /// standard output is a non-blocking pipe the caller polls. Its standard
-/// input is the given bytes, its standard error the caller's.
+/// input is the given bytes (a memfd, so starting it never blocks on a
+/// pipe whatever their size), its standard error the caller's, and nothing
+/// else the caller holds (sockets, clients, input nodes) reaches it.
+/// Dropping one that has not been waited for kills and reaps it.
 public final class ChildProcess {
     public let pid: pid_t
-    /// The read end of the child's standard output; poll it for POLLIN.
+    /// The read end of the child's standard output; poll it for POLLIN. -1 once closed.
     public private(set) var fd: Int32
     public private(set) var output: [UInt8] = []
-    public private(set) var reachedEOF = false
-    private var exitStatus: Int32?
+    /// The output ended (EOF), or passed `maxOutputBytes`.
+    public private(set) var reachedEnd = false
+    public var outputOverflowed: Bool { output.count > maxOutputBytes }
+    private let maxOutputBytes: Int
+    private var ending: Ending?
 
-    public enum Ending: Equatable, Sendable {
+    public enum Ending: Equatable, Sendable, CustomStringConvertible {
         case exited(Int32)
         case signalled(Int32)
+
+        public var description: String {
+            switch self {
+            case .exited(let status): "exit status \(status)"
+            case .signalled(let signo): "killed by signal \(signo) (\(String(cString: strsignal(signo))))"
+            }
+        }
     }
 
     /// Starts `executable` with `arguments` (argv[0] included).
-    public init(executable: String, arguments: [String], input: [UInt8] = []) throws(SystemCallError) {
-        let inputFD = try Self.descriptor(holding: input)
-        defer { close(inputFD) }
+    /// - Parameters:
+    ///   - environment: the child's environment; nil passes this process's.
+    ///   - niceness: added to the child's nice value, so a helper never
+    ///     competes with the daemon's loop for the CPU.
+    public init(executable: String, arguments: [String], input: [UInt8] = [], environment: [String]? = nil,
+                niceness: Int32 = 0, maxOutputBytes: Int = 16 << 20) throws(SystemCallError) {
+        self.maxOutputBytes = maxOutputBytes
+        var descriptors: [Int32] = []
+        defer { for d in descriptors { close(d) } }
+        let memfd = try systemCall("memfd_create") { memfd_create("stylusd-child-input", CLINUX_MFD_CLOEXEC) }
+        descriptors.append(memfd)
+        guard writeAll(memfd, input), lseek(memfd, 0, SEEK_SET) == 0 else { throw SystemCallError.last("write", "memfd") }
         var ends: [Int32] = [-1, -1]
         try systemCall("pipe2") { pipe2(&ends, O_CLOEXEC) }
+        descriptors += ends
+        // A process started without 0, 1 or 2 open gets them back from the
+        // calls above; move ours above 2 so the dup2s below cannot trample each other.
+        for i in descriptors.indices where descriptors[i] <= STDERR_FILENO {
+            let moved = try systemCall("fcntl(F_DUPFD_CLOEXEC)") { fcntl(descriptors[i], F_DUPFD_CLOEXEC, STDERR_FILENO + 1) }
+            close(descriptors[i])
+            descriptors[i] = moved
+        }
+        let (inputFD, readEnd, writeEnd) = (descriptors[0], descriptors[1], descriptors[2])
+
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        // dup2 clears close-on-exec on the copies, so only 0, 1 and 2 reach the child.
-        posix_spawn_file_actions_adddup2(&actions, inputFD, 0)
-        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
+        guard posix_spawn_file_actions_adddup2(&actions, inputFD, STDIN_FILENO) == 0,
+              posix_spawn_file_actions_adddup2(&actions, writeEnd, STDOUT_FILENO) == 0,
+              posix_spawn_file_actions_addclosefrom_np(&actions, STDERR_FILENO + 1) == 0
+        else { throw SystemCallError("posix_spawn_file_actions", executable, errno: Errno(rawValue: ENOMEM)) }
+
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        // The daemon blocks SIGTERM, SIGINT and SIGHUP for its signalfd; the
-        // child must be stoppable and must not inherit that mask.
-        var empty = sigset_t()
-        sigemptyset(&empty)
+        // The daemon blocks SIGTERM, SIGINT and SIGHUP for its signalfd and
+        // ignores SIGPIPE; exec keeps both. The child starts with neither.
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
         var defaults = sigset_t()
         sigemptyset(&defaults)
-        for s in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGABRT] { sigaddset(&defaults, s) }
-        posix_spawnattr_setsigmask(&attributes, &empty)
+        for signo in [SIGPIPE, SIGABRT, SIGTERM, SIGINT, SIGHUP, SIGCHLD] { sigaddset(&defaults, signo) }
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
         var child: pid_t = 0
-        let result = posix_spawn(&child, executable, &actions, &attributes, &argv, environ)
-        close(ends[1])
-        guard result == 0 else {
-            close(ends[0])
-            throw SystemCallError("posix_spawn", executable, errno: Errno(rawValue: result))
+        let result = withCStrings(arguments) { argv in
+            if let environment {
+                return withCStrings(environment) { envp in posix_spawn(&child, executable, &actions, &attributes, argv, envp) }
+            }
+            return posix_spawn(&child, executable, &actions, &attributes, argv, environ)
+        }
+        guard result == 0 else { throw SystemCallError("posix_spawn", executable, errno: Errno(rawValue: result)) }
+        if niceness > 0 {
+            // Lowering a child of one's own needs no privilege; a failure only costs priority.
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(child), getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) + niceness)
         }
         pid = child
-        fd = ends[0]
-        try makeNonBlockingCloseOnExec(fd)
-    }
-
-    /// A descriptor positioned at the start of `bytes`: a memfd, so writing
-    /// it never blocks on a child that does not read.
-    private static func descriptor(holding bytes: [UInt8]) throws(SystemCallError) -> Int32 {
-        let fd = try systemCall("memfd_create") { memfd_create("stylusd-input", CLINUX_MFD_CLOEXEC) }
-        guard writeAll(fd, bytes), lseek(fd, 0, SEEK_SET) == 0 else {
-            let error = SystemCallError.last("write", "memfd")
-            close(fd)
-            throw error
-        }
-        return fd
+        fd = readEnd
+        descriptors = [inputFD, writeEnd]   // closed by the defer; the read end is ours
+        let flags = fcntl(readEnd, F_GETFL)
+        _ = fcntl(readEnd, F_SETFL, (flags < 0 ? 0 : flags) | O_NONBLOCK)
     }
 
     deinit {
-        if fd >= 0 { close(fd) }
-        if exitStatus == nil {
+        closeOutput()
+        if ending == nil {
             kill(pid, SIGKILL)
             var status: Int32 = 0
             _ = retryingInterrupts { waitpid(pid, &status, 0) }
         }
     }
 
-    /// Reads what the pipe holds now; true once the child closed it.
+    /// Reads what the pipe holds now, without waiting; true once the output has ended.
     @discardableResult
     public func readAvailable() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while !reachedEOF {
+        while !reachedEnd, fd >= 0 {
             let n = retryingInterrupts { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) } }
-            if n > 0 { output += chunk[0..<n]; continue }
+            if n > 0 {
+                output += chunk[0..<n]
+                if outputOverflowed { reachedEnd = true }
+                continue
+            }
             if n < 0, errno == EAGAIN { break }
-            reachedEOF = true   // EOF, or an error that ends the stream just the same
+            reachedEnd = true   // EOF, or an error that ends the stream just the same
         }
-        return reachedEOF
+        return reachedEnd || fd < 0
     }
 
-    /// Waits for the child to end (call after EOF, when it is about to) and says how.
+    /// Waits for the child to end and says how. Call it once the output has
+    /// ended (the child is then exiting); a child that sends too much is killed first.
     public func wait() -> Ending {
-        if fd >= 0 { close(fd); fd = -1 }
+        closeOutput()
+        if outputOverflowed, ending == nil { kill(pid, SIGKILL) }
+        if let ending { return ending }
         var status: Int32 = 0
-        if exitStatus == nil {
-            if retryingInterrupts({ waitpid(pid, &status, 0) }) < 0 { status = 0x7f00 }   // cannot happen for our own child
-            exitStatus = status
-        }
-        let s = exitStatus!
-        return s & 0x7f != 0 ? .signalled(s & 0x7f) : .exited((s >> 8) & 0xff)
+        let reaped = retryingInterrupts { waitpid(pid, &status, 0) }
+        // ECHILD (SIGCHLD ignored by someone): nothing is known; call it a clean exit of nothing.
+        let result: Ending = reaped < 0 ? .exited(0) : (status & 0x7f != 0 ? .signalled(status & 0x7f) : .exited((status >> 8) & 0xff))
+        ending = result
+        return result
     }
 
     /// Kills the child (SIGKILL) and reaps it.
+    @discardableResult
     public func stop() -> Ending {
-        if exitStatus == nil { kill(pid, SIGKILL) }
+        if ending == nil { kill(pid, SIGKILL) }
         return wait()
     }
 
-    /// This process's own executable, for starting itself as a helper.
-    public static var selfExecutable: String {
+    private func closeOutput() {
+        if fd >= 0 {
+            close(fd)
+            fd = -1
+        }
+    }
+
+    /// The program file this process runs (readlink of /proc/self/exe).
+    public static var runningProgram: String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        return n > 0 ? String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : "/proc/self/exe"
+        return n > 0 ? String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
     }
+}
+
+/// Calls `body` with a NULL-terminated C array of `strings`, freed afterwards.
+func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
+    var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
+    pointers.append(nil)
+    defer { for pointer in pointers { free(pointer) } }
+    return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
 }

@@ -62,3 +62,18 @@ struct ChildProcessTests {
         #expect(throws: SystemCallError.self) { try UnixSocketAddress(path: "") }
     }
 }
+
+@Suite("Helper processes' priority")
+struct ChildProcessPriorityTests {
+    @Test func aHelperRunsBelowItsParentInCPUPriority() throws {
+        // Field 19 of /proc/PID/stat is the nice value.
+        let child = try ChildProcess(executable: "/bin/sh", arguments: ["sh", "-c", "sleep 0.2; cut -d' ' -f19 /proc/$$/stat"], niceness: 10)
+        while !child.readAvailable() {
+            var p = pollfd(fd: child.fd, events: Int16(POLLIN), revents: 0)
+            _ = poll(&p, 1, 5000)
+        }
+        _ = child.wait()
+        let nice = Int(String(decoding: child.output.filter { $0 > 0x20 }, as: UTF8.self))
+        #expect(nice == Int(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)) + 10)
+    }
+}
