@@ -100,7 +100,7 @@ public final class ConfigParse {
     static let maxReplyBytes = 1 << 20
 
     /// Parsing is a helper's work: it runs below the daemon's loop in CPU priority.
-    static let niceness: Int32 = 10
+    static let niceness: Int32 = 19
 
     private init(file: String, child: ChildProcess, timeLimit: Int64) {
         self.file = file

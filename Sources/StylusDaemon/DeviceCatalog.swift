@@ -10,7 +10,7 @@ import StylusSystem
 final class DeviceCatalog {
     static let timeout: Int64 = 10_000_000
     /// A probe is a helper's work: it runs below the daemon's loop in CPU priority.
-    static let niceness: Int32 = 10
+    static let niceness: Int32 = 19
 
     private let executable: String
     private let log: (String) -> Void
