@@ -187,7 +187,9 @@ public final class Daemon {
         for other in [saver.saveIfDue(now: monotonicMicroseconds(), persistedState), reloader.deadline, catalog.deadline] {
             if let other { deadline = min(deadline ?? other, other) }
         }
-        timer.set(deadline)
+        if !timer.set(deadline) {
+            logger.critical("timerfd_settime failed: \(String(cString: strerror(errno))); transitions, saves and helpers' time limits are late until the next event")
+        }
     }
 
     private func persistedState() -> PersistedState {
@@ -199,6 +201,8 @@ public final class Daemon {
     private func drain(_ source: InputSource) {
         source.drain { input in
             switch input {
+            case .notice(let message):
+                warn(message)
             case .deviceFailed(let path, let reason):
                 warn("cannot use \(path): \(reason)")
                 fanout.deviceFailed(path: path, reason: reason, to: clients)
