@@ -392,7 +392,7 @@ def test_minimize_reopen_same_pixels():
     with stack() as s:
         strokes = s.request("strokes")["strokes"]
         s.open_and_wait()
-        first = DESKTOP_SESSION.screenshot(png=ARGS.screenshot)
+        first = DESKTOP_SESSION.screenshot()
         n = check_canvas(first, strokes, [(0, 0, 30)], "open")
         s.minimize_and_wait()
         bare = DESKTOP_SESSION.screenshot()
@@ -407,12 +407,42 @@ def test_minimize_reopen_same_pixels():
         print(f"  {len(strokes)} strokes, {n} points; reopened pixel for pixel; {len(settled)} transitions acked", flush=True)
 
 
+def test_see_through_over_applications():
+    """Applications stay visible through the canvas; ink lies over them (the README's screenshot)."""
+    apps = [subprocess.Popen(argv, env=DESKTOP_SESSION.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for argv in (["xlogo", "-geometry", "260x260+800+110"], ["xcalc", "-geometry", "+120+330"])]
+    try:
+        with stack() as s:
+            strokes = s.request("strokes")["strokes"]
+            time.sleep(1.0)
+            below = DESKTOP_SESSION.screenshot()
+            s.open_and_wait()
+            over = DESKTOP_SESSION.screenshot(png=ARGS.screenshot)
+            points = screen_points(strokes, WIDTH, HEIGHT)
+            missing = [p for p in points if pixel(over, *p) == pixel(below, *p) and not inked(over, *p)]
+            check(len(missing) <= len(points) // 50, f"{len(missing)} of {len(points)} points without ink")
+            # Inside the xlogo window (800..1060, 110..370), away from the strokes, the application shows unchanged.
+            near = {(x + dx, y + dy) for x, y in points for dx in range(-12, 13) for dy in range(-12, 13)}
+            window = [(x, y) for y in range(120, 360, 3) for x in range(810, 1050, 3) if (x, y) not in near]
+            changed = [p for p in window if pixel(over, *p) != pixel(below, *p)]
+            check(window and not changed, f"{len(changed)} of {len(window)} pixels of the application under the canvas changed")
+            check(len({pixel(below, *p) for p in window}) > 1, "the application window was not on screen")
+            print(f"  {len(window)} application pixels seen through the canvas unchanged", flush=True)
+    finally:
+        for app in apps:
+            app.terminate()
+            app.wait(5)
+
+
 def test_escape_minimizes():
     with stack() as s:
         s.open_and_wait()
         n = len(s.watcher.canvas)
-        subprocess.run(["xdotool", "search", "--name", "^stylus-canvas$", "windowactivate", "--sync", "key", "Escape"],
+        # Focus it, then a real key press through XTEST (a chained `key` would be a synthetic
+        # XSendEvent to the window, which GTK ignores).
+        subprocess.run(["xdotool", "search", "--name", "^stylus-canvas$", "windowactivate", "--sync"],
                        env=DESKTOP_SESSION.env, capture_output=True)
+        subprocess.run(["xdotool", "key", "Escape"], env=DESKTOP_SESSION.env, check=True)
         e = s.watcher.wait(lambda e: e["event"] == "canvas" and e["state"] == "minimized" and e in s.watcher.canvas[n:], 5, "minimized after Escape")
         check(e["cause"] == "ack", f"minimized by {e['cause']}, not ack")
 
@@ -479,7 +509,8 @@ def test_killed_daemon_hides_within_3s():
         print(f"  hidden {time.monotonic() - killed:.2f} s after SIGKILL", flush=True)
 
 
-TESTS = [test_replay_double_press_opens_the_canvas_with_its_ink, test_minimize_reopen_same_pixels, test_escape_minimizes,
+TESTS = [test_replay_double_press_opens_the_canvas_with_its_ink, test_minimize_reopen_same_pixels,
+         test_see_through_over_applications, test_escape_minimizes,
          test_click_through_reaches_the_window_below, test_without_click_through_the_canvas_takes_the_click,
          test_daemon_restart_redraws_within_2s, test_killed_daemon_hides_within_3s]
 
