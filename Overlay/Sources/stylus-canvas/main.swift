@@ -60,6 +60,15 @@ do {
     exit(69)
 }
 
+// One overlay per daemon: the user unit and the autostart entry may both start
+// one (GNOME on X11 runs both). The lock lives beside the daemon's socket.
+let lockPath = link.path + ".canvas-lock"
+let lockFD = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+if lockFD >= 0, flock(lockFD, LOCK_EX | LOCK_NB) != 0 {
+    printError("stylus-canvas: another stylus-canvas already follows \(link.path); exiting")
+    exit(0)
+}
+
 guard gtk_init_check() != 0 else {
     printError("stylus-canvas: cannot open a display (neither DISPLAY nor WAYLAND_DISPLAY works)\n")
     exit(69)
