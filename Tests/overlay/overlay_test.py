@@ -455,10 +455,18 @@ def click_reaches_window_below(overlay_args):
         seen = []
         threading.Thread(target=lambda: [seen.append(l) for l in xev.stdout], daemon=True).start()
         try:
-            time.sleep(0.8)
+            # Mapped, not merely started: a loaded machine takes its time.
+            subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--name", "click-target"],
+                           env=DESKTOP_SESSION.env, check=True, timeout=10, stdout=subprocess.DEVNULL)
+            since = time.monotonic()
             s.open_and_wait()
+            if "--click-through" in overlay_args:
+                s.wait_overlay("click-through: empty input region", 5, since)
             subprocess.run(["xdotool", "mousemove", "400", "375", "click", "1"], env=DESKTOP_SESSION.env, check=True)
-            time.sleep(0.5)
+            # The press reaches xev or it does not; give a loaded machine 2 s to tell.
+            end = time.monotonic() + 2.0
+            while time.monotonic() < end and not any("ButtonPress" in l for l in seen):
+                time.sleep(0.05)
             subprocess.run(["xdotool", "mousemove", "0", "0"], env=DESKTOP_SESSION.env, check=True)
             return any("ButtonPress" in l for l in seen)
         finally:

@@ -249,6 +249,8 @@ final class CanvasWindow {
         startFade(.outward)
     }
 
+    private var followsLayout = false
+
     private func hideNow() {
         stopFade()
         shown = false
@@ -277,12 +279,29 @@ final class CanvasWindow {
 
     private func mapped() {
         guard options.clickThrough, let surface = gtk_native_get_surface(OpaquePointer(window)) else { return }
+        if !followsLayout {
+            // GTK sets the input region again itself when the surface changes
+            // size (its client-side decoration shape), as it does when the
+            // window manager makes it fullscreen after the map: each layout,
+            // the region is emptied again after GTK's own handler.
+            followsLayout = true
+            typealias LayoutCallback = @convention(c) (OpaquePointer?, Int32, Int32, UnsafeMutableRawPointer?) -> Void
+            let onLayout: LayoutCallback = { _, _, _, data in
+                MainActor.assumeIsolated { Unmanaged<CanvasWindow>.fromOpaque(data!).takeUnretainedValue().emptyInputRegion() }
+            }
+            connectSignal(UnsafeMutableRawPointer(surface), "layout", onLayout, Unmanaged.passUnretained(self).toOpaque(), after: true)
+        }
+        emptyInputRegion()
+        log("click-through: empty input region")
+    }
+
+    private func emptyInputRegion() {
+        guard options.clickThrough, let surface = gtk_native_get_surface(OpaquePointer(window)) else { return }
         // Cleared first: after a hide and show GDK skips a region it thinks unchanged.
         gdk_surface_set_input_region(surface, nil)
         let empty = cairo_region_create()
         gdk_surface_set_input_region(surface, empty)
         cairo_region_destroy(empty)
-        log("click-through: empty input region")
     }
 
     private func startFade(_ direction: Fade) {
