@@ -16,8 +16,12 @@ final class CommandHandler {
     /// Why no pen is in use, for `status`; nil while a pen is.
     private(set) var buttonOnlyReason: String?
     /// The last probe of the hardware (`devices`), refreshed on hotplug; nil
-    /// until the first probe has finished.
-    var devices: ProbeReport?
+    /// until the first probe has finished. Encoded once per probe: a client
+    /// asking `devices` in a loop costs the daemon a copy, not an encoding.
+    var devices: ProbeReport? {
+        didSet { encodedDevices = devices.map { Response.EncodedResult(DevicesResult($0)) } }
+    }
+    private var encodedDevices: Response.EncodedResult?
     private let tracksPens: Bool
     private var pens: Set<DeviceID> = []
     private let log: (String) -> Void
@@ -158,9 +162,9 @@ final class CommandHandler {
     }
 
     func devicesAnswer(id: JSONValue) -> [UInt8] {
-        guard let devices else {
+        guard let encodedDevices else {
             return Response.failure(id: id, ProtocolError(code: .failed, message: "the hardware probe did not finish; see the daemon's log"))
         }
-        return Response.success(id: id, DevicesResult(devices))
+        return Response.success(id: id, encodedResult: encodedDevices)
     }
 }

@@ -89,9 +89,10 @@ public final class Daemon {
                 }
             }
             catalog = DeviceCatalog(executable: ConfigParse.selfExecutable, log: warn)
-            catalog.refresh(now: monotonicMicroseconds())
+            catalog.refresh()
             log("listening on \(listener.path)\(listener.activated ? " (socket activation)" : ""); double press interval \(config.doublePressIntervalMS) ms, debounce \(config.debounceMS) ms")
             drain(source)
+            catalog.startIfAsked(now: monotonicMicroseconds())
             armTimer(timer)
             fanout.flushStdout()
             notifier.send("READY=1\nSTATUS=listening on \(listener.path)")
@@ -131,13 +132,14 @@ public final class Daemon {
                 handler.fireTimers(now: now)
                 publish()
                 finishReloads(reloader.timeOut(now: now))
-                if catalog.timeOut(now: now) { answerProbeWaiters() }
+                // Waiting clients get an answer once no probe is left running.
+                if catalog.timeOut(now: now), catalog.fd == nil { answerProbeWaiters() }
             }
             if fds[0].revents != 0 { drain(source) }
             if fds[4].revents != 0 { finishReloads(reloader.readable()) }
             if fds[5].revents != 0, let report = catalog.readable(now: monotonicMicroseconds()) {
                 if let report { handler.devices = report }
-                answerProbeWaiters()
+                if handler.devices != nil || catalog.fd == nil { answerProbeWaiters() }
             }
             if fds[3].revents != 0 { acceptClients(listener) }
             // Clients accepted just now were not in this poll; they are served next time round.
@@ -156,6 +158,7 @@ public final class Daemon {
             dropClosedClients()
             handler.publishesSamples = clients.contains { $0.topics.contains(.pen) }
             source.armPacing()
+            catalog.startIfAsked(now: monotonicMicroseconds())
             output.flush()
             fanout.flushStdout()
             armTimer(timer)
@@ -211,10 +214,10 @@ public final class Daemon {
                 switch timed.input {
                 case .deviceAdded(let id, let info):
                     output.deviceAdded(OutputDevice(id: id, info: info))
-                    catalog.refresh(now: monotonicMicroseconds())
+                    catalog.refresh()
                 case .deviceRemoved(let id):
                     output.deviceRemoved(id)
-                    catalog.refresh(now: monotonicMicroseconds())
+                    catalog.refresh()
                 default:
                     break
                 }
