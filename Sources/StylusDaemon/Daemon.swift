@@ -178,6 +178,7 @@ public final class Daemon {
                 warn("stopping with changes that could not be saved; \(saver.store?.path ?? "the state file") keeps the last state that could")
             }
             output.close()
+            reloader.close()
             fanout.flushStdout()
             clients.removeAll()
             return 0
