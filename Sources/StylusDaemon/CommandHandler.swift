@@ -129,8 +129,30 @@ final class CommandHandler {
         }
     }
 
+    /// Everything `status` reports, cheap to compare: a status asked for
+    /// again with nothing changed is the bytes of the last one, not a new
+    /// encoding (a client polling status, or a reload loop, costs a copy).
+    private struct StatusKey: Equatable {
+        var canvas: CanvasState, strokes: Int, points: Int, full: Bool
+        var precisionEnabled: Bool, precisionActive: Bool
+        var devices: [DeviceID], buttonOnlyReason: String?
+        var config: EngineConfig
+        var changed: Bool?, reason: String?
+    }
+    private var statusCache: [Bool?: (key: StatusKey, encoded: Response.EncodedResult)] = [:]
+
     private func status(_ id: JSONValue, changed: Bool? = nil, reason: String? = nil) -> [UInt8] {
-        Response.success(id: id, StatusResult(engine: engine, buttonOnlyReason: buttonOnlyReason, changed: changed, reason: reason))
+        let c = engine.canvas
+        let key = StatusKey(canvas: c.state, strokes: c.strokes.count, points: c.pointCount, full: c.isFull,
+                            precisionEnabled: engine.precisionEnabled, precisionActive: engine.precisionActive,
+                            devices: engine.deviceIDs, buttonOnlyReason: buttonOnlyReason, config: engine.config,
+                            changed: changed, reason: reason)
+        if let cached = statusCache[changed], cached.key == key {
+            return Response.success(id: id, encodedResult: cached.encoded)
+        }
+        let encoded = Response.EncodedResult(StatusResult(engine: engine, buttonOnlyReason: buttonOnlyReason, changed: changed, reason: reason))
+        statusCache[changed] = (key, encoded)
+        return Response.success(id: id, encodedResult: encoded)
     }
 
     private func perform(_ command: Command, _ id: JSONValue, _ now: Int64) -> [UInt8] {
