@@ -52,7 +52,7 @@ final class CommandHandler {
     /// One input from the pen, at its kernel time; timers due before it fire first.
     func handle(_ timed: TimedPenInput) {
         if let deadline = engine.nextDeadline, deadline <= timed.time {
-            engine.fireTimers(at: deadline, into: &effects)
+            engine.fireTimers(at: timed.time, into: &effects)   // each timer is stamped with its own deadline
         }
         engine.handle(timed.input, at: timed.time, into: &effects)
         track(timed.input)
@@ -60,11 +60,17 @@ final class CommandHandler {
 
     func fireTimers(now: Int64) {
         if let deadline = engine.nextDeadline, deadline <= now {
-            engine.fireTimers(at: deadline, into: &effects)
+            engine.fireTimers(at: now, into: &effects)
         }
     }
 
     var nextDeadline: Int64? { engine.nextDeadline }
+
+    /// Filter mode: the end of a withheld press's interval is a deadline.
+    var withholdsPresses: Bool {
+        get { engine.withholdsPresses }
+        set { engine.withholdsPresses = newValue }
+    }
 
     /// Tells the output the canvas state it starts from (after a restore).
     func describeStateForOutput(now: Int64) {

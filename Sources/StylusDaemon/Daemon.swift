@@ -4,6 +4,7 @@ import StylusConfig
 import StylusCore
 import StylusInput
 import StylusOutput
+import StylusUinput
 import StylusProtocol
 import StylusSystem
 #if canImport(Glibc)
@@ -76,6 +77,8 @@ public final class Daemon {
             handler = CommandHandler(config: config, buttonOnlyReason: buttonOnlyReason, tracksPens: live, log: log)
             saver = SaveScheduler(path: options.statePath, log: log)
             if let (canvas, precision) = saver.restore() { handler.restore(canvas: canvas, precisionEnabled: precision) }
+            output = chooseOutput(config: config)
+            handler.withholdsPresses = output.mode == .filter
             // The output learns the restored canvas state before any input.
             handler.describeStateForOutput(now: monotonicMicroseconds())
             publish()
@@ -109,7 +112,7 @@ public final class Daemon {
         fds.reserveCapacity(16)
         while true {
             fds.removeAll(keepingCapacity: true)
-            for fd in [source.fd, signals.fd, timer.fd, listener.fd, reloader.fd ?? -1, catalog.fd ?? -1] {
+            for fd in [source.fd, signals.fd, timer.fd, listener.fd, reloader.fd ?? -1, catalog.fd ?? -1, output.pollDescriptor ?? -1] {
                 fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))   // poll skips fd -1
             }
             let fixed = fds.count
@@ -134,6 +137,13 @@ public final class Daemon {
                 finishReloads(reloader.timeOut(now: now))
                 // Waiting clients get an answer once no probe is left running.
                 if catalog.timeOut(now: now), catalog.fd == nil { answerProbeWaiters() }
+            }
+            if fds[6].revents != 0 {
+                // Filter mode: the grabbed nodes, read raw; each frame is written once the engine decided it.
+                output.descriptorReady { timed in
+                    handler.handle(timed)
+                    publish()
+                }
             }
             if fds[0].revents != 0 { drain(source) }
             if fds[4].revents != 0 { finishReloads(reloader.readable()) }
@@ -200,6 +210,21 @@ public final class Daemon {
         PersistedState(canvas: handler.engine.canvas, precisionEnabled: handler.engine.precisionEnabled)
     }
 
+    // MARK: Output
+
+    /// observe, or filter where it was asked for (or `auto`) and /dev/uinput can be written.
+    private func chooseOutput(config: EngineConfig) -> any PenOutput {
+        guard options.output != .observe else { return ObserveOutput() }
+        guard case .libinput = options.input else {
+            return ObserveOutput(filterUnavailable: "input comes from a recording; there is no node to grab")
+        }
+        if let reason = UinputOutput.unavailableReason() {
+            if options.output == .filter { warn("--output filter: \(reason); running in observe mode") }
+            return ObserveOutput(filterUnavailable: reason)
+        }
+        return UinputOutput(engine: config, filter: options.filter, log: { [weak self] in self?.log($0) })
+    }
+
     // MARK: Input
 
     private func drain(_ source: InputSource) {
@@ -214,7 +239,7 @@ public final class Daemon {
                 handler.handle(timed)
                 switch timed.input {
                 case .deviceAdded(let id, let info):
-                    output.deviceAdded(OutputDevice(id: id, info: info))
+                    output.deviceAdded(OutputDevice(id: id, info: info, node: source.nodePath(of: id)))
                     catalog.refresh()
                 case .deviceRemoved(let id):
                     output.deviceRemoved(id)

@@ -34,6 +34,12 @@ public final class LibinputMonitor {
     private var nextID: UInt32 = 1
     private var ids: [OpaquePointer: DeviceID] = [:]
     private var pending: [LiveInput] = []
+    private var nodePaths: [DeviceID: String] = [:]
+    /// The name suffix of stylusd's virtual pens (`UinputOutput`), which the monitor skips.
+    public static let cloneNameSuffix = " (stylusd)"
+
+    /// The /dev/input node of a device the monitor reported.
+    public func nodePath(of id: DeviceID) -> String? { nodePaths[id] }
     /// libinput's fd and the third-button readers, as one pollable fd.
     private let epollFD: Int32
     private var thirdButtonReaders: [OpaquePointer: ThirdButtonReader] = [:]
@@ -134,11 +140,14 @@ public final class LibinputMonitor {
             } else {
                 return
             }
+            let name = String(cString: libinput_device_get_name(device))
+            // stylusd's own virtual pens (filter mode) are for the desktop, not for stylusd.
+            if name.hasSuffix(Self.cloneNameSuffix) { return }
             let id = DeviceID(nextID)
             nextID += 1
             ids[device] = id
-            let name = String(cString: libinput_device_get_name(device))
             let node = String(cString: libinput_device_get_sysname(device))
+            nodePaths[id] = "/dev/input/\(node)"
             if kind == .pen, let reader = ThirdButtonReader(path: "/dev/input/\(node)") {
                 var event = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(fd: reader.fd))
                 if epoll_ctl(epollFD, EPOLL_CTL_ADD, reader.fd, &event) == 0 {
@@ -150,6 +159,7 @@ public final class LibinputMonitor {
             body(.pen(TimedPenInput(.deviceAdded(id, DeviceInfo(name: "\(name) (/dev/input/\(node))", kind: kind)), at: monotonicMicroseconds())))
         case LIBINPUT_EVENT_DEVICE_REMOVED:
             guard let id = ids.removeValue(forKey: device) else { return }
+            nodePaths[id] = nil
             if let reader = thirdButtonReaders.removeValue(forKey: device) {
                 // Closing the reader's fd takes it out of the epoll set anyway; this only makes it explicit.
                 _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, reader.fd, nil)
