@@ -36,10 +36,21 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
+# Only the two programs run and demo use. The colour setting is fixed: SwiftPM
+# re-plans the build whenever the environment differs (make's own variables,
+# another terminal) and adds -color-diagnostics to every compile when it
+# writes to a terminal, so a plan made from a pipe and one made from a
+# terminal differ and everything is compiled again.
+RUN_BUILD  := $(SWIFT) build -c release --no-color-diagnostics
+ARGS       ?=
+
 # The daemon in the foreground on seat0; without a pen it says why and runs
-# button-only. Ctrl-C stops it.
-run: release
-	.build/release/stylusd
+# button-only. Without a login session its socket goes under .build/run/.
+# Ctrl-C stops it. Options: make run ARGS='--device /dev/input/event5'.
+run: deps
+	$(RUN_BUILD) --product stylusd
+	$(RUN_BUILD) --product stylusctl
+	tools/run.sh $(ARGS)
 
 # The engine on a real recording: a Cintiq 22HDT session whose side-button
 # double presses open and minimize the canvas.

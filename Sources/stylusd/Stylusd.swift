@@ -75,12 +75,21 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
+        do {
+            try start()
+        } catch let error as StartError {
+            _ = writeAll(STDERR_FILENO, Array("stylusd: \(error)\n".utf8))
+            throw ExitCode(64)   // EX_USAGE, without the usage: it would not help
+        }
+    }
+
+    private func start() throws {
         let environment = ProcessEnvironment.current
         var resolver = RelativePaths()
         let socketPath: String
         switch SocketLocation.resolve(explicit: socket, environment: environment) {
         case .success(let path): socketPath = try resolver.absolute(path, named: socket != nil ? "--socket" : "STYLUSD_SOCKET")
-        case .failure(let error): throw ValidationError(error.description)
+        case .failure(let error): throw StartError(error.description)
         }
         let input: DaemonOptions.Input = if let replay {
             .recording(path: replay, description: desc, loop: loop, speed: speed)
@@ -104,6 +113,13 @@ struct Run: ParsableCommand {
     }
 }
 
+/// A reason the daemon cannot start that the usage text would not help
+/// with: `Run.main` prints only "stylusd: reason" and exits 64 (EX_USAGE).
+struct StartError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
 /// The daemon's own files given as relative paths mean the working
 /// directory at start, made absolute once: nothing later (a reload, the
 /// state saved at exit) depends on where the process stands then.
@@ -112,7 +128,7 @@ struct RelativePaths {
     private var resolved: [String] = []
 
     mutating func absolute(_ path: String, named option: String) throws -> String {
-        guard !path.isEmpty else { throw ValidationError("\(option) is empty; give a file name") }
+        guard !path.isEmpty else { throw StartError("\(option) is empty; give a file name") }
         if path.hasPrefix("/") { return path }
         if directory == nil { directory = Paths.workingDirectory() }
         switch directory! {
@@ -121,7 +137,7 @@ struct RelativePaths {
             resolved.append("\(option) \(path) is \(absolute)")
             return absolute
         case .failure(let error):
-            throw ValidationError("\(option) \(path) is a relative path and \(error); give an absolute path")
+            throw StartError("\(option) \(path) is a relative path and \(error); give an absolute path")
         }
     }
 
