@@ -52,10 +52,14 @@ run: deps
 	$(RUN_BUILD) --product stylusctl
 	tools/run.sh $(ARGS)
 
-# The engine on a real recording: a Cintiq 22HDT session whose side-button
-# double presses open and minimize the canvas.
-demo: release
-	.build/release/stylusd replay $(RECORDING)
+# A live daemon driven by a real recording (a Cintiq 22HDT session whose
+# side-button double presses open and minimize the canvas), with its own
+# socket and state under .build/demo/; its events shown as stylusctl watch
+# prints them. Ctrl-C stops it. `stylusd replay FILE` is the offline run.
+demo: deps
+	$(RUN_BUILD) --product stylusd
+	$(RUN_BUILD) --product stylusctl
+	tools/demo.sh $(ARGS)
 
 test: deps-test
 	$(SWIFT) build --build-tests
