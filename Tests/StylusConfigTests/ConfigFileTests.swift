@@ -185,3 +185,36 @@ struct ConfigFileTests {
         }
     }
 }
+
+@Suite("config.toml with several problems")
+struct ConfigFileAllProblemsTests {
+    static let text = """
+        preset = "turbo"
+        interval_ms = 5000
+        colour = 1
+        [bindings]
+        BTN_STYLUS = "explode"
+        [precision]
+        minimum_scale = "x"
+
+        """
+
+    @Test func everyProblemIsReportedInFileOrder() throws {
+        let e = try #require(ConfigFileTests.error(Self.text))
+        #expect(e.all.map(\.line) == [1, 2, 3, 5, 7], "\(e)")
+        #expect(e.all.map(\.key) == ["preset", "interval_ms", "colour", "bindings.BTN_STYLUS", "precision.minimum_scale"], "\(e)")
+        #expect(e.description.split(separator: "\n").count == 5, "one line per problem: \(e)")
+        #expect(e.description.hasPrefix("config.toml:1: preset: unknown preset \"turbo\""))
+    }
+
+    @Test func theParserChildSendsThemAll() throws {
+        let e = try ConfigParseTests.error(ConfigParseTests.parse(Self.text))
+        #expect(e == ConfigFileTests.error(Self.text), "the child's answer is this process's error, every problem of it")
+        #expect(e.others.count == 4)
+    }
+
+    @Test func oneProblemIsStillOneLine() throws {
+        let e = try #require(ConfigFileTests.error("debounce_ms = 101\n"))
+        #expect(e.others.isEmpty && !e.description.contains("\n"))
+    }
+}
