@@ -23,6 +23,28 @@ struct Stylusd: ParsableCommand {
         subcommands: [Run.self, Probe.self, Replay.self, ParseConfigChild.self],
         defaultSubcommand: Run.self
     )
+
+    /// `stylusd --help` (and `-h`, `help`) shows the daemon's options too:
+    /// they are the default subcommand's, which ArgumentParser's root help leaves out.
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if ["--help", "-h", "help"].contains(arguments.first), arguments.count == 1 {
+            _ = writeAll(STDOUT_FILENO, Array(fullHelp().utf8))
+            return
+        }
+        main(arguments)
+    }
+
+    /// The root help, then the daemon's usage and options (`stylusd run`'s help without its overview).
+    static func fullHelp(columns: Int? = nil) -> String {
+        var text = helpMessage(columns: columns)
+        let run = helpMessage(for: Run.self, columns: columns)
+        if let usage = run.range(of: "USAGE: ") {
+            if !text.hasSuffix("\n") { text += "\n" }
+            text += "\nTHE DAEMON (stylusd with no subcommand, or stylusd run):\n\n" + run[usage.lowerBound...]
+        }
+        return text.hasSuffix("\n") ? text : text + "\n"
+    }
 }
 
 struct Run: ParsableCommand {
@@ -52,8 +74,8 @@ struct Run: ParsableCommand {
     @Flag(help: "With --replay: start the recording again when it ends.")
     var loop = false
 
-    @Option(help: "With --replay: play this many times faster than recorded.")
-    var speed: Double = 1
+    @Option(help: "With --replay: play this many times faster than recorded (default 1).")
+    var speed: Double?
 
     @Option(help: "The socket to listen on.")
     var socket: String?
@@ -70,8 +92,14 @@ struct Run: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard speed > 0, speed <= 1000 else { throw ValidationError("--speed must be above 0 and at most 1000") }
+        if let speed, !(speed > 0 && speed <= 1000) { throw ValidationError("--speed must be above 0 and at most 1000") }
         if replay != nil, !devices.isEmpty { throw ValidationError("--replay and --device exclude each other") }
+        if replay == nil {
+            let given = [loop ? "--loop" : nil, speed != nil ? "--speed" : nil, desc != nil ? "--desc" : nil].compactMap { $0 }
+            if !given.isEmpty {
+                throw ValidationError("\(given.joined(separator: " and ")) \(given.count == 1 ? "applies" : "apply") only with --replay FILE")
+            }
+        }
     }
 
     func run() throws {
@@ -91,8 +119,11 @@ struct Run: ParsableCommand {
         case .success(let path): socketPath = try resolver.absolute(path, named: socket != nil ? "--socket" : "STYLUSD_SOCKET")
         case .failure(let error): throw StartError(error.description)
         }
+        if replay == nil, devices.isEmpty, let warning = Seats.warning(for: seat, known: Seats.known()) {
+            _ = writeAll(STDERR_FILENO, Array("stylusd: \(warning)\n".utf8))
+        }
         let input: DaemonOptions.Input = if let replay {
-            .recording(path: replay, description: desc, loop: loop, speed: speed)
+            .recording(path: replay, description: desc, loop: loop, speed: speed ?? 1)
         } else {
             devices.isEmpty ? .libinput(.seat(seat)) : .libinput(.paths(devices))
         }
@@ -170,7 +201,7 @@ struct Probe: ParsableCommand {
         let report = StylusInput.Probe.run()
         if json {
             let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let data = try encoder.encode(report)
             _ = writeAll(STDOUT_FILENO, Array(data) + [0x0a])
         } else {
@@ -289,7 +320,7 @@ struct Replay: ParsableCommand {
             throw ExitCode(65)   // EX_DATAERR
         }
         flushOut()
-        let line = "\(file): \(summary.evdevEvents) evdev events, \(summary.doublePresses) double presses, canvas \(summary.finalCanvas.rawValue) with \(summary.strokes) strokes\n"
+        let line = "\(file): \(counted(summary.evdevEvents, "evdev event")), \(counted(summary.doublePresses, "double press", plural: "double presses")), canvas \(summary.finalCanvas.rawValue) with \(counted(summary.strokes, "stroke"))\n"
         _ = writeAll(STDERR_FILENO, Array(line.utf8))
     }
 }
