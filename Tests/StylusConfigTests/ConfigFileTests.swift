@@ -1,6 +1,9 @@
 import StylusCore
 import Testing
 @testable import StylusConfig
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite("config.toml")
 struct ConfigFileTests {
@@ -218,3 +221,50 @@ struct ConfigFileAllProblemsTests {
         #expect(e.others.isEmpty && !e.description.contains("\n"))
     }
 }
+
+@Suite("examples/config.toml")
+struct ExampleConfigTests {
+    static let path: String = {
+        var parts = String(#filePath).split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)
+        return parts.joined(separator: "/") + "/examples/config.toml"
+    }()
+
+    static func text() throws -> String {
+        String(decoding: try #require(try? readFileBytesForTests(path)), as: UTF8.self)
+    }
+
+    @Test func itIsTheDefaultsExactly() throws {
+        #expect(try ConfigFile.parse(Self.text(), file: Self.path) == EngineConfig(), "the example documents the defaults as they are")
+    }
+
+    /// Every key is set, and a comment stands above it or above the run of keys and table headers it is in.
+    @Test func itSetsEveryKeyWithACommentAboveIt() throws {
+        let lines = try Self.text().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let keys = ["preset", "interval_ms", "debounce_ms", "transition_ms", "BTN_STYLUS", "BTN_STYLUS2", "BTN_STYLUS3",
+                    "minimum_scale", "full_speed_pressure", "hysteresis", "curve", "report_step", "max_points", "max_strokes"]
+        for key in keys {
+            var index = try #require(lines.firstIndex { $0.hasPrefix("\(key) = ") }, "\(key) is not set")
+            repeat { index -= 1 } while index > 0 && (lines[index].hasPrefix("[") || lines[index].contains(" = ") && !lines[index].hasPrefix("#"))
+            #expect(lines[index].hasPrefix("#"), "\(key) has no comment above it")
+        }
+        for table in ["[bindings]", "[precision]", "[canvas]"] { #expect(lines.contains(table)) }
+    }
+}
+
+/// The whole file, with plain read(2).
+func readFileBytesForTests(_ path: String) throws -> [UInt8] {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw ExampleMissing(path: path) }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+        if n <= 0 { break }
+        bytes += chunk[0..<n]
+    }
+    return bytes
+}
+
+struct ExampleMissing: Error { var path: String }
