@@ -6,6 +6,9 @@ USERUNITDIR ?= $(PREFIX)/lib/systemd/user
 # udev reads /usr/lib/udev/rules.d and /etc/udev/rules.d, not /usr/local.
 UDEVRULESDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/udev/rules.d,/etc/udev/rules.d)
 COMPLETIONSDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPLETIONSDIR ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPLETIONSDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+STRIP      ?= strip
 DEB_BUILD  := pkg-config libinput-dev libevdev-dev libwacom-dev
 DEB_TEST   := $(DEB_BUILD) python3 evemu-tools
 RECORDING  := Tests/Fixtures/recordings/Wacom_Cintiq_22HDT_Pen.events
@@ -114,18 +117,24 @@ bench-latency: release
 # Installed binaries carry the Swift runtime inside (--static-swift-stdlib),
 # so they run without the toolchain and start with less memory.
 install-build: deps
-	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-static --product stylusd
-	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-static --product stylusctl
+	$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static --product stylusd
+	$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static --product stylusctl
 
+# The binaries are stripped as they are installed (the build keeps its symbols).
+# Completions for both programs, for bash, zsh and fish, come from their argument parsers.
 install: install-build
-	install -Dm755 .build-static/release/stylusd $(DESTDIR)$(BINDIR)/stylusd
-	install -Dm755 .build-static/release/stylusctl $(DESTDIR)$(BINDIR)/stylusctl
+	install -Dm755 -s --strip-program=$(STRIP) .build-static/release/stylusd $(DESTDIR)$(BINDIR)/stylusd
+	install -Dm755 -s --strip-program=$(STRIP) .build-static/release/stylusctl $(DESTDIR)$(BINDIR)/stylusctl
 	install -d $(DESTDIR)$(USERUNITDIR)
 	sed 's|^ExecStart=.*|ExecStart=$(BINDIR)/stylusd|' systemd/stylusd.service > $(DESTDIR)$(USERUNITDIR)/stylusd.service
 	install -m644 systemd/stylusd.socket $(DESTDIR)$(USERUNITDIR)/stylusd.socket
 	install -Dm644 udev/70-stylusd.rules $(DESTDIR)$(UDEVRULESDIR)/70-stylusd.rules
-	install -d $(DESTDIR)$(COMPLETIONSDIR)
-	.build-static/release/stylusctl completions bash > $(DESTDIR)$(COMPLETIONSDIR)/stylusctl
+	install -d $(DESTDIR)$(COMPLETIONSDIR) $(DESTDIR)$(ZSHCOMPLETIONSDIR) $(DESTDIR)$(FISHCOMPLETIONSDIR)
+	for p in stylusd stylusctl; do \
+		.build-static/release/$$p --generate-completion-script bash > $(DESTDIR)$(COMPLETIONSDIR)/$$p && \
+		.build-static/release/$$p --generate-completion-script zsh > $(DESTDIR)$(ZSHCOMPLETIONSDIR)/_$$p && \
+		.build-static/release/$$p --generate-completion-script fish > $(DESTDIR)$(FISHCOMPLETIONSDIR)/$$p.fish || exit 1; \
+	done
 	@echo "installed under $(DESTDIR)$(PREFIX); then: sudo udevadm control --reload && sudo udevadm trigger,"
 	@echo "and as yourself: systemctl --user daemon-reload && systemctl --user enable --now stylusd.socket"
 
@@ -136,7 +145,10 @@ install-udev:
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/stylusd $(DESTDIR)$(BINDIR)/stylusctl $(DESTDIR)$(USERUNITDIR)/stylusd.service \
-	      $(DESTDIR)$(USERUNITDIR)/stylusd.socket $(DESTDIR)$(UDEVRULESDIR)/70-stylusd.rules $(DESTDIR)$(COMPLETIONSDIR)/stylusctl
+	      $(DESTDIR)$(USERUNITDIR)/stylusd.socket $(DESTDIR)$(UDEVRULESDIR)/70-stylusd.rules
+	for p in stylusd stylusctl; do \
+		rm -f $(DESTDIR)$(COMPLETIONSDIR)/$$p $(DESTDIR)$(ZSHCOMPLETIONSDIR)/_$$p $(DESTDIR)$(FISHCOMPLETIONSDIR)/$$p.fish; \
+	done
 
 clean:
 	rm -rf .build

@@ -32,8 +32,46 @@ struct Stylusd: ParsableCommand {
             _ = writeAll(STDOUT_FILENO, Array(fullHelp().utf8))
             return
         }
+        if arguments == ["--generate-completion-script", "bash"] || arguments == ["--generate-completion-script=bash"] {
+            _ = writeAll(STDOUT_FILENO, Array((completionScript(for: .bash) + bashDefaultSubcommand).utf8))
+            return
+        }
         main(arguments)
     }
+
+    /// ArgumentParser's bash completion knows the daemon's options only
+    /// after `run`; stylusd with no subcommand is the daemon too. Until a
+    /// subcommand is typed, this completes as if `run` had been, and the
+    /// first word also offers the subcommands.
+    static let bashDefaultSubcommand = #"""
+
+        # stylusd with no subcommand runs the daemon: complete its options (run's) there too.
+        _stylusd_default() {
+            local -i i
+            for ((i = 1; i < COMP_CWORD; i++)); do
+                case "${COMP_WORDS[i]}" in
+                run|probe|replay|help) _stylusd "$@"; return ;;
+                esac
+            done
+            local -a subcommands=()
+            if ((COMP_CWORD == 1)); then
+                _stylusd "$@"
+                subcommands=("${COMPREPLY[@]}")
+                COMPREPLY=()
+            fi
+            local -a words=("${COMP_WORDS[@]}")
+            local line="${COMP_LINE}"
+            COMP_WORDS=("${words[0]}" run "${words[@]:1}")
+            COMP_CWORD=$((COMP_CWORD + 1))
+            COMP_LINE="${words[0]} run${line#"${words[0]}"}"
+            COMP_POINT=$((COMP_POINT + 4))
+            _stylusd "$1" "$2" "${COMP_WORDS[COMP_CWORD - 1]}"
+            COMPREPLY=("${subcommands[@]}" "${COMPREPLY[@]}")
+        }
+
+        complete -o filenames -F _stylusd_default stylusd
+
+        """#
 
     /// The root help, then the daemon's usage and options (`stylusd run`'s help without its overview).
     static func fullHelp(columns: Int? = nil) -> String {
@@ -59,16 +97,17 @@ struct Run: ParsableCommand {
             """
     )
 
-    @Option(help: "The udev seat to follow.")
+    @Option(help: "The udev seat to follow.", completion: .list(["seat0"]))
     var seat = "seat0"
 
-    @Option(name: .customLong("device"), help: "Use this event node through libinput's path backend instead of the seat (repeatable).")
+    @Option(name: .customLong("device"), help: "Use this event node through libinput's path backend instead of the seat (repeatable).",
+            completion: .shellCommand("ls -1 /dev/input/event* 2>/dev/null"))
     var devices: [String] = []
 
-    @Option(help: "Play this evemu recording at its recorded pace instead of reading libinput.")
+    @Option(help: "Play this evemu recording at its recorded pace instead of reading libinput.", completion: .file(extensions: ["events"]))
     var replay: String?
 
-    @Option(help: "Device description for a --replay recording without a header.")
+    @Option(help: "Device description for a --replay recording without a header.", completion: .file(extensions: ["desc"]))
     var desc: String?
 
     @Flag(help: "With --replay: start the recording again when it ends.")
@@ -77,13 +116,14 @@ struct Run: ParsableCommand {
     @Option(help: "With --replay: play this many times faster than recorded (default 1).")
     var speed: Double?
 
-    @Option(help: "The socket to listen on.")
+    @Option(help: "The socket to listen on.", completion: .file())
     var socket: String?
 
-    @Option(help: "The configuration file (default $XDG_CONFIG_HOME/stylusd/config.toml).")
+    @Option(help: "The configuration file (default $XDG_CONFIG_HOME/stylusd/config.toml).", completion: .file(extensions: ["toml"]))
     var config: String?
 
-    @Option(name: .customLong("state-file"), help: "Where the canvas is kept across restarts (default $XDG_STATE_HOME/stylusd/state.json).")
+    @Option(name: .customLong("state-file"), help: "Where the canvas is kept across restarts (default $XDG_STATE_HOME/stylusd/state.json).",
+            completion: .file(extensions: ["json"]))
     var stateFile: String?
 
     @OptionGroup var engine: EngineOptions
@@ -232,8 +272,11 @@ struct EngineOptions: ParsableArguments {
     @Option(name: .customLong("bind"), help: ArgumentHelp(
         "Bind a button's double press to an action: BUTTON=ACTION (repeatable).",
         discussion: "BUTTON is BTN_STYLUS, BTN_STYLUS2, BTN_STYLUS3 or pad-N; ACTION is toggle-canvas, toggle-precision or none.",
-        valueName: "button=action"))
+        valueName: "button=action"), completion: .list(bindingWords))
     var bindings: [String] = []
+
+    /// What `--bind` completes to: every side button with every action (pad-N=ACTION is typed).
+    static let bindingWords = SideButton.allCases.flatMap { button in Action.allCases.map { "\(button.evdevName)=\($0.rawValue)" } }
 
     func overrides() throws -> ConfigOverrides {
         var o = ConfigOverrides()
@@ -278,10 +321,10 @@ struct Replay: ParsableCommand {
             """
     )
 
-    @Argument(help: "An evemu recording (evemu-record output).")
+    @Argument(help: "An evemu recording (evemu-record output).", completion: .file(extensions: ["events"]))
     var file: String
 
-    @Option(help: "Device description for a recording without a header (an evemu .desc file).")
+    @Option(help: "Device description for a recording without a header (an evemu .desc file).", completion: .file(extensions: ["desc"]))
     var desc: String?
 
     @OptionGroup var engine: EngineOptions

@@ -140,6 +140,58 @@ def test_config_check_reports_every_problem(root):
     check(len(lines) == 3 and [f"{path}:{n}:" in line for n, line in zip((1, 2, 3), lines)] == [True] * 3, f"{r.stderr!r}")
 
 
+def test_config_check_accepts_the_example(root):
+    r = run("stylusctl", "config", "check", os.path.join(ROOT, "examples", "config.toml"))
+    check(r.returncode == 0 and r.stdout.endswith("config.toml: OK (interval 500 ms, debounce 25 ms, transition 250 ms)\n"),
+          f"{r.returncode} {r.stdout!r} {r.stderr!r}")
+
+
+def bash_completions(root, program, *words):
+    """What bash offers after `program words…` with the program's own completion script, in `root`
+    (through the function the script registers with `complete`)."""
+    script = os.path.join(root, f"{program}.bash")
+    with open(script, "w") as f:
+        f.write(run(program, "--generate-completion-script", "bash").stdout)
+    line = " ".join((program,) + words)
+    harness = (f'source {script}\nCOMP_WORDS=({" ".join(repr(w) for w in (program,) + words)})\n'
+               f'COMP_CWORD={len(words)}; COMP_LINE={line!r}; COMP_POINT={len(line)}\n'
+               f'function=$(complete -p {program} | sed "s/.*-F \\([^ ]*\\).*/\\1/")\n'
+               f'"$function" {program} {words[-1]!r} {((program,) + words)[-2]!r}\nprintf "%s\\n" "${{COMPREPLY[@]}}"\n')
+    r = subprocess.run(["bash", "-c", harness], cwd=root, capture_output=True, text=True, timeout=20,
+                       env=dict(os.environ, PATH=BIN + ":" + os.environ["PATH"]))
+    return set(r.stdout.split())
+
+
+def test_bash_completes_commands_topics_actions_bindings_and_files(root):
+    for name in ("a.toml", "b.events", "c.txt"):
+        open(os.path.join(root, name), "w").close()
+    expected = [
+        ("stylusctl", ("",), {"toggle", "watch", "precision", "config", "completions", "devices"}),
+        ("stylusctl", ("watch", ""), {"canvas", "double-press", "precision", "device", "pen"}),
+        ("stylusctl", ("precision", ""), {"enable", "disable", "toggle"}),
+        ("stylusctl", ("completions", ""), {"bash", "zsh", "fish"}),
+        ("stylusctl", ("config", "check", ""), {"a.toml"}),
+        ("stylusd", ("",), {"probe", "replay", "--seat", "--bind", "--replay"}),
+        ("stylusd", ("--bind", ""), {"BTN_STYLUS=toggle-canvas", "BTN_STYLUS2=toggle-precision", "BTN_STYLUS3=none"}),
+        ("stylusd", ("--replay", ""), {"b.events"}),
+        ("stylusd", ("--config", ""), {"a.toml"}),
+        ("stylusd", ("replay", ""), {"b.events"}),
+    ]
+    for program, words, wanted in expected:
+        offered = bash_completions(root, program, *words)
+        check(wanted <= offered, f"{program} {' '.join(words)}<TAB> offers {sorted(offered)}, not all of {sorted(wanted)}")
+        check("c.txt" not in offered, f"{program} {' '.join(words)}<TAB> offers a file of another kind: {sorted(offered)}")
+
+
+def test_zsh_and_fish_scripts_hold_the_same_words(root):
+    for program, words in (("stylusctl", ["toggle", "double-press", "disable", "toml"]),
+                           ("stylusd", ["BTN_STYLUS2=toggle-precision", "events", "toml", "seat0"])):
+        for shell in ("zsh", "fish"):
+            script = run(program, "--generate-completion-script", shell).stdout
+            missing = [w for w in words if w not in script]
+            check(not missing, f"{program}'s {shell} completions lack {missing}")
+
+
 TESTS = [v for k, v in list(globals().items()) if k.startswith("test_")]
 
 
