@@ -1,9 +1,7 @@
+import FoundationEssentials
 import StylusCore
 import Testing
 @testable import StylusConfig
-#if canImport(Glibc)
-import Glibc
-#endif
 
 @Suite("config.toml")
 struct ConfigFileTests {
@@ -231,7 +229,7 @@ struct ExampleConfigTests {
     }()
 
     static func text() throws -> String {
-        String(decoding: try #require(try? readFileBytesForTests(path)), as: UTF8.self)
+        String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
     }
 
     @Test func itIsTheDefaultsExactly() throws {
@@ -251,20 +249,3 @@ struct ExampleConfigTests {
         for table in ["[bindings]", "[precision]", "[canvas]"] { #expect(lines.contains(table)) }
     }
 }
-
-/// The whole file, with plain read(2).
-func readFileBytesForTests(_ path: String) throws -> [UInt8] {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw ExampleMissing(path: path) }
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65_536)
-    while true {
-        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-        if n <= 0 { break }
-        bytes += chunk[0..<n]
-    }
-    return bytes
-}
-
-struct ExampleMissing: Error { var path: String }
