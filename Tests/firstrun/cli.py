@@ -6,7 +6,6 @@ during a replay, probe --json, config check. Processes only; the pure
 logic has Swift tests. Prints 'N passed, N failed'.
 
     python3 Tests/firstrun/cli.py --bin .build/release [--only NAME]"""
-import argparse
 import json
 import os
 import re
@@ -195,15 +194,10 @@ def test_zsh_and_fish_scripts_hold_the_same_words(root):
 TESTS = [v for k, v in list(globals().items()) if k.startswith("test_")]
 
 
-def main():
+def use_binaries(folder):
     global BIN
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", required=True, help="folder with stylusd and stylusctl")
-    ap.add_argument("--only", default="")
-    a = ap.parse_args()
-    BIN = os.path.abspath(a.bin)
-    return stylustest.run_tests("cli", TESTS, a.only, fixture=lambda: stylustest.private_directory("stylusd-cli-"))
+    BIN = folder
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(stylustest.main_with_binaries("cli", TESTS, "stylusd-cli-", use_binaries))
