@@ -8,6 +8,8 @@ UDEVRULESDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/udev/rules.d,/etc/udev/ru
 COMPLETIONSDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPLETIONSDIR ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPLETIONSDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+MANDIR     ?= $(PREFIX)/share/man
+DOCDIR     ?= $(PREFIX)/share/doc/stylusd
 STRIP      ?= strip
 DEB_BUILD  := pkg-config libinput-dev libevdev-dev libwacom-dev
 DEB_TEST   := $(DEB_BUILD) python3 evemu-tools
@@ -121,7 +123,7 @@ install-build: deps
 	$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static --product stylusctl
 
 # The binaries are stripped as they are installed (the build keeps its symbols).
-# Completions for both programs, for bash, zsh and fish, come from their argument parsers.
+# Completions and man pages for both programs come from their argument parsers.
 install: install-build
 	install -Dm755 -s --strip-program=$(STRIP) .build-static/release/stylusd $(DESTDIR)$(BINDIR)/stylusd
 	install -Dm755 -s --strip-program=$(STRIP) .build-static/release/stylusctl $(DESTDIR)$(BINDIR)/stylusctl
@@ -135,6 +137,8 @@ install: install-build
 		.build-static/release/$$p --generate-completion-script zsh > $(DESTDIR)$(ZSHCOMPLETIONSDIR)/_$$p && \
 		.build-static/release/$$p --generate-completion-script fish > $(DESTDIR)$(FISHCOMPLETIONSDIR)/$$p.fish || exit 1; \
 	done
+	SWIFT=$(SWIFT) tools/man.sh .build-static/release $(DESTDIR)$(MANDIR)/man1
+	install -Dm644 examples/config.toml $(DESTDIR)$(DOCDIR)/examples/config.toml
 	@echo "installed under $(DESTDIR)$(PREFIX); then: sudo udevadm control --reload && sudo udevadm trigger,"
 	@echo "and as yourself: systemctl --user daemon-reload && systemctl --user enable --now stylusd.socket"
 
@@ -147,8 +151,10 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/stylusd $(DESTDIR)$(BINDIR)/stylusctl $(DESTDIR)$(USERUNITDIR)/stylusd.service \
 	      $(DESTDIR)$(USERUNITDIR)/stylusd.socket $(DESTDIR)$(UDEVRULESDIR)/70-stylusd.rules
 	for p in stylusd stylusctl; do \
-		rm -f $(DESTDIR)$(COMPLETIONSDIR)/$$p $(DESTDIR)$(ZSHCOMPLETIONSDIR)/_$$p $(DESTDIR)$(FISHCOMPLETIONSDIR)/$$p.fish; \
+		rm -f $(DESTDIR)$(COMPLETIONSDIR)/$$p $(DESTDIR)$(ZSHCOMPLETIONSDIR)/_$$p $(DESTDIR)$(FISHCOMPLETIONSDIR)/$$p.fish \
+		      $(DESTDIR)$(MANDIR)/man1/$$p.1; \
 	done
+	rm -f $(DESTDIR)$(DOCDIR)/examples/config.toml
 
 clean:
 	rm -rf .build

@@ -10,7 +10,10 @@ and is stopped with SIGINT, as Ctrl-C in a terminal stops it.
   nothing).
 - make demo: its events are printed once, in one format, the first canvas
   event opens (an empty canvas at every start), and the user's own state
-  folder stays empty."""
+  folder stays empty.
+- make install (into a DESTDIR): stripped binaries that run, completions
+  for bash, zsh and fish, man pages groff accepts without the hidden
+  subcommand, the example configuration, the units."""
 import os
 import re
 import signal
@@ -107,9 +110,42 @@ def test_make_demo_keeps_to_itself(home):
     check(any("make demo: stopped" in line for line in lines), "the demo did not say it stopped")
 
 
+def test_make_install_into_a_folder(home):
+    destdir = os.path.join(home, "root")
+    r = subprocess.run(["make", "--no-print-directory", "install", f"DESTDIR={destdir}", "PREFIX=/usr"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=1200,
+                       env={k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL")})
+    check(r.returncode == 0, f"make install: {r.returncode}\n{r.stdout[-2000:]}{r.stderr[-2000:]}")
+    usr = os.path.join(destdir, "usr")
+    expected = ["bin/stylusd", "bin/stylusctl", "share/man/man1/stylusd.1", "share/man/man1/stylusctl.1",
+                "share/doc/stylusd/examples/config.toml", "lib/systemd/user/stylusd.service", "lib/systemd/user/stylusd.socket"]
+    for program in ("stylusd", "stylusctl"):
+        expected += [f"share/bash-completion/completions/{program}", f"share/zsh/site-functions/_{program}",
+                     f"share/fish/vendor_completions.d/{program}.fish"]
+    missing = [p for p in expected if not os.path.isfile(os.path.join(usr, p)) or os.path.getsize(os.path.join(usr, p)) == 0]
+    check(not missing, f"not installed: {missing}")
+    for program in ("stylusd", "stylusctl"):
+        path = os.path.join(usr, "bin", program)
+        sections = subprocess.run(["readelf", "-S", "-W", path], capture_output=True, text=True).stdout
+        check(".symtab" not in sections and ".debug_info" not in sections, f"{program} is not stripped")
+        version = subprocess.run([path, "--version"], capture_output=True, text=True)
+        check(version.returncode == 0 and version.stdout.strip(), f"the stripped {program} does not run: {version}")
+        page = os.path.join(usr, "share/man/man1", f"{program}.1")
+        with open(page) as f:
+            text = f.read()
+        check("parse-config-child" not in text, f"{program}.1 shows the hidden subcommand")
+        lint = subprocess.run(["groff", "-mandoc", "-ww", "-z", page], capture_output=True, text=True, env=dict(os.environ, LC_ALL="C"))
+        check(lint.returncode == 0 and not lint.stderr, f"{program}.1: {lint.stderr}")
+    with open(os.path.join(usr, "share/man/man1/stylusd.1")) as f:
+        check("--replay" in f.read(), "stylusd.1 lacks the daemon's options")
+    sizes = {p: os.path.getsize(os.path.join(usr, "bin", p)) >> 20 for p in ("stylusd", "stylusctl")}
+    print(f"  installed (stripped): stylusd {sizes['stylusd']} MiB, stylusctl {sizes['stylusctl']} MiB")
+
+
 def main():
     only = sys.argv[1] if len(sys.argv) > 1 else ""
-    return stylustest.run_tests("first run", [test_make_run_without_a_login_session, test_make_demo_keeps_to_itself], only,
+    return stylustest.run_tests("first run", [test_make_run_without_a_login_session, test_make_demo_keeps_to_itself,
+                                                      test_make_install_into_a_folder], only,
                                 fixture=lambda: stylustest.private_directory("stylusd-firstrun-"))
 
 
