@@ -16,7 +16,7 @@ DEB_TEST   := $(DEB_BUILD) python3 evemu-tools
 RECORDING  := Tests/Fixtures/recordings/Wacom_Cintiq_22HDT_Pen.events
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps deps-test build release run demo test test-swift test-crosscheck test-contract test-fuzz test-sanitize fuzz hil bench bench-latency install install-build install-udev uninstall clean
+.PHONY: overlay test-overlay install-overlay bench-overlay bench-flood all deps deps-test build release run demo test test-swift test-crosscheck test-contract test-fuzz test-sanitize fuzz hil bench bench-latency install install-build install-udev uninstall clean
 
 all: build
 
@@ -73,6 +73,7 @@ test: deps-test
 	$(MAKE) --no-print-directory test-contract
 	$(MAKE) --no-print-directory test-fuzz
 	$(MAKE) --no-print-directory test-sanitize
+	$(MAKE) --no-print-directory test-overlay
 	$(MAKE) --no-print-directory hil
 
 # The socket contract against a live daemon on this machine.
@@ -112,9 +113,16 @@ bench: release install-build
 	$(SWIFT) build -c release --product stylus-bench
 	python3 bench/bench.py --bin .build/release --static .build-static/release
 	$(MAKE) --no-print-directory bench-latency
+	$(MAKE) --no-print-directory bench-flood
+	$(MAKE) --no-print-directory bench-overlay
 
 bench-latency: release
 	@HIL_SUITE=latency hil/vm.sh | tee -a bench-report.txt | grep -E '^latency:|SKIPPED'; true
+
+# The non-blocking loop under a flood of devices and reload (docs/SECURITY.md):
+# status p99 and the longest pen gap against twice their baseline, in one guest run.
+bench-flood: release
+	@HIL_SUITE=flood hil/vm.sh | tee -a bench-report.txt | grep -E 'flood|SKIPPED'; true
 
 # Installed binaries carry the Swift runtime inside (--static-swift-stdlib),
 # so they run without the toolchain and start with less memory.
@@ -124,7 +132,7 @@ install-build: deps
 
 # The binaries are stripped as they are installed (the build keeps its symbols).
 # Completions and man pages for both programs come from their argument parsers.
-install: install-build
+install: install-build install-overlay
 	install -Dm755 -s --strip-program=$(STRIP) .build-static/release/stylusd $(DESTDIR)$(BINDIR)/stylusd
 	install -Dm755 -s --strip-program=$(STRIP) .build-static/release/stylusctl $(DESTDIR)$(BINDIR)/stylusctl
 	install -d $(DESTDIR)$(USERUNITDIR)
@@ -156,5 +164,35 @@ uninstall:
 	done
 	rm -f $(DESTDIR)$(DOCDIR)/examples/config.toml
 
+# stylus-canvas, the canvas overlay: Overlay/ is its own SwiftPM package (it
+# uses the root package's StylusClient), so the daemon never needs GTK.
+DEB_OVERLAY      := libgtk-4-dev
+DEB_OVERLAY_TEST := xvfb xauth imagemagick x11-apps openbox xcompmgr xdotool hsetroot weston
+OVERLAY_BIN      := Overlay/.build/release/stylus-canvas
+AUTOSTARTDIR     ?= /etc/xdg/autostart
+
+overlay: deps
+	$(call install_missing,$(DEB_OVERLAY))
+	cd Overlay && $(SWIFT) build -c release --product stylus-canvas
+
+# Unit tests of the overlay's model, then the overlay against a live daemon on
+# a headless X11 desktop (screenshots), then a Wayland smoke test (weston headless).
+test-overlay: release overlay
+	$(call install_missing,$(DEB_OVERLAY_TEST))
+	cd Overlay && $(SWIFT) test
+	python3 Tests/overlay/overlay_test.py --bin .build/release --canvas $(OVERLAY_BIN) --no-install --screenshot docs/images/canvas.png
+	python3 Tests/overlay/wayland_smoke.py --bin .build/release --canvas $(OVERLAY_BIN)
+
+# The overlay, its user unit and its autostart entry (part of `install`).
+install-overlay: overlay
+	install -Dm755 $(OVERLAY_BIN) $(DESTDIR)$(BINDIR)/stylus-canvas
+	install -Dm644 Overlay/stylus-canvas.service $(DESTDIR)$(USERUNITDIR)/stylus-canvas.service
+	install -Dm644 Overlay/stylus-canvas.desktop $(DESTDIR)$(AUTOSTARTDIR)/stylus-canvas.desktop
+
+# The toggle-to-first-frame benchmark beside gromit-mpx (part of `bench`).
+bench-overlay: release overlay
+	$(call install_missing,$(DEB_OVERLAY_TEST) gromit-mpx)
+	python3 bench/overlay_bench.py --bin .build/release --canvas $(OVERLAY_BIN)
+
 clean:
-	rm -rf .build
+	rm -rf .build Overlay/.build

@@ -60,7 +60,7 @@ let package = Package(
         // The imperative shell: the event loop around the engine.
         .target(
             name: "StylusDaemon",
-            dependencies: ["StylusCore", "StylusProtocol", "StylusInput", "StylusOutput", "StylusConfig", "StylusSystem", "CLinux",
+            dependencies: ["StylusCore", "StylusProtocol", "StylusInput", "StylusOutput", "StylusUinput", "StylusConfig", "StylusSystem", "CLinux",
                            .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(
@@ -104,6 +104,8 @@ let package = Package(
         ),
         // Where input goes after the engine: the output seam and its implementations.
         .target(name: "StylusOutput", dependencies: ["StylusCore"]),
+        // Filter mode: the grabbed real node read raw, its virtual clone written through uinput (libevdev).
+        .target(name: "StylusUinput", dependencies: ["StylusCore", "StylusOutput", "StylusInput", "StylusSystem", "CLibevdev", "CLinux"]),
         .testTarget(
             name: "StylusOutputTests",
             dependencies: ["StylusOutput", "StylusCore", "StylusInput"]

@@ -16,7 +16,9 @@ udevadm trigger --action=add >/dev/null 2>&1
 udevadm settle
 echo "guest: kernel $(uname -r), udev running, /dev/uinput $( [ -c /dev/uinput ] && echo present || echo MISSING)"
 cd "$HIL_REPO"
-if [ "${HIL_SUITE:-tests}" = latency ]; then
+if [ "${HIL_SUITE:-tests}" = flood ]; then
+  HIL_FLOOD_TARGETS=1 /usr/bin/python3 hil/tests.py --stylusd "$HIL_REPO/.build/release/stylusd" --only flood 2>&1 | tee "$OUT/tests.log"
+elif [ "${HIL_SUITE:-tests}" = latency ]; then
   /usr/bin/python3 hil/latency.py --stylusd "$HIL_REPO/.build/release/stylusd" 2>&1 | tee "$OUT/latency.log"
 else
   /usr/bin/python3 hil/tests.py --stylusd "$HIL_REPO/.build/release/stylusd" --only "$HIL_ONLY" 2>&1 | tee "$OUT/tests.log"

@@ -756,6 +756,7 @@ def test_a_real_recording_gives_the_same_double_presses_live_and_offline():
 # hil/flood.py's `import tests` gets this running harness, not a second copy of it.
 sys.modules.setdefault("tests", sys.modules[__name__])
 from flood import *  # noqa: E402,F401,F403  (the loop under a flood of devices and reload)
+from uinput_tests import *  # noqa: E402,F401,F403  (filter mode: the grabbed pen and its virtual clone)
 TESTS = [v for k, v in sorted(globals().items()) if k.startswith("test_")]
 
 

@@ -109,6 +109,16 @@ public final class ConfigParse {
         deadline = ConfigParse.now() + timeLimit
     }
 
+    /// The parser child's environment: this process's, with the marker set.
+    /// The Swift runtime's backtracer would spend seconds symbolicating a
+    /// toml++ abort and print a page about it; the parent reports it in one line.
+    static func childEnvironment() -> [String] {
+        var environment = ProcessEnvironment.current
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        environment[childMarker] = "1"
+        return environment.map { "\($0.key)=\($0.value)" }
+    }
+
     /// Starts a child on `bytes`. Throws the same errors `parseIsolated`
     /// does for a file over `ConfigFile.maxBytes` or a child that cannot be started.
     public static func start(_ bytes: [UInt8], file: String, executable: String? = nil,
@@ -121,14 +131,9 @@ public final class ConfigParse {
         }
         let program = executable ?? defaultExecutable
         let name = program == selfExecutable ? (runningProgram() ?? program) : program
-        // The Swift runtime's backtracer would spend seconds symbolicating a
-        // toml++ abort and print a page about it; the parent reports it in one line.
-        var environment = ProcessEnvironment.current
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        environment[childMarker] = "1"
         do {
             let child = try ChildProcess(executable: program, arguments: [name, ConfigParseChild.command, "--", file], input: bytes,
-                                         environment: environment.map { "\($0.key)=\($0.value)" },
+                                         environment: childEnvironment(),
                                          niceness: niceness, maxOutputBytes: maxReplyBytes)
             return ConfigParse(file: file, child: child, timeLimit: timeLimit)
         } catch {

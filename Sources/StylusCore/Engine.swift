@@ -46,6 +46,12 @@ public struct Engine: Sendable {
     public private(set) var precisionEnabled = false
     /// Emit a `PenSample` per pen input (only worth it while someone listens).
     public var publishesSamples = false
+    /// An output holds first presses back (filter mode, `replay
+    /// --output-frames`): the end of each pending side-button press's
+    /// interval becomes a deadline, and `fireTimers` reports it as
+    /// `.pendingCleared` so the output can write the press then. Off, the
+    /// rule and its events are exactly the same; only that report is missing.
+    public var withholdsPresses = false
 
     var devices: [DeviceState] = []
     /// Points reserved per stroke at tip-down: about 1.3 s at 200 Hz.
@@ -89,7 +95,25 @@ public struct Engine: Sendable {
     public var precisionActive: Bool { devices.contains { $0.precisionActive } }
 
     /// When the engine next needs `fireTimers`; nil while nothing is pending.
-    public var nextDeadline: Microseconds? { canvas.transition?.deadline }
+    public var nextDeadline: Microseconds? {
+        let transition = canvas.transition?.deadline
+        guard withholdsPresses, let expiry = nextPendingExpiry else { return transition }
+        return min(expiry.deadline, transition ?? .max)
+    }
+
+    /// The pending side-button press whose interval ends first. A second
+    /// press at `first + interval` still pairs, so it ends one µs later.
+    private var nextPendingExpiry: (deadline: Microseconds, device: Int, button: SideButton)? {
+        var best: (deadline: Microseconds, device: Int, button: SideButton)?
+        for i in devices.indices {
+            for b in SideButton.allCases {
+                guard let first = devices[i].buttons[b.rawValue].pendingPress else { continue }
+                let deadline = first + intervalUS + 1
+                if best == nil || deadline < best!.deadline { best = (deadline, i, b) }
+            }
+        }
+        return best
+    }
 
     // MARK: Pen input
 
@@ -269,8 +293,27 @@ public struct Engine: Sendable {
 
     /// Runs every timer due at or before `time`.
     public mutating func fireTimers(at time: Microseconds, into effects: inout Effects) {
-        if let transition = canvas.transition, transition.deadline <= time {
-            finishTransition(cause: .timeout, at: transition.deadline, into: &effects)
+        guard withholdsPresses else {
+            if let transition = canvas.transition, transition.deadline <= time {
+                finishTransition(cause: .timeout, at: transition.deadline, into: &effects)
+            }
+            return
+        }
+        // Every due deadline, earliest first.
+        while true {
+            let transition = canvas.transition.map(\.deadline).flatMap { $0 <= time ? $0 : nil }
+            let expiry = nextPendingExpiry.flatMap { $0.deadline <= time ? $0 : nil }
+            if let expiry, expiry.deadline <= (transition ?? .max) {
+                // Forgetting an expired pending press changes nothing: it could not pair any more.
+                let first = devices[expiry.device].buttons[expiry.button.rawValue].pendingPress!
+                devices[expiry.device].buttons[expiry.button.rawValue].pendingPress = nil
+                effects.output.append(.pendingCleared(PendingPress(device: devices[expiry.device].id, button: .side(expiry.button),
+                                                                   firstPress: first, time: expiry.deadline)))
+            } else if let transition {
+                finishTransition(cause: .timeout, at: transition, into: &effects)
+            } else {
+                return
+            }
         }
     }
 

@@ -10,8 +10,9 @@ public enum OutputEffect: Equatable, Sendable {
     /// release the engine makes itself (`ButtonDecision.implicit`).
     case button(ButtonDecision)
     /// A pending first press can no longer become a double press: the tool
-    /// left proximity or a different tool came in (rule 4). An output that
-    /// held the press back can write it now.
+    /// left proximity or a different tool came in (rule 4), or, with
+    /// `Engine.withholdsPresses`, its interval ended (stamped with the first
+    /// µs after it). An output that held the press back can write it now.
     case pendingCleared(PendingPress)
     /// The canvas entered `state` (a request, a timeout or an acknowledgement).
     case canvas(CanvasState, time: Microseconds)

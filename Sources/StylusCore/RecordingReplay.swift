@@ -9,9 +9,19 @@ public struct RecordingReplay {
     private var inputs: [TimedPenInput] = []
     private var started = false
 
-    public init(description: DeviceDescription, config: EngineConfig, device: DeviceID = DeviceID(1)) {
+    public init(description: DeviceDescription, config: EngineConfig, device: DeviceID = DeviceID(1), withholdsPresses: Bool = false) {
         engine = Engine(config: config)
+        engine.withholdsPresses = withholdsPresses
         translator = EvdevTranslator(device: device, description: description)
+    }
+
+    /// Fires every timer due at or before `time` (the daemon's timerfd, for
+    /// an output that must see a withheld press's deadline before the next frame).
+    public mutating func fireTimers(through time: Microseconds, _ onEffects: (Effects) -> Void) {
+        while let deadline = engine.nextDeadline, deadline <= time {
+            engine.fireTimers(at: deadline, into: &effects)
+        }
+        flush(onEffects)
     }
 
     public mutating func feed(type: UInt16, code: UInt16, value: Int32, time: Microseconds, onEvent: (EngineEvent) -> Void) {

@@ -16,8 +16,12 @@ final class CommandHandler {
     /// Why no pen is in use, for `status`; nil while a pen is.
     private(set) var buttonOnlyReason: String?
     /// The last probe of the hardware (`devices`), refreshed on hotplug; nil
-    /// until the first probe has finished.
-    var devices: ProbeReport?
+    /// until the first probe has finished. Encoded once per probe: a client
+    /// asking `devices` in a loop costs the daemon a copy, not an encoding.
+    var devices: ProbeReport? {
+        didSet { encodedDevices = devices.map { Response.EncodedResult(DevicesResult($0)) } }
+    }
+    private var encodedDevices: Response.EncodedResult?
     private let tracksPens: Bool
     /// The recording that is the input (`stylusd --replay`), if one is.
     private let recording: String?
@@ -53,7 +57,7 @@ final class CommandHandler {
     /// One input from the pen, at its kernel time; timers due before it fire first.
     func handle(_ timed: TimedPenInput) {
         if let deadline = engine.nextDeadline, deadline <= timed.time {
-            engine.fireTimers(at: deadline, into: &effects)
+            engine.fireTimers(at: timed.time, into: &effects)   // each timer is stamped with its own deadline
         }
         engine.handle(timed.input, at: timed.time, into: &effects)
         track(timed.input)
@@ -61,11 +65,17 @@ final class CommandHandler {
 
     func fireTimers(now: Int64) {
         if let deadline = engine.nextDeadline, deadline <= now {
-            engine.fireTimers(at: deadline, into: &effects)
+            engine.fireTimers(at: now, into: &effects)
         }
     }
 
     var nextDeadline: Int64? { engine.nextDeadline }
+
+    /// Filter mode: the end of a withheld press's interval is a deadline.
+    var withholdsPresses: Bool {
+        get { engine.withholdsPresses }
+        set { engine.withholdsPresses = newValue }
+    }
 
     /// Tells the output the canvas state it starts from (after a restore).
     func describeStateForOutput(now: Int64) {
@@ -131,8 +141,30 @@ final class CommandHandler {
         }
     }
 
+    /// Everything `status` reports, cheap to compare: a status asked for
+    /// again with nothing changed is the bytes of the last one, not a new
+    /// encoding (a client polling status, or a reload loop, costs a copy).
+    private struct StatusKey: Equatable {
+        var canvas: CanvasState, strokes: Int, points: Int, full: Bool
+        var precisionEnabled: Bool, precisionActive: Bool
+        var devices: [DeviceID], buttonOnlyReason: String?
+        var config: EngineConfig
+        var changed: Bool?, reason: String?
+    }
+    private var statusCache: [Bool?: (key: StatusKey, encoded: Response.EncodedResult)] = [:]
+
     private func status(_ id: JSONValue, changed: Bool? = nil, reason: String? = nil) -> [UInt8] {
-        Response.success(id: id, StatusResult(engine: engine, buttonOnlyReason: buttonOnlyReason, changed: changed, reason: reason))
+        let c = engine.canvas
+        let key = StatusKey(canvas: c.state, strokes: c.strokes.count, points: c.pointCount, full: c.isFull,
+                            precisionEnabled: engine.precisionEnabled, precisionActive: engine.precisionActive,
+                            devices: engine.deviceIDs, buttonOnlyReason: buttonOnlyReason, config: engine.config,
+                            changed: changed, reason: reason)
+        if let cached = statusCache[changed], cached.key == key {
+            return Response.success(id: id, encodedResult: cached.encoded)
+        }
+        let encoded = Response.EncodedResult(StatusResult(engine: engine, buttonOnlyReason: buttonOnlyReason, changed: changed, reason: reason))
+        statusCache[changed] = (key, encoded)
+        return Response.success(id: id, encodedResult: encoded)
     }
 
     private func perform(_ command: Command, _ id: JSONValue, _ now: Int64) -> [UInt8] {
@@ -173,9 +205,9 @@ final class CommandHandler {
     }
 
     func devicesAnswer(id: JSONValue) -> [UInt8] {
-        guard let devices else {
+        guard let encodedDevices else {
             return Response.failure(id: id, ProtocolError(code: .failed, message: "the hardware probe did not finish; see the daemon's log"))
         }
-        return Response.success(id: id, DevicesResult(devices))
+        return Response.success(id: id, encodedResult: encodedDevices)
     }
 }

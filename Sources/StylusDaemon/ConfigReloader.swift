@@ -16,7 +16,9 @@ final class ConfigReloader {
     }
 
     private let options: DaemonOptions
-    private var running: (parse: ConfigParse, waiters: [Waiter])?
+    private var running: (parse: any PendingConfigParse, waiters: [Waiter])?
+    /// One parser child kept from reload to reload.
+    private let server = ConfigParseServer()
     private var queued: [Waiter] = []
     /// The file's last bytes and what they gave: an unchanged file needs no helper.
     private var lastBytes: [UInt8]?
@@ -58,6 +60,9 @@ final class ConfigReloader {
         return waiters.map { ($0, .failure(error)) } + startNext()
     }
 
+    /// Lets the kept parser child go (at a stop).
+    func close() { server.close() }
+
     private func startNext() -> [(Waiter, Result<EngineConfig, ConfigError>)] {
         guard running == nil, !queued.isEmpty else { return [] }
         let waiters = queued
@@ -77,7 +82,7 @@ final class ConfigReloader {
         lastBytes = bytes
         lastOutcome = nil
         do {
-            running = (try ConfigParse.start(bytes, file: options.configPath!), waiters)
+            running = (try server.start(bytes, file: options.configPath!), waiters)
             return []
         } catch {
             lastBytes = nil

@@ -4,6 +4,7 @@ import StylusConfig
 import StylusCore
 import StylusInput
 import StylusOutput
+import StylusUinput
 import StylusProtocol
 import StylusSystem
 #if canImport(Glibc)
@@ -77,6 +78,8 @@ public final class Daemon {
             handler = CommandHandler(config: config, buttonOnlyReason: buttonOnlyReason, tracksPens: live, recording: recording, log: log)
             saver = SaveScheduler(path: options.statePath, log: log)
             if let (canvas, precision) = saver.restore() { handler.restore(canvas: canvas, precisionEnabled: precision) }
+            output = chooseOutput(config: config)
+            handler.withholdsPresses = output.mode == .filter
             // The output learns the restored canvas state before any input.
             handler.describeStateForOutput(now: monotonicMicroseconds())
             publish()
@@ -94,9 +97,10 @@ public final class Daemon {
                 }
             }
             catalog = DeviceCatalog(executable: ConfigParse.selfExecutable, log: warn)
-            catalog.refresh(now: monotonicMicroseconds())
+            catalog.refresh()
             log("listening on \(listener.path)\(listener.activated ? " (socket activation)" : ""); double press interval \(config.doublePressIntervalMS) ms, debounce \(config.debounceMS) ms")
             drain(source)
+            catalog.startIfAsked(now: monotonicMicroseconds())
             armTimer(timer)
             fanout.flushStdout()
             notifier.send("READY=1\nSTATUS=listening on \(listener.path)")
@@ -113,7 +117,7 @@ public final class Daemon {
         fds.reserveCapacity(16)
         while true {
             fds.removeAll(keepingCapacity: true)
-            for fd in [source.fd, signals.fd, timer.fd, listener.fd, reloader.fd ?? -1, catalog.fd ?? -1] {
+            for fd in [source.fd, signals.fd, timer.fd, listener.fd, reloader.fd ?? -1, catalog.fd ?? -1, output.pollDescriptor ?? -1] {
                 fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))   // poll skips fd -1
             }
             let fixed = fds.count
@@ -136,13 +140,21 @@ public final class Daemon {
                 handler.fireTimers(now: now)
                 publish()
                 finishReloads(reloader.timeOut(now: now))
-                if catalog.timeOut(now: now) { answerProbeWaiters() }
+                // Waiting clients get an answer once no probe is left running.
+                if catalog.timeOut(now: now), catalog.fd == nil { answerProbeWaiters() }
+            }
+            if fds[6].revents != 0 {
+                // Filter mode: the grabbed nodes, read raw; each frame is written once the engine decided it.
+                output.descriptorReady { timed in
+                    handler.handle(timed)
+                    publish()
+                }
             }
             if fds[0].revents != 0 { drain(source) }
             if fds[4].revents != 0 { finishReloads(reloader.readable()) }
             if fds[5].revents != 0, let report = catalog.readable(now: monotonicMicroseconds()) {
                 if let report { handler.devices = report }
-                answerProbeWaiters()
+                if handler.devices != nil || catalog.fd == nil { answerProbeWaiters() }
             }
             if fds[3].revents != 0 { acceptClients(listener) }
             // Clients accepted just now were not in this poll; they are served next time round.
@@ -161,6 +173,7 @@ public final class Daemon {
             dropClosedClients()
             handler.publishesSamples = clients.contains { $0.topics.contains(.pen) }
             source.armPacing()
+            catalog.startIfAsked(now: monotonicMicroseconds())
             output.flush()
             fanout.flushStdout()
             armTimer(timer)
@@ -180,6 +193,7 @@ public final class Daemon {
                 warn("stopping with changes that could not be saved; \(saver.store?.path ?? "the state file") keeps the last state that could")
             }
             output.close()
+            reloader.close()
             fanout.flushStdout()
             clients.removeAll()
             return 0
@@ -192,11 +206,28 @@ public final class Daemon {
         for other in [saver.saveIfDue(now: monotonicMicroseconds(), persistedState), reloader.deadline, catalog.deadline] {
             if let other { deadline = min(deadline ?? other, other) }
         }
-        timer.set(deadline)
+        if !timer.set(deadline) {
+            logger.critical("timerfd_settime failed: \(String(cString: strerror(errno))); transitions, saves and helpers' time limits are late until the next event")
+        }
     }
 
     private func persistedState() -> PersistedState {
         PersistedState(canvas: handler.engine.canvas, precisionEnabled: handler.engine.precisionEnabled)
+    }
+
+    // MARK: Output
+
+    /// observe, or filter where it was asked for (or `auto`) and /dev/uinput can be written.
+    private func chooseOutput(config: EngineConfig) -> any PenOutput {
+        guard options.output != .observe else { return ObserveOutput() }
+        guard case .libinput = options.input else {
+            return ObserveOutput(filterUnavailable: "input comes from a recording; there is no node to grab")
+        }
+        if let reason = UinputOutput.unavailableReason() {
+            if options.output == .filter { warn("--output filter: \(reason); running in observe mode") }
+            return ObserveOutput(filterUnavailable: reason)
+        }
+        return UinputOutput(engine: config, filter: options.filter, log: { [weak self] in self?.log($0) })
     }
 
     // MARK: Input
@@ -204,6 +235,8 @@ public final class Daemon {
     private func drain(_ source: InputSource) {
         source.drain { input in
             switch input {
+            case .notice(let message):
+                warn(message)
             case .deviceFailed(let path, let reason):
                 warn("cannot use \(path): \(reason)")
                 fanout.deviceFailed(path: path, reason: reason, to: clients)
@@ -211,11 +244,11 @@ public final class Daemon {
                 handler.handle(timed)
                 switch timed.input {
                 case .deviceAdded(let id, let info):
-                    output.deviceAdded(OutputDevice(id: id, info: info))
-                    catalog.refresh(now: monotonicMicroseconds())
+                    output.deviceAdded(OutputDevice(id: id, info: info, node: source.nodePath(of: id)))
+                    catalog.refresh()
                 case .deviceRemoved(let id):
                     output.deviceRemoved(id)
-                    catalog.refresh(now: monotonicMicroseconds())
+                    catalog.refresh()
                 default:
                     break
                 }

@@ -41,6 +41,10 @@ public struct DaemonOptions: Sendable {
     public var overrides: ConfigOverrides
     public var printing: EventPrinting
     public var environment: [String: String]
+    /// `--output`: observe, filter, or auto (filter where /dev/uinput is writable).
+    public enum OutputChoice: String, Sendable, CaseIterable { case observe, filter, auto }
+    public var output: OutputChoice = .auto
+    public var filter = FilterConfig()
 
     public init(input: Input, socketPath: String, statePath: String?, configPath: String?, configPathIsExplicit: Bool,
                 overrides: ConfigOverrides, printing: EventPrinting, environment: [String: String]) {

@@ -8,7 +8,9 @@ import StylusSystem
 /// set: at start, and again after each hotplug. `devices` is answered from
 /// the last finished probe.
 final class DeviceCatalog {
-    static let timeout: Int64 = 10_000_000
+    /// A probe reads libwacom's whole database; on a slow or loaded machine
+    /// (an emulated one reading it over 9p took 10 s) that is not a hang.
+    static let timeout: Int64 = 30_000_000
     /// A probe is a helper's work: it runs below the daemon's loop in CPU priority.
     static let niceness: Int32 = 19
 
@@ -16,7 +18,7 @@ final class DeviceCatalog {
     private let log: (String) -> Void
     private var child: ChildProcess?
     private var startedAt: Int64 = 0
-    /// A hotplug came while a probe ran: probe again when it ends.
+    /// A hotplug came (or start-up): probe at the end of the turn, or when the running probe ends.
     private var stale = false
 
     init(executable: String, log: @escaping (String) -> Void) {
@@ -27,9 +29,14 @@ final class DeviceCatalog {
     var fd: Int32? { child?.fd }
     var deadline: Int64? { child == nil ? nil : startedAt + Self.timeout }
 
-    /// Starts a probe, or marks the running one as out of date.
-    func refresh(now: Int64) {
-        if child != nil { stale = true; return }
+    /// Asks for a probe; the ones asked for in one loop turn (libinput adds
+    /// every device at start in one go) are one probe, started by `startIfAsked`.
+    func refresh() { stale = true }
+
+    /// Starts the probe asked for, unless one is running (it starts when that ends).
+    func startIfAsked(now: Int64) {
+        guard stale, child == nil else { return }
+        stale = false
         do {
             child = try ChildProcess(executable: executable, arguments: [ChildProcess.runningProgram ?? "stylusd", "probe", "--json"],
                                      niceness: Self.niceness)
@@ -51,10 +58,7 @@ final class DeviceCatalog {
             log("the hardware probe (\(executable) probe --json) failed: \(ending); `devices` keeps the last probe")
             report = nil
         }
-        if stale {
-            stale = false
-            refresh(now: now)
-        }
+        startIfAsked(now: now)
         return .some(report)
     }
 
@@ -64,10 +68,7 @@ final class DeviceCatalog {
         _ = child.stop()
         self.child = nil
         log("the hardware probe did not finish within \(Self.timeout / 1_000_000) s and was stopped; `devices` keeps the last probe")
-        if stale {
-            stale = false
-            refresh(now: now)
-        }
+        startIfAsked(now: now)
         return true
     }
 }

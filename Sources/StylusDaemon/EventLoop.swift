@@ -48,8 +48,10 @@ final class DeadlineTimer {
     deinit { close(fd) }
 
     /// Arms for `deadline` (µs, CLOCK_MONOTONIC), or disarms for nil.
-    func set(_ deadline: Int64?) {
-        guard deadline != armedAt else { return }
+    /// False when the kernel refused: the deadline will not fire.
+    @discardableResult
+    func set(_ deadline: Int64?) -> Bool {
+        guard deadline != armedAt else { return true }
         armedAt = deadline
         var spec = itimerspec()
         if let deadline {
@@ -57,7 +59,11 @@ final class DeadlineTimer {
             let at = max(deadline, 1)
             spec.it_value = timespec(tv_sec: Int(at / 1_000_000), tv_nsec: Int(at % 1_000_000) * 1000)
         }
-        timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME), &spec, nil)
+        guard timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME), &spec, nil) == 0 else {
+            armedAt = nil
+            return false
+        }
+        return true
     }
 
     func acknowledge() {

@@ -24,6 +24,8 @@ final class InputSource {
 
     var fd: Int32 { monitor?.fd ?? player!.timer.fd }
 
+    func nodePath(of id: DeviceID) -> String? { monitor?.nodePath(of: id) }
+
     func drain(_ body: (LiveInput) -> Void) {
         if let monitor { monitor.dispatch(body) }
         if let player { player.drainDue(now: monotonicMicroseconds()) { body(.pen($0)) } }

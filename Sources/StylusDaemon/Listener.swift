@@ -1,5 +1,6 @@
 import CLinux
 import StylusInput
+import StylusSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -43,30 +44,27 @@ final class Listener {
             // We hold the lock, so whoever made this socket is gone.
             unlink(path)
         }
+        let address: UnixSocketAddress
+        do { address = try UnixSocketAddress(path: path) } catch {
+            close(lockFD)
+            throw .input("\(path): socket path longer than \(UnixSocketAddress.maxPathBytes) bytes")
+        }
         let sock = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard sock >= 0 else { close(lockFD); throw .system("socket", errno) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            close(sock); close(lockFD)
-            throw .input("\(path): socket path longer than \(MemoryLayout.size(ofValue: address.sun_path) - 1) bytes")
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
         let oldMask = umask(0o177)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(sock, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let bound = address.withSockaddr { bind(sock, $0, $1) }
         let bindErrno = errno
         umask(oldMask)
         guard bound == 0 else {
             close(sock); close(lockFD)
             throw .input("\(path): cannot bind: \(String(cString: strerror(bindErrno)))")
         }
-        chmod(path, 0o600)
+        // umask already made it 0600; this only matters where a umask could not.
+        guard chmod(path, 0o600) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(sock); close(lockFD)
+            throw .input("\(path): cannot make the socket private (chmod 0600): \(reason)")
+        }
         guard listen(sock, SOMAXCONN) == 0 else { close(sock); close(lockFD); throw .system("listen", errno) }
         fd = sock
         removeOnClose = true
@@ -125,24 +123,21 @@ final class Listener {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &addressLength) }
         }
         guard address.ss_family == sa_family_t(AF_UNIX) else { throw .input("socket activation: fd 3 is not a Unix socket") }
-        let flags = fcntl(fd, F_GETFL)
-        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        do { try makeNonBlockingCloseOnExec(fd) } catch { throw .input("socket activation: fd 3: \(error)") }
         return fd
     }
 }
 
 /// sd_notify without libsystemd: one datagram to $NOTIFY_SOCKET.
 struct ServiceNotifier {
-    private let address: [UInt8]?
+    private let address: UnixSocketAddress?
 
     init(environment: [String: String]) {
-        guard var path = environment["NOTIFY_SOCKET"], !path.isEmpty, path.hasPrefix("/") || path.hasPrefix("@") else {
+        guard let path = environment["NOTIFY_SOCKET"], path.hasPrefix("/") || path.hasPrefix("@") else {
             address = nil
             return
         }
-        if path.hasPrefix("@") { path = "\0" + path.dropFirst() }
-        address = Array(path.utf8)
+        address = try? UnixSocketAddress(notation: path)
     }
 
     func send(_ state: String) {
@@ -150,17 +145,9 @@ struct ServiceNotifier {
         let sock = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard sock >= 0 else { return }
         defer { close(sock) }
-        var sun = sockaddr_un()
-        sun.sun_family = sa_family_t(AF_UNIX)
-        guard address.count < MemoryLayout.size(ofValue: sun.sun_path) else { return }
-        withUnsafeMutableBytes(of: &sun.sun_path) { $0.copyBytes(from: address) }
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + address.count)
+        // Best effort, as sd_notify is: systemd not listening changes nothing here.
         _ = Array(state.utf8).withUnsafeBytes { message in
-            withUnsafePointer(to: &sun) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(sock, message.baseAddress, message.count, Int32(MSG_NOSIGNAL), $0, length)
-                }
-            }
+            address.withSockaddr { sendto(sock, message.baseAddress, message.count, Int32(MSG_NOSIGNAL), $0, $1) }
         }
     }
 }

@@ -13,6 +13,8 @@ public enum LiveInput {
     /// appeared on the seat but could not be opened (unreadable, or gone
     /// again between udev's announcement and the open).
     case deviceFailed(path: String, reason: String)
+    /// Something the daemon should log that is no device's failure.
+    case notice(String)
 }
 
 public struct MonitorError: Error, CustomStringConvertible {
@@ -32,6 +34,12 @@ public final class LibinputMonitor {
     private var nextID: UInt32 = 1
     private var ids: [OpaquePointer: DeviceID] = [:]
     private var pending: [LiveInput] = []
+    private var nodePaths: [DeviceID: String] = [:]
+    /// The name suffix of stylusd's virtual pens (`UinputOutput`), which the monitor skips.
+    public static let cloneNameSuffix = " (stylusd)"
+
+    /// The /dev/input node of a device the monitor reported.
+    public func nodePath(of id: DeviceID) -> String? { nodePaths[id] }
     /// libinput's fd and the third-button readers, as one pollable fd.
     private let epollFD: Int32
     private var thirdButtonReaders: [OpaquePointer: ThirdButtonReader] = [:]
@@ -72,8 +80,17 @@ public final class LibinputMonitor {
             }
         }
         epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard epollFD >= 0 else {
+            libinput_unref(context)
+            throw MonitorError(description: "epoll_create1 failed: \(String(cString: strerror(errno)))")
+        }
         var event = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(fd: libinput_get_fd(context)))
-        epoll_ctl(epollFD, EPOLL_CTL_ADD, libinput_get_fd(context), &event)
+        guard epoll_ctl(epollFD, EPOLL_CTL_ADD, libinput_get_fd(context), &event) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(epollFD)
+            libinput_unref(context)
+            throw MonitorError(description: "epoll_ctl(libinput's fd) failed: \(reason)")
+        }
     }
 
     deinit {
@@ -126,21 +143,29 @@ public final class LibinputMonitor {
             } else {
                 return
             }
+            let name = String(cString: libinput_device_get_name(device))
+            // stylusd's own virtual pens (filter mode) are for the desktop, not for stylusd.
+            if name.hasSuffix(Self.cloneNameSuffix) { return }
             let id = DeviceID(nextID)
             nextID += 1
             ids[device] = id
-            let name = String(cString: libinput_device_get_name(device))
             let node = String(cString: libinput_device_get_sysname(device))
+            nodePaths[id] = "/dev/input/\(node)"
             if kind == .pen, let reader = ThirdButtonReader(path: "/dev/input/\(node)") {
-                thirdButtonReaders[device] = reader
                 var event = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(fd: reader.fd))
-                epoll_ctl(epollFD, EPOLL_CTL_ADD, reader.fd, &event)
+                if epoll_ctl(epollFD, EPOLL_CTL_ADD, reader.fd, &event) == 0 {
+                    thirdButtonReaders[device] = reader
+                } else {
+                    body(.notice("cannot follow BTN_STYLUS3 of /dev/input/\(node): epoll_ctl: \(String(cString: strerror(errno))); its third button is not read"))
+                }
             }
             body(.pen(TimedPenInput(.deviceAdded(id, DeviceInfo(name: "\(name) (/dev/input/\(node))", kind: kind)), at: monotonicMicroseconds())))
         case LIBINPUT_EVENT_DEVICE_REMOVED:
             guard let id = ids.removeValue(forKey: device) else { return }
+            nodePaths[id] = nil
             if let reader = thirdButtonReaders.removeValue(forKey: device) {
-                epoll_ctl(epollFD, EPOLL_CTL_DEL, reader.fd, nil)
+                // Closing the reader's fd takes it out of the epoll set anyway; this only makes it explicit.
+                _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, reader.fd, nil)
             }
             body(.pen(TimedPenInput(.deviceRemoved(id), at: monotonicMicroseconds())))
         case LIBINPUT_EVENT_TABLET_TOOL_PROXIMITY, LIBINPUT_EVENT_TABLET_TOOL_TIP,

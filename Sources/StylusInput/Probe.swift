@@ -85,7 +85,9 @@ public enum Probe {
 
         let wacom = libwacom ? libwacom_database_new() : nil
         defer { if let wacom { libwacom_database_destroy(wacom) } }
-        let nodes = names.map { probeNode(path: "\(directory)/\($0)", sysfsName: sysfsName(sysfs, $0), wacom: wacom) }
+        // stylusd's own virtual pens (filter mode) are not hardware to report.
+        let nodes = names.filter { !(sysfsName(sysfs, $0)?.hasSuffix(LibinputMonitor.cloneNameSuffix) ?? false) }
+            .map { probeNode(path: "\(directory)/\($0)", sysfsName: sysfsName(sysfs, $0), wacom: wacom) }
         return ProbeReport(nodes: nodes, buttonOnlyReason: buttonOnlyReason(nodes, directory: directory))
     }
 
@@ -161,7 +163,7 @@ public enum Probe {
     }
 
     /// The same facts an evemu header carries, read from a live node.
-    static func describe(_ dev: OpaquePointer) -> DeviceDescription {
+    public static func describe(_ dev: OpaquePointer) -> DeviceDescription {
         var d = DeviceDescription(name: String(cString: libevdev_get_name(dev)))
         d.bustype = UInt16(truncatingIfNeeded: libevdev_get_id_bustype(dev))
         d.vendor = UInt16(truncatingIfNeeded: libevdev_get_id_vendor(dev))

@@ -6,7 +6,7 @@ public enum OutputMode: String, Sendable, CaseIterable {
     /// changes nothing the desktop sees.
     case observe
     /// stylusd grabs the real node and writes what the desktop should see to
-    /// a virtual pen (not built yet).
+    /// a virtual pen (`UinputOutput`).
     case filter
 }
 
@@ -54,14 +54,17 @@ public protocol PenOutput: AnyObject {
     /// Called on every pen event: must not allocate for a motion frame.
     func apply(_ effects: Effects)
     func flush()
-    /// `pollDescriptor` is readable.
-    func descriptorReady()
+    /// `pollDescriptor` is readable. A filter reads its grabbed nodes here:
+    /// each input goes to `handle`, which runs the engine and calls `apply`
+    /// with its effects before returning, so the node's frame can be written
+    /// as the engine decided.
+    func descriptorReady(_ handle: (TimedPenInput) -> Void)
     /// Gives back everything the output holds (grabs, virtual devices).
     func close()
 }
 
 extension PenOutput {
     public var pollDescriptor: Int32? { nil }
-    public func descriptorReady() {}
+    public func descriptorReady(_ handle: (TimedPenInput) -> Void) {}
     public func close() {}
 }

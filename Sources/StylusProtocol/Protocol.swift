@@ -294,6 +294,26 @@ public enum Response {
         line(Success(id: id, result: result))
     }
 
+    /// A result encoded once and answered many times (`devices` between
+    /// two probes): the same bytes `success(id:_:)` gives, without encoding
+    /// the result again. Keys are sorted, so `id` and `ok` come first.
+    public static func success(id: JSONValue, encodedResult: EncodedResult) -> [UInt8] {
+        var bytes = Array(#"{"id":"#.utf8)
+        bytes += (try? Array(ProtocolV1.encoder.encode(id))) ?? Array("null".utf8)
+        bytes += Array(#","ok":true,"result":"#.utf8)
+        bytes += encodedResult.bytes
+        bytes += Array("}\n".utf8)
+        return bytes
+    }
+
+    /// A result's JSON, kept to be answered again.
+    public struct EncodedResult: Sendable {
+        public let bytes: [UInt8]
+        public init<R: Encodable>(_ result: R) {
+            bytes = (try? Array(ProtocolV1.encoder.encode(result))) ?? Array("{}".utf8)
+        }
+    }
+
     public static func failure(id: JSONValue, _ error: ProtocolError) -> [UInt8] {
         line(Failure(id: id, error: .init(code: error.code.rawValue, message: error.message)))
     }

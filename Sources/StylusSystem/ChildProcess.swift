@@ -16,6 +16,9 @@ public final class ChildProcess {
     /// The read end of the child's standard output; poll it for POLLIN. -1 once closed.
     public private(set) var fd: Int32
     public private(set) var output: [UInt8] = []
+    /// The write end of the child's standard input, for a child started with
+    /// `inputPipe` (a helper that serves one request after another); -1 otherwise.
+    public private(set) var inputFD: Int32 = -1
     /// The output ended (EOF), or passed `maxOutputBytes`.
     public private(set) var reachedEnd = false
     public var outputOverflowed: Bool { output.count > maxOutputBytes }
@@ -39,14 +42,26 @@ public final class ChildProcess {
     ///   - environment: the child's environment; nil passes this process's.
     ///   - niceness: added to the child's nice value, so a helper never
     ///     competes with the daemon's loop for the CPU.
-    public init(executable: String, arguments: [String], input: [UInt8] = [], environment: [String]? = nil,
-                niceness: Int32 = 0, maxOutputBytes: Int = 16 << 20) throws(SystemCallError) {
+    ///   - inputPipe: standard input is a pipe whose write end (`inputFD`,
+    ///     non-blocking) the caller keeps, instead of `input`'s bytes.
+    public init(executable: String, arguments: [String], input: [UInt8] = [], inputPipe: Bool = false,
+                environment: [String]? = nil, niceness: Int32 = 0, maxOutputBytes: Int = 16 << 20) throws(SystemCallError) {
         self.maxOutputBytes = maxOutputBytes
         var descriptors: [Int32] = []
         defer { for d in descriptors { close(d) } }
-        let memfd = try systemCall("memfd_create") { memfd_create("stylusd-child-input", CLINUX_MFD_CLOEXEC) }
-        descriptors.append(memfd)
-        guard writeAll(memfd, input), lseek(memfd, 0, SEEK_SET) == 0 else { throw SystemCallError.last("write", "memfd") }
+        var inputWriteEnd: Int32 = -1
+        var keepsInputWriteEnd = false
+        defer { if !keepsInputWriteEnd, inputWriteEnd >= 0 { close(inputWriteEnd) } }
+        if inputPipe {
+            var ends: [Int32] = [-1, -1]
+            try systemCall("pipe2") { pipe2(&ends, O_CLOEXEC) }
+            descriptors.append(ends[0])
+            inputWriteEnd = ends[1]
+        } else {
+            let memfd = try systemCall("memfd_create") { memfd_create("stylusd-child-input", CLINUX_MFD_CLOEXEC) }
+            descriptors.append(memfd)
+            guard writeAll(memfd, input), lseek(memfd, 0, SEEK_SET) == 0 else { throw SystemCallError.last("write", "memfd") }
+        }
         var ends: [Int32] = [-1, -1]
         try systemCall("pipe2") { pipe2(&ends, O_CLOEXEC) }
         descriptors += ends
@@ -57,12 +72,12 @@ public final class ChildProcess {
             close(descriptors[i])
             descriptors[i] = moved
         }
-        let (inputFD, readEnd, writeEnd) = (descriptors[0], descriptors[1], descriptors[2])
+        let (childInput, readEnd, writeEnd) = (descriptors[0], descriptors[1], descriptors[2])
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        guard posix_spawn_file_actions_adddup2(&actions, inputFD, STDIN_FILENO) == 0,
+        guard posix_spawn_file_actions_adddup2(&actions, childInput, STDIN_FILENO) == 0,
               posix_spawn_file_actions_adddup2(&actions, writeEnd, STDOUT_FILENO) == 0,
               posix_spawn_file_actions_addclosefrom_np(&actions, STDERR_FILENO + 1) == 0
         else { throw SystemCallError("posix_spawn_file_actions", executable, errno: Errno(rawValue: ENOMEM)) }
@@ -88,19 +103,28 @@ public final class ChildProcess {
             }
             return posix_spawn(&child, executable, &actions, &attributes, argv, environ)
         }
-        guard result == 0 else { throw SystemCallError("posix_spawn", executable, errno: Errno(rawValue: result)) }
+        guard result == 0 else {
+            throw SystemCallError("posix_spawn", executable, errno: Errno(rawValue: result))
+        }
+        if inputWriteEnd >= 0 {
+            let inputFlags = fcntl(inputWriteEnd, F_GETFL)
+            _ = fcntl(inputWriteEnd, F_SETFL, (inputFlags < 0 ? 0 : inputFlags) | O_NONBLOCK)
+            keepsInputWriteEnd = true
+        }
         if niceness > 0 {
             // Lowering a child of one's own needs no privilege; a failure only costs priority.
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(child), getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) + niceness)
         }
         pid = child
         fd = readEnd
-        descriptors = [inputFD, writeEnd]   // closed by the defer; the read end is ours
+        inputFD = keepsInputWriteEnd ? inputWriteEnd : -1
+        descriptors = [childInput, writeEnd]   // closed by the defer; the read end is ours
         let flags = fcntl(readEnd, F_GETFL)
         _ = fcntl(readEnd, F_SETFL, (flags < 0 ? 0 : flags) | O_NONBLOCK)
     }
 
     deinit {
+        if inputFD >= 0 { close(inputFD) }
         closeOutput()
         if ending == nil {
             kill(pid, SIGKILL)
@@ -124,6 +148,19 @@ public final class ChildProcess {
             reachedEnd = true   // EOF, or an error that ends the stream just the same
         }
         return reachedEnd || fd < 0
+    }
+
+    /// Drops the first `count` bytes of `output` (a reply that was read).
+    public func consumeOutput(_ count: Int) {
+        output.removeFirst(min(count, output.count))
+    }
+
+    /// Closes the child's standard input: a serving child sees EOF and ends.
+    public func closeInput() {
+        if inputFD >= 0 {
+            close(inputFD)
+            inputFD = -1
+        }
     }
 
     /// Waits for the child to end and says how. Call it once the output has

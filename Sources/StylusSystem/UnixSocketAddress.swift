@@ -8,6 +8,7 @@ import Glibc
 public struct UnixSocketAddress {
     public let path: String
     private var storage = sockaddr_un()
+    private var length = socklen_t(MemoryLayout<sockaddr_un>.size)
 
     /// sun_path holds 108 bytes with the NUL; a longer path cannot be bound or reached.
     public static let maxPathBytes = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
@@ -22,10 +23,28 @@ public struct UnixSocketAddress {
         withUnsafeMutableBytes(of: &storage.sun_path) { $0.copyBytes(from: bytes) }
     }
 
+    /// An address in the abstract namespace (`@name`, as NOTIFY_SOCKET may
+    /// give it): a leading NUL, and a length that ends exactly at the name.
+    public init(abstract name: String) throws(SystemCallError) {
+        let bytes = [0] + Array(name.utf8)
+        guard bytes.count <= Self.maxPathBytes + 1 else {
+            throw SystemCallError("socket address", "@" + name, errno: Errno(rawValue: ENAMETOOLONG))
+        }
+        path = "@" + name
+        storage.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &storage.sun_path) { $0.copyBytes(from: bytes) }
+        length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count)
+    }
+
+    /// `@name` for the abstract namespace, else a path.
+    public init(notation: String) throws(SystemCallError) {
+        if notation.hasPrefix("@") { try self.init(abstract: String(notation.dropFirst())) } else { try self.init(path: notation) }
+    }
+
     /// Calls `body` with the address as the `sockaddr` pointer and length bind/connect take.
     public func withSockaddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
         withUnsafePointer(to: storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, length) }
         }
     }
 

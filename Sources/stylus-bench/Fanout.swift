@@ -12,14 +12,8 @@ import Glibc
 func fanout(socketPath: String, clients: Int, seconds: Double) {
     let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
     for _ in 0..<clients {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(socketPath.utf8)) }
-        let ok = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard ok == 0 else { fail("connect \(socketPath): \(String(cString: strerror(errno)))") }
+        let fd: Int32
+        do { fd = try UnixSocketAddress(path: socketPath).connectStream() } catch { fail("\(error)") }
         let request = Array("{\"id\":1,\"cmd\":\"subscribe\",\"topics\":[\"pen\"]}\n".utf8)
         _ = request.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)

@@ -128,10 +128,23 @@ struct Run: ParsableCommand {
 
     @OptionGroup var engine: EngineOptions
 
+    @Option(help: ArgumentHelp("How pen input reaches the desktop: observe (the desktop reads the pen), filter (stylusd grabs it and writes a virtual pen) or auto (filter where /dev/uinput is writable).", valueName: "mode"),
+            completion: .list(DaemonOptions.OutputChoice.allCases.map(\.rawValue)))
+    var output: String = "observe"
+
+    @Option(help: ArgumentHelp("Filter mode: what reaches the desktop of a bound side button: defer (default), immediate or never.", valueName: "mode"),
+            completion: .list(Passthrough.allCases.map(\.rawValue)))
+    var passthrough: String?
+
+    @Flag(name: .customLong("no-capture"), help: "Filter mode: keep the virtual pen in proximity while the canvas is open.")
+    var noCapture = false
+
     @Flag(help: "Print events on standard output as NDJSON (the socket's format). Without it, readable lines are printed only to a terminal.")
     var json = false
 
     func validate() throws {
+        guard DaemonOptions.OutputChoice(rawValue: output) != nil else { throw ValidationError("--output \(output): use observe, filter or auto") }
+        if let passthrough, Passthrough(rawValue: passthrough) == nil { throw ValidationError("--passthrough \(passthrough): use defer, immediate or never") }
         if let speed, !(speed > 0 && speed <= 1000) { throw ValidationError("--speed must be above 0 and at most 1000") }
         if replay != nil, !devices.isEmpty { throw ValidationError("--replay and --device exclude each other") }
         if replay == nil {
@@ -172,13 +185,16 @@ struct Run: ParsableCommand {
         let statePath = try stateFile.map { try resolver.absolute($0, named: "--state-file") }
             ?? Paths.defaultStateFile(environment: environment)
         resolver.report()
-        let options = DaemonOptions(
+        var options = DaemonOptions(
             input: input, socketPath: socketPath,
             statePath: statePath,
             configPath: configPath, configPathIsExplicit: config != nil,
             overrides: try engine.overrides(),
             printing: json ? .json : (isatty(STDOUT_FILENO) != 0 ? .text : .none),
             environment: environment)
+        options.output = DaemonOptions.OutputChoice(rawValue: output)!
+        if let mode = passthrough.flatMap(Passthrough.init(rawValue:)) { options.filter.passthrough = [mode, mode, mode] }
+        options.filter.captureWhileCanvasOpen = !noCapture
         let status = Daemon(options: options).run()
         if status != 0 { throw ExitCode(status) }
     }
@@ -332,7 +348,19 @@ struct Replay: ParsableCommand {
     @Flag(help: "One JSON object per line, as the socket's subscriptions send them.")
     var json = false
 
+    @Option(name: .customLong("output-frames"), help: ArgumentHelp(
+        "Also write the evdev frames filter mode would give the pen's virtual clone to this file, as evemu E: lines ('-' = standard output instead of the events).",
+        valueName: "file"))
+    var outputFrames: String?
+
+    @Option(help: ArgumentHelp("With --output-frames: what reaches the desktop of a bound side button: defer, immediate or never (default defer).", valueName: "mode"))
+    var passthrough: String?
+
+    @Flag(name: .customLong("no-capture"), help: "With --output-frames: keep the clone in proximity while the canvas is open.")
+    var noCapture = false
+
     func run() throws {
+        if outputFrames != nil { return try runFrames() }
         let config = try engine.engineConfig()
         var out = [UInt8]()
         out.reserveCapacity(1 << 16)
@@ -364,6 +392,57 @@ struct Replay: ParsableCommand {
         }
         flushOut()
         let line = "\(file): \(counted(summary.evdevEvents, "evdev event")), \(counted(summary.doublePresses, "double press", plural: "double presses")), canvas \(summary.finalCanvas.rawValue) with \(counted(summary.strokes, "stroke"))\n"
+        _ = writeAll(STDERR_FILENO, Array(line.utf8))
+    }
+
+    private func runFrames() throws {
+        let config = try engine.engineConfig()
+        var filter = FilterConfig()
+        if let passthrough {
+            guard let mode = Passthrough(rawValue: passthrough) else {
+                throw ValidationError("--passthrough \(passthrough): use defer, immediate or never")
+            }
+            filter.passthrough = [mode, mode, mode]
+        }
+        filter.captureWhileCanvasOpen = !noCapture
+        let path = outputFrames!
+        let framesToStdout = path == "-"
+        let fd: Int32 = framesToStdout ? STDOUT_FILENO : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw ValidationError("--output-frames \(path): \(String(cString: strerror(errno)))") }
+        defer { if !framesToStdout { _ = Glibc.close(fd) } }
+        var frames = [UInt8]()
+        var events = [UInt8]()
+        let json = self.json
+        func flush(force: Bool = false) {
+            if force || frames.count > 60_000 {
+                if !frames.isEmpty, !writeAll(fd, frames) { Stylusd.exit(withError: ExitCode(errno == EPIPE ? 0 : 1)) }
+                frames.removeAll(keepingCapacity: true)
+            }
+            if force || events.count > 60_000 {
+                if !events.isEmpty, !writeAll(STDOUT_FILENO, events) { Stylusd.exit(withError: ExitCode(errno == EPIPE ? 0 : 1)) }
+                events.removeAll(keepingCapacity: true)
+            }
+        }
+        var frameCount = 0
+        let summary: RecordingPlayer.Summary
+        do {
+            summary = try RecordingPlayer.playFrames(file: file, descriptionFile: desc, config: config, filter: filter, onEvent: { event in
+                guard !framesToStdout else { return }
+                if json { events = event.jsonLine(into: events) } else { events.append(contentsOf: event.text.utf8); events.append(0x0a) }
+                flush()
+            }, onFrameEvent: { e in
+                frames.append(contentsOf: RecordingPlayer.evemuLine(e).utf8)
+                frames.append(0x0a)
+                if e.isReport { frameCount += 1 }
+                flush()
+            })
+        } catch {
+            flush(force: true)
+            _ = writeAll(STDERR_FILENO, Array("stylusd replay: \(error)\n".utf8))
+            throw ExitCode(65)
+        }
+        flush(force: true)
+        let line = "\(file): \(summary.evdevEvents) evdev events, \(summary.doublePresses) double presses, \(frameCount) clone frames, canvas \(summary.finalCanvas.rawValue) with \(summary.strokes) strokes\n"
         _ = writeAll(STDERR_FILENO, Array(line.utf8))
     }
 }

@@ -113,6 +113,26 @@ struct CommandHandlerTests {
         #expect(h.buttonOnlyReason == "the last pen was removed")
         #expect(reasons.count == 2)
     }
+
+    @Test func aRepeatedStatusFollowsEveryChange() throws {
+        let h = Self.handler()
+        var topics: Set<Topic> = []
+        func canvasState() throws -> JSONValue? {
+            guard case .object(let o) = try Self.json(Self.ask(h, #"{"id":1,"cmd":"status"}"#, topics: &topics)),
+                  case .object(let r)? = o["result"], case .object(let c)? = r["canvas"] else { throw Failure("no canvas") }
+            return c["state"]
+        }
+        #expect(try canvasState() == .string("minimized"))
+        #expect(try canvasState() == .string("minimized"))
+        _ = Self.ask(h, #"{"id":2,"cmd":"toggle"}"#, topics: &topics)
+        #expect(try canvasState() == .string("opening"), "a cached status never hides a change")
+        var config = EngineConfig()
+        config.debounceMS = 40
+        h.applyReload(.success(config))
+        guard case .object(let o) = try Self.json(Self.ask(h, #"{"id":3,"cmd":"status"}"#, topics: &topics)),
+              case .object(let r)? = o["result"], case .object(let c)? = r["config"] else { throw Failure("no config") }
+        #expect(c["debounce_ms"] == .number(40))
+    }
 }
 
 @Suite("Command handler during a replay")

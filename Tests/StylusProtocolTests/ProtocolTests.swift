@@ -70,3 +70,12 @@ struct ProtocolTests {
         #expect(Topic(.proximity(ProximityEvent(device: DeviceID(1), inProximity: true, tool: Tool(type: .pen), time: 0))) == .pen)
     }
 }
+
+@Suite("Pre-encoded results")
+struct EncodedResultTests {
+    @Test(arguments: [JSONValue.number(7), .string("a/\"b\""), .null, .number(1e300)])
+    func aPreEncodedResultGivesTheSameBytesAsEncodingIt(id: JSONValue) {
+        let result = TopicsResult(topics: ["canvas", "pen"])
+        #expect(Response.success(id: id, encodedResult: Response.EncodedResult(result)) == Response.success(id: id, result))
+    }
+}

@@ -1,0 +1,24 @@
+/// What the overlay hears from stylusd, in the overlay's own terms. The link
+/// (Sources/stylus-canvas/DaemonLink.swift) is the only code that knows the
+/// socket protocol; it turns the daemon's lines into these.
+public enum DaemonUpdate: Sendable, Equatable {
+    /// Subscribed (again, after a drop, when `again`); the canvas as `status` has it.
+    case connected(canvas: CanvasState, strokeCount: Int, again: Bool)
+    /// The connection dropped; the link is reconnecting.
+    case disconnected(reason: String)
+    /// A `canvas` event.
+    case canvas(CanvasState, cause: String, strokeCount: Int)
+    /// A `stroke` event: the daemon recorded stroke `index`.
+    case strokeRecorded(index: Int)
+    /// One `pen` sample.
+    case pen(device: UInt32, tool: InkTool, point: InkPoint, tip: Bool)
+    /// A `proximity` event: the tool came in or went out.
+    case proximity(device: UInt32, inProximity: Bool)
+}
+
+public enum CanvasState: String, Sendable, Equatable {
+    case minimized, opening, open, minimizing
+
+    /// Whether the window is (becoming) visible in this state.
+    public var shown: Bool { self == .opening || self == .open }
+}

@@ -1,0 +1,92 @@
+/// One point of a stroke, normalized like the daemon's: x and y in 0…1 of the
+/// tablet's surface, pressure in 0…1.
+public struct InkPoint: Equatable, Sendable {
+    public var x: Double
+    public var y: Double
+    public var pressure: Double
+
+    public init(x: Double, y: Double, pressure: Double) {
+        self.x = x
+        self.y = y
+        self.pressure = pressure
+    }
+}
+
+/// The tool that drew a stroke. Eraser strokes are drawn distinctly (a pale
+/// translucent band), not erased: the daemon keeps them as strokes too.
+public enum InkTool: Equatable, Sendable {
+    case pen
+    case eraser
+
+    /// The daemon's tool name (`pen`, `eraser`, `brush`, …); everything but `eraser` inks.
+    public init(name: String) { self = name == "eraser" ? .eraser : .pen }
+}
+
+public struct InkStroke: Equatable, Sendable {
+    public var device: UInt32
+    public var tool: InkTool
+    public var points: [InkPoint]
+
+    public init(device: UInt32, tool: InkTool, points: [InkPoint]) {
+        self.device = device
+        self.tool = tool
+        self.points = points
+    }
+}
+
+/// An axis-aligned rectangle in window pixels.
+public struct PixelRect: Equatable, Sendable {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    /// The smallest rectangle of whole pixels that covers both.
+    public func union(_ other: PixelRect) -> PixelRect {
+        let x0 = min(x, other.x), y0 = min(y, other.y)
+        let x1 = max(x + width, other.x + other.width), y1 = max(y + height, other.y + other.height)
+        return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+}
+
+/// Where ink lands in a window of `width` × `height` pixels: normalized (x, y)
+/// at (x·width, y·height); a segment as wide as `stylusctl strokes --svg`
+/// draws it (0.5 + 7.5 · the pair's mean pressure, in a 1600-unit-wide
+/// drawing), scaled by width / 1600.
+public struct InkGeometry: Equatable, Sendable {
+    public static let referenceWidth = 1600.0
+    public var width: Double
+    public var height: Double
+
+    public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
+
+    public func pixel(_ p: InkPoint) -> (x: Double, y: Double) { (p.x * width, p.y * height) }
+
+    /// The svg rule's width in reference units.
+    public static func referenceLineWidth(_ a: InkPoint, _ b: InkPoint) -> Double {
+        0.5 + 7.5 * max(0, min(1, (a.pressure + b.pressure) / 2))
+    }
+
+    public func lineWidth(_ a: InkPoint, _ b: InkPoint) -> Double {
+        Self.referenceLineWidth(a, b) * width / Self.referenceWidth
+    }
+
+    /// The pixels a segment (round caps) can touch, with a pixel of antialiasing margin.
+    public func damage(_ a: InkPoint, _ b: InkPoint) -> PixelRect {
+        let (ax, ay) = pixel(a), (bx, by) = pixel(b)
+        let r = lineWidth(a, b) / 2 + 1
+        let x0 = (min(ax, bx) - r).rounded(.down), y0 = (min(ay, by) - r).rounded(.down)
+        let x1 = (max(ax, bx) + r).rounded(.up), y1 = (max(ay, by) + r).rounded(.up)
+        return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+}

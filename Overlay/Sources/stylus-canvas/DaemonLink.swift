@@ -1,0 +1,114 @@
+import CanvasModel
+import StylusClient
+import StylusProtocol
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The overlay's only contact with stylusd, on StylusClient: a subscription
+/// to `canvas` and `pen` that reconnects by itself (100 ms doubling to 5 s,
+/// a fresh `status` after each reconnection), and one-shot requests on their
+/// own threads. Everything it hands the window is a `DaemonUpdate` or a plain
+/// value, delivered through `deliver` (which the window hops onto GTK's thread).
+final class DaemonLink: Sendable {
+    let path: String
+    private let handle = Mutex<SubscriptionHandle?>(nil)
+
+    init(socket: String?) throws(StylusClientError) {
+        path = try StylusConnection.resolvePath(socket: socket)
+    }
+
+    /// Starts following the daemon; `deliver` runs on the subscription's thread.
+    /// `onEnd` is called when retrying cannot help (another user's daemon).
+    func start(_ deliver: @escaping @Sendable (DaemonUpdate) -> Void, onEnd: @escaping @Sendable (String?) -> Void) {
+        let subscription = StylusSubscription(topics: [.canvas, .pen], path: path)
+        let h = subscription.start({ update in
+            switch update {
+            case .connected(let status): deliver(Self.connected(status, again: false))
+            case .reconnected(let status): deliver(Self.connected(status, again: true))
+            case .disconnected(let reason): deliver(.disconnected(reason: reason))
+            case .event(let event): if let update = Self.translate(event) { deliver(update) }
+            }
+        }, onEnd: { error in onEnd(error.map { "\($0)" }) })
+        handle.withLock { $0 = h }
+    }
+
+    func stop() { handle.withLock { $0?.cancel() } }
+
+    private static func connected(_ status: StatusResult, again: Bool) -> DaemonUpdate {
+        .connected(canvas: CanvasState(rawValue: status.canvas.state) ?? .minimized,
+                   strokeCount: status.canvas.strokeCount, again: again)
+    }
+
+    private static func translate(_ event: EventLine) -> DaemonUpdate? {
+        func number(_ key: String) -> Double? { if case .number(let n)? = event.fields[key] { n } else { nil } }
+        switch event.name {
+        case "pen":
+            guard let x = number("x"), let y = number("y") else { return nil }
+            let tip = if case .bool(let b)? = event.fields["tip"] { b } else { false }
+            return .pen(device: UInt32(number("device") ?? 0), tool: InkTool(name: event.string("tool") ?? "pen"),
+                        point: InkPoint(x: x, y: y, pressure: number("pressure") ?? 0), tip: tip)
+        case "proximity":
+            return .proximity(device: UInt32(number("device") ?? 0), inProximity: event.string("state") == "in")
+        case "canvas":
+            guard let state = event.string("state").flatMap(CanvasState.init(rawValue:)) else { return nil }
+            return .canvas(state, cause: event.string("cause") ?? "", strokeCount: Int(number("stroke_count") ?? 0))
+        case "stroke":
+            return .strokeRecorded(index: Int(number("index") ?? 0))
+        default:
+            return nil
+        }
+    }
+
+    // MARK: Requests, each on its own connection and thread; `done` runs on that thread.
+
+    enum Command: Sendable { case ack, minimize }
+
+    func send(_ command: Command, done: @escaping @Sendable (String?) -> Void) {
+        let path = path
+        Self.detached {
+            do throws(StylusClientError) {
+                let connection = try StylusConnection(path: path)
+                switch command {
+                case .ack: _ = try connection.ack()
+                case .minimize: _ = try connection.minimize()
+                }
+                done(nil)
+            } catch {
+                done(error.message)
+            }
+        }
+    }
+
+    /// Every stroke, converted to the overlay's points.
+    func strokes(done: @escaping @Sendable (Result<[InkStroke], StylusClientError>) -> Void) {
+        let path = path
+        Self.detached {
+            do throws(StylusClientError) {
+                let result = try StylusConnection(path: path).strokes()
+                done(.success(result.strokes.map { stroke in
+                    InkStroke(device: stroke.device, tool: InkTool(name: stroke.tool), points: stroke.points.map {
+                        InkPoint(x: Double($0.point.x), y: Double($0.point.y), pressure: Double($0.point.pressure))
+                    })
+                }))
+            } catch {
+                done(.failure(error))
+            }
+        }
+    }
+
+    private static func detached(_ body: @escaping @Sendable () -> Void) {
+        final class Box: Sendable {
+            let body: @Sendable () -> Void
+            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+        }
+        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        var thread = pthread_t()
+        if pthread_create(&thread, nil, { Unmanaged<Box>.fromOpaque($0!).takeRetainedValue().body(); return nil }, box) == 0 {
+            pthread_detach(thread)
+        } else {
+            Unmanaged<Box>.fromOpaque(box).takeRetainedValue().body()
+        }
+    }
+}

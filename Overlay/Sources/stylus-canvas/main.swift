@@ -1,0 +1,98 @@
+import CGtk4
+import CanvasModel
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let usage = """
+    usage: stylus-canvas [--socket PATH] [--click-through] [--fade-ms N] [--monitor N] [--verbose]
+
+    The canvas overlay of stylusd: a fullscreen, see-through window that opens
+    and minimizes with the daemon's canvas and draws its strokes.
+
+      --socket PATH     the daemon's socket (default $STYLUSD_SOCKET, else
+                        $XDG_RUNTIME_DIR/stylusd/stylusd.sock)
+      --click-through   let pointer input through to the windows underneath
+                        (an empty input region); without it the canvas takes
+                        pointer input, so drawing does not click the apps under it
+      --fade-ms N       fade in and out over N ms (default 120, 0-1000)
+      --monitor N       cover monitor N (GDK's order, from 0)
+      --verbose         log what the overlay does on standard error
+    """
+
+func parseOptions(_ arguments: [String]) -> Options {
+    var options = Options()
+    var rest = arguments[...]
+    func fail(_ message: String) -> Never {
+        printError("stylus-canvas: \(message)\n\(usage)\n")
+        exit(64)
+    }
+    func value(_ flag: String) -> String {
+        guard let v = rest.popFirst() else { fail("\(flag) needs a value") }
+        return v
+    }
+    while let argument = rest.popFirst() {
+        switch argument {
+        case "--socket": options.socket = value(argument)
+        case "--click-through": options.clickThrough = true
+        case "--fade-ms":
+            guard let n = Int(value(argument)), (0...1000).contains(n) else { fail("--fade-ms takes 0-1000") }
+            options.fadeMilliseconds = n
+        case "--monitor":
+            guard let n = Int(value(argument)), n >= 0 else { fail("--monitor takes a number from 0") }
+            options.monitor = n
+        case "--verbose", "-v": options.verbose = true
+        case "--help", "-h":
+            print(usage)
+            exit(0)
+        default: fail("unknown argument \(argument)")
+        }
+    }
+    return options
+}
+
+let options = parseOptions(Array(CommandLine.arguments.dropFirst()))
+let link: DaemonLink
+do {
+    link = try DaemonLink(socket: options.socket)
+} catch {
+    printError("stylus-canvas: \(error.message)\n")
+    exit(69)
+}
+
+// One overlay per daemon: the user unit and the autostart entry may both start
+// one (GNOME on X11 runs both). The lock lives beside the daemon's socket.
+let lockPath = link.path + ".canvas-lock"
+let lockFD = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+if lockFD >= 0, flock(lockFD, LOCK_EX | LOCK_NB) != 0 {
+    printError("stylus-canvas: another stylus-canvas already follows \(link.path); exiting")
+    exit(0)
+}
+
+guard gtk_init_check() != 0 else {
+    printError("stylus-canvas: cannot open a display (neither DISPLAY nor WAYLAND_DISPLAY works)\n")
+    exit(69)
+}
+
+let loop = g_main_loop_new(nil, 0)
+for signal in [SIGINT, SIGTERM] {
+    g_unix_signal_add(signal, { data in
+        g_main_loop_quit(OpaquePointer(data))
+        return 0
+    }, UnsafeMutableRawPointer(loop))
+}
+
+MainActor.assumeIsolated {
+    let canvas = CanvasWindow(options: options, link: link)
+    canvas.log("following \(link.path)")
+    link.start({ update in
+        MainInbox.shared.post { canvas.handle(update) }
+    }, onEnd: { reason in
+        MainInbox.shared.post {
+            printError("stylus-canvas: \(reason ?? "the subscription ended")\n")
+            g_main_loop_quit(loop)
+        }
+    })
+    g_main_loop_run(loop)
+    link.stop()
+}

@@ -1,0 +1,64 @@
+import StylusCore
+import Testing
+@testable import StylusConfig
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The parser child kept from reload to reload.
+@Suite("the kept parser child")
+struct ConfigParseServerTests {
+    static func parse(_ server: ConfigParseServer, _ text: String, file: String = "config.toml") throws -> (Result<EngineConfig, ConfigError>, fd: Int32) {
+        let pending = try server.start(Array(text.utf8), file: file)
+        let fd = pending.fd
+        return (pending.finish(), fd)
+    }
+
+    @Test func oneChildAnswersReloadAfterReloadWithTheOneShotChildsAnswers() throws {
+        let server = ConfigParseServer(executable: try Built.stylusd)
+        defer { server.close() }
+        let good = "interval_ms = 700\n"
+        let (first, firstFD) = try Self.parse(server, good)
+        #expect(try first.get() == (try ConfigFile.parse(good, file: "config.toml")))
+        let (bad, secondFD) = try Self.parse(server, "interval_ms = 500\n\ndebounce_ms = 101\n", file: "/home/u/c.toml")
+        guard case .failure(let error) = bad else { Issue.record("accepted debounce_ms = 101"); return }
+        #expect(error.file == "/home/u/c.toml" && error.line == 3 && error.key == "debounce_ms", "\(error)")
+        #expect(firstFD == secondFD, "the same child (the same pipe) answered both")
+        #expect(try Self.parse(server, "interval_ms = 300\n").0.get().doublePressIntervalMS == 300)
+    }
+
+    @Test func aFileThatKillsTheParserIsAnErrorAndTheNextReloadGetsANewChild() throws {
+        let server = ConfigParseServer(executable: try Built.stylusd)
+        defer { server.close() }
+        let (aborted, _) = try Self.parse(server, "curve = [}]\n")
+        guard case .failure(let error) = aborted else { Issue.record("accepted curve = [}]"); return }
+        #expect(error.message.contains("killed by signal 6"), "\(error)")
+        #expect(try Self.parse(server, "interval_ms = 650\n").0.get().doublePressIntervalMS == 650)
+    }
+
+    @Test func aFileTooBigForOneWriteGoesToAChildOfItsOwn() throws {
+        let server = ConfigParseServer(executable: try Built.stylusd)
+        defer { server.close() }
+        let padding = String(repeating: "# a comment line that makes the file long\n", count: 2000)
+        #expect(padding.utf8.count > ConfigParseServer.maxServedFileBytes)
+        #expect(try Self.parse(server, padding + "interval_ms = 900\n").0.get().doublePressIntervalMS == 900)
+    }
+
+    @Test func aHangingChildIsStoppedAtTheDeadlineAndReplaced() throws {
+        let server = ConfigParseServer(executable: Built.script("hang"), timeLimit: 200_000)
+        defer { server.close() }
+        let pending = try server.start(Array("x = 1\n".utf8), file: "c.toml")
+        var ready = pollfd(fd: pending.fd, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&ready, 1, 100) == 0, "no answer while it hangs")
+        #expect(pending.timeOut().message.contains("did not finish within 200 ms"))
+    }
+
+    @Test func theChildEndsAfterItsQuotaAndTheNextReloadStillWorks() throws {
+        let server = ConfigParseServer(executable: try Built.stylusd)
+        defer { server.close() }
+        for i in 0..<(ConfigParseChild.maxServed + 2) {
+            let (result, _) = try Self.parse(server, "interval_ms = \(300 + i % 500)\n")
+            #expect(try result.get().doublePressIntervalMS == 300 + i % 500, "reload \(i + 1)")
+        }
+    }
+}

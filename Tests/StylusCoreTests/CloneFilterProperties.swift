@@ -1,0 +1,270 @@
+import PropertyBased
+import Testing
+@testable import StylusCore
+
+/// The frames filter mode gives the virtual pen, over random evdev streams:
+/// nothing lost or invented but the withheld presses, every withheld press
+/// written later or part of a double press, positions unchanged while
+/// precision is off and exact while the pen hovers.
+@Suite("Clone filter properties")
+struct CloneFilterProperties {
+    enum Step: CaseIterable, Sendable {
+        case enter, leave, hover, tipDown, drag, tipUp
+        case pressStylus, releaseStylus, pressStylus2, releaseStylus2, pressStylus3, releaseStylus3
+    }
+
+    static let description: DeviceDescription = {
+        var d = DeviceDescription(name: "Property Pen")
+        for code in [BTN.toolPen, BTN.touch, BTN.stylus, BTN.stylus2, BTN.stylus3] { d.enable(type: EV.key, code: code) }
+        for code in [ABS.x, ABS.y, ABS.pressure] { d.enable(type: EV.abs, code: code) }
+        d.absInfo[ABS.x] = AbsInfo(minimum: 0, maximum: 20000, resolution: 100)
+        d.absInfo[ABS.y] = AbsInfo(minimum: 0, maximum: 12000, resolution: 100)
+        d.absInfo[ABS.pressure] = AbsInfo(minimum: 0, maximum: 2047)
+        return d
+    }()
+
+    /// A random stream of real-node frames and what the clone got for it.
+    struct Run {
+        var input: [EvdevEvent] = []
+        var output: [EvdevEvent] = []
+        var doublePresses: [DoublePressEvent] = []
+        var precisionEverEnabled = false
+        /// After each input frame: (real x, y, hovering in proximity), and the clone's x, y.
+        var hoverChecks: [(real: (Int32, Int32), clone: (Int32, Int32))] = []
+    }
+
+    static func run(_ steps: [Step], _ gaps: [Int], _ values: [Int], config: EngineConfig, filter: FilterConfig) -> Run {
+        var replay = CloneReplay(description: description, config: config, filterConfig: filter)
+        var r = Run()
+        var t: Microseconds = 1_000_000_000
+        var x: Int32 = 10000, y: Int32 = 6000
+        var inProximity = false, touching = false
+        var cloneX: Int32 = 0, cloneY: Int32 = 0
+        // Like the kernel: a key changes or it is not sent; leaving proximity releases the side buttons.
+        var down: Set<UInt16> = []
+        func key(_ code: UInt16, _ pressed: Bool) {
+            guard down.contains(code) != pressed else { return }
+            if pressed { down.insert(code) } else { down.remove(code) }
+            frame([(EV.key, code, pressed ? 1 : 0)])
+        }
+        var v = 0
+        func next() -> Int { v += 1; return values[v % values.count] }
+        func frame(_ events: [(UInt16, UInt16, Int32)]) {
+            for (type, code, value) in events + [(EV.syn, SYN.report, 0)] {
+                let e = EvdevEvent(type: type, code: code, value: value, time: t)
+                r.input.append(e)
+                replay.feed(type: type, code: code, value: value, time: t, onEvent: { event in
+                    if case .doublePress(let d) = event { r.doublePresses.append(d) }
+                    if case .precision(let p) = event, p.enabled { r.precisionEverEnabled = true }
+                }, onFrames: { out in
+                    for o in out where o.type == EV.abs {
+                        if o.code == ABS.x { cloneX = o.value } else if o.code == ABS.y { cloneY = o.value }
+                    }
+                    r.output += out
+                })
+            }
+            if inProximity && !touching { r.hoverChecks.append(((x, y), (cloneX, cloneY))) }
+        }
+        for (step, gap) in zip(steps, gaps) {
+            // A third of the gaps are under 25 ms: bounce and quick double presses happen.
+            t += Microseconds(gap % 3 == 0 ? gap * 30 : gap * 1000)
+            func move() -> [(UInt16, UInt16, Int32)] {
+                x = Int32(min(max(Int(x) + next() - 500, 0), 20000))
+                y = Int32(min(max(Int(y) + next() - 500, 0), 12000))
+                return [(EV.abs, ABS.x, x), (EV.abs, ABS.y, y)]
+            }
+            switch step {
+            case .enter where !inProximity:
+                inProximity = true
+                frame(move() + [(EV.key, BTN.toolPen, 1)])
+            case .leave where inProximity:
+                inProximity = false
+                let tip: [(UInt16, UInt16, Int32)] = touching ? [(EV.key, BTN.touch, Int32(0)), (EV.abs, ABS.pressure, Int32(0))] : []
+                touching = false
+                let buttons: [(UInt16, UInt16, Int32)] = down.sorted().map { (EV.key, $0, Int32(0)) }
+                down.removeAll()
+                frame(tip + buttons + [(EV.key, BTN.toolPen, 0)])
+            case .hover where inProximity && !touching:
+                frame(move())
+            case .tipDown where inProximity && !touching:
+                touching = true
+                frame(move() + [(EV.abs, ABS.pressure, Int32(100 + next())), (EV.key, BTN.touch, 1)])
+            case .drag where touching:
+                frame(move() + [(EV.abs, ABS.pressure, Int32(50 + next()))])
+            case .tipUp where touching:
+                touching = false
+                frame([(EV.abs, ABS.pressure, 0), (EV.key, BTN.touch, 0)])
+            case .pressStylus: key(BTN.stylus, true)
+            case .releaseStylus: key(BTN.stylus, false)
+            case .pressStylus2: key(BTN.stylus2, true)
+            case .releaseStylus2: key(BTN.stylus2, false)
+            case .pressStylus3: key(BTN.stylus3, true)
+            case .releaseStylus3: key(BTN.stylus3, false)
+            default: break
+            }
+        }
+        replay.finish(onFrames: { r.output += $0 })
+        return r
+    }
+
+    static func keys(_ events: [EvdevEvent], _ code: UInt16) -> [EvdevEvent] {
+        events.filter { $0.type == EV.key && $0.code == code }
+    }
+
+    static func strip(_ events: [EvdevEvent]) -> [[UInt16]] {
+        events.map { [$0.type, $0.code, UInt16(truncatingIfNeeded: $0.value)] }
+    }
+
+    static let gen = (Gen<Step>.case.array(of: 1...80), Gen.int(in: 0...700).array(of: 80), Gen.int(in: 0...1000).array(of: 31))
+
+    @Test func nothingIsLostOrInventedButWithheldPressesAndPositionsPassUnchanged() async {
+        await propertyCheck(input: Self.gen.0, Self.gen.1, Self.gen.2) { steps, gaps, values in
+            var config = EngineConfig()
+            config.sideButtonBindings = [.togglePrecision, .none, .togglePrecision]   // precision toggles on and off
+            config.debounceMS = 0
+            var filter = FilterConfig()
+            filter.passthrough = [.deferred, nil, .immediate]
+            let r = Self.run(steps, gaps, values, config: config, filter: filter)
+            let interval = Microseconds(config.doublePressIntervalMS) * 1000
+
+            // Every event but side-button keys and X/Y passes unchanged, in order.
+            func others(_ e: [EvdevEvent]) -> [EvdevEvent] {
+                e.filter { !($0.type == EV.key && SideButton(evdevCode: $0.code) != nil) && !($0.type == EV.abs && ($0.code == ABS.x || $0.code == ABS.y)) && !$0.isReport }
+            }
+            #expect(others(r.output) == others(r.input))
+            // One SYN_REPORT per written frame, and no empty frame.
+            var open = 0
+            for e in r.output {
+                if e.isReport { #expect(open > 0, "an empty frame"); open = 0 } else { open += 1 }
+            }
+            #expect(open == 0, "a frame without its SYN_REPORT")
+
+            // The unbound button and the immediate one pass at once, every event.
+            for code in [BTN.stylus2, BTN.stylus3] {
+                #expect(Self.keys(r.output, code) == Self.keys(r.input, code))
+            }
+
+            // The deferred button: each press the rule accepts is written at
+            // most an interval late, or belongs to a double press.
+            let inPresses = Self.keys(r.input, BTN.stylus).filter { $0.value == 1 }.map(\.time)
+            let outPresses = Self.keys(r.output, BTN.stylus).filter { $0.value == 1 }.map(\.time)
+            let doubles = r.doublePresses.filter { $0.button == .side(.stylus) }
+            let inDouble = Set(doubles.map(\.firstPress) + doubles.map(\.time))
+            var j = 0
+            for press in inPresses {
+                if j < outPresses.count, outPresses[j] >= press, outPresses[j] <= press + interval + 1 {
+                    j += 1      // written, at once or late by at most the interval
+                } else {
+                    #expect(inDouble.contains(press), "the press at \(press) was neither written nor part of a double press")
+                }
+            }
+            #expect(j == outPresses.count, "a press written that no input press explains")
+
+            // Positions: unchanged while precision was never on, exact while hovering always.
+            if !r.precisionEverEnabled {
+                func xy(_ e: [EvdevEvent]) -> [EvdevEvent] { e.filter { $0.type == EV.abs && ($0.code == ABS.x || $0.code == ABS.y) } }
+                #expect(xy(r.output) == xy(r.input))
+            }
+            for check in r.hoverChecks {
+                #expect(check.real == check.clone, "hovering, the clone is where the pen is")
+            }
+        }
+    }
+
+    @Test func everyAcceptedFirstPressIsWrittenOrPairedAndNeverTwice() async {
+        await propertyCheck(input: Self.gen.0, Self.gen.1, Self.gen.2) { steps, gaps, values in
+            var config = EngineConfig()
+            config.sideButtonBindings = [.none, .none, .togglePrecision]
+            config.debounceMS = 0
+            var filter = FilterConfig()
+            filter.captureWhileCanvasOpen = false
+            let r = Self.run(steps, gaps, values, config: config, filter: filter)
+            // No bounce, no canvas: every accepted press either reaches the clone or is half of a double press.
+            let accepted = Self.acceptedPresses(Self.keys(r.input, BTN.stylus3))
+            let written = Self.keys(r.output, BTN.stylus3).filter { $0.value == 1 }.map(\.time)
+            let doubles = r.doublePresses.filter { $0.button == .side(.stylus3) }
+            // A first press made while the tip touches went out at once (a drag) and may still pair.
+            let firstWentOut = doubles.filter { written.contains($0.firstPress) }.count
+            #expect(written.count + 2 * doubles.count - firstWentOut == accepted)
+            // The clone's button alternates press/release (no press written twice).
+            var down = false
+            for e in Self.keys(r.output, BTN.stylus3) where (e.value != 0) != down || e.value != 0 {
+                #expect((e.value != 0) != down, "BTN_STYLUS3 \(e.value) at \(e.time) with the clone's button \(down ? "down" : "up")")
+                down = e.value != 0
+            }
+        }
+    }
+
+    /// Presses that are not repeats (the button was up): what the rule accepts without debounce.
+    static func acceptedPresses(_ keys: [EvdevEvent]) -> Int {
+        var down = false, n = 0
+        for e in keys {
+            if e.value != 0, !down { n += 1 }
+            down = e.value != 0
+        }
+        return n
+    }
+
+    @Test func theCanvasTakesThePenAwayAndGivesItBackWhereItIs() {
+        var replay = CloneReplay(description: Self.description, config: EngineConfig())
+        var out: [EvdevEvent] = []
+        var t: Microseconds = 1_000_000
+        func frame(_ events: [(UInt16, UInt16, Int32)], after ms: Int) {
+            t += Microseconds(ms) * 1000
+            for (type, code, value) in events + [(EV.syn, SYN.report, 0)] {
+                replay.feed(type: type, code: code, value: value, time: t, onFrames: { out += $0 })
+            }
+        }
+        frame([(EV.abs, ABS.x, 100), (EV.abs, ABS.y, 200), (EV.key, BTN.toolPen, 1)], after: 0)
+        frame([(EV.key, BTN.stylus, 1)], after: 100)
+        frame([(EV.key, BTN.stylus, 0)], after: 80)
+        frame([(EV.key, BTN.stylus, 1)], after: 200)     // a double press: the canvas opens
+        frame([(EV.key, BTN.stylus, 0)], after: 80)
+        let opened = out.count
+        frame([(EV.abs, ABS.x, 300)], after: 400)
+        frame([(EV.key, BTN.stylus, 1)], after: 10)
+        frame([(EV.key, BTN.stylus, 0)], after: 80)
+        frame([(EV.key, BTN.stylus, 1)], after: 200)     // and minimizes
+        frame([(EV.key, BTN.stylus, 0)], after: 80)
+        frame([(EV.abs, ABS.x, 310)], after: 400)
+        replay.finish(onFrames: { out += $0 })
+        let stylus = Self.keys(out, BTN.stylus)
+        #expect(stylus.isEmpty, "no press of either double press reaches the clone")
+        // Out of proximity on opening, nothing while open, back at x 300 on minimize, then the motion.
+        let pen = Self.keys(out, BTN.toolPen).map(\.value)
+        #expect(pen == [1, 0, 1])
+        #expect(out[opened...].contains { $0.type == EV.abs && $0.code == ABS.x && $0.value == 300 })
+        #expect(out.last(where: { $0.type == EV.abs && $0.code == ABS.x })?.value == 310)
+    }
+
+    @Test func aSingleClickIsWrittenWhenTheIntervalEndsAndAHoldIsWrittenAsAHold() {
+        var replay = CloneReplay(description: Self.description, config: EngineConfig())
+        var out: [EvdevEvent] = []
+        var t: Microseconds = 1_000_000
+        func frame(_ events: [(UInt16, UInt16, Int32)], at ms: Int) {
+            t = 1_000_000 + Microseconds(ms) * 1000
+            for (type, code, value) in events + [(EV.syn, SYN.report, 0)] {
+                replay.feed(type: type, code: code, value: value, time: t, onFrames: { out += $0 })
+            }
+        }
+        frame([(EV.abs, ABS.x, 100), (EV.key, BTN.toolPen, 1)], at: 0)
+        frame([(EV.key, BTN.stylus, 1)], at: 100)
+        frame([(EV.key, BTN.stylus, 0)], at: 180)
+        for ms in stride(from: 190, through: 2000, by: 10) { frame([(EV.abs, ABS.x, Int32(ms))], at: ms) }   // hovering
+        frame([(EV.key, BTN.stylus, 1)], at: 2100)   // a hold
+        for ms in stride(from: 2110, through: 3000, by: 10) { frame([(EV.abs, ABS.x, Int32(ms))], at: ms) }
+        frame([(EV.key, BTN.stylus, 0)], at: 3100)
+        frame([(EV.key, BTN.stylus, 1)], at: 4000)   // a button-drag: the tip comes 50 ms later
+        frame([(EV.key, BTN.touch, 1), (EV.abs, ABS.pressure, 900)], at: 4050)
+        frame([(EV.key, BTN.touch, 0), (EV.abs, ABS.pressure, 0)], at: 4300)
+        frame([(EV.key, BTN.stylus, 0)], at: 4400)
+        replay.finish(onFrames: { out += $0 })
+        let stylus = Self.keys(out, BTN.stylus).map { [Int($0.value), Int(($0.time - 1_000_000) / 1000)] }
+        // The click at 100/180 goes out at 600 ms (plus 1 µs), press and release;
+        // the hold's press at 2600, its release when it comes; the drag's press before the tip.
+        #expect(stylus == [[1, 600], [0, 600], [1, 2600], [0, 3100], [1, 4050], [0, 4400]])
+        let drag = out.firstIndex { $0.type == EV.key && $0.code == BTN.stylus && $0.time == 1_000_000 + 4_050_000 }!
+        let tip = out.firstIndex { $0.type == EV.key && $0.code == BTN.touch && $0.value == 1 }!
+        #expect(drag < tip)
+    }
+}

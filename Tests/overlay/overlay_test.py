@@ -1,0 +1,549 @@
+#!/usr/bin/env python3
+"""stylus-canvas against a live stylusd, seen on screen.
+
+A headless X11 desktop (Xvfb, openbox, xcompmgr, a solid background set by
+hsetroot), stylusd replaying a bundled recording in a private directory (its
+own --socket and --state-file), and the overlay against it. Every check reads
+pixels back from the X server (`import -window root`, parsed as PPM here).
+
+    python3 Tests/overlay/overlay_test.py [--bin .build/release] [--canvas Overlay/.build/release/stylus-canvas]
+                                          [--only NAME] [--screenshot docs/images/canvas.png]
+
+Installs the Debian packages it needs when they are missing (as root, or
+through sudo). Standard library only."""
+import argparse
+import contextlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
+from stylustest import Client, Failure, check, private_directory, run_tests  # noqa: E402
+
+RECORDING = os.path.join(ROOT, "Tests", "Fixtures", "recordings", "Wacom_Cintiq_22HDT_Pen.events")
+PACKAGES = ["xvfb", "xauth", "imagemagick", "x11-apps", "openbox", "xcompmgr", "xdotool", "hsetroot"]
+WIDTH, HEIGHT = 1280, 800
+DESKTOP = (0x2a, 0x6f, 0x97)          # the background hsetroot paints
+DESKTOP_HEX = "#%02x%02x%02x" % DESKTOP
+# The replay runs 2x faster than recorded; the daemon's timers run on recorded
+# time, so a 2000 ms transition is 1 s here: room for the overlay's ack on a busy machine.
+SPEED = "2"
+TRANSITION_MS = "2000"
+
+
+def install_missing():
+    missing = [p for p in PACKAGES if subprocess.run(["dpkg-query", "-W", "-f=${Status}", p], capture_output=True,
+                                                     text=True).stdout.find("install ok installed") < 0]
+    if not missing:
+        return
+    sudo = [] if os.getuid() == 0 else ["sudo"]
+    print("installing:", " ".join(missing), flush=True)
+    subprocess.run(sudo + ["apt-get", "update", "-qq"], check=True)
+    subprocess.run(sudo + ["apt-get", "install", "-y", "-qq"] + missing, check=True,
+                   env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+
+
+# ---------------------------------------------------------------- the desktop
+
+class Desktop:
+    """Xvfb on a free display number with a window manager, a compositor and a solid background."""
+
+    def __init__(self, compositor=True):
+        self.procs = []
+        self.display = None
+        for n in range(60, 99):
+            if not os.path.exists(f"/tmp/.X11-unix/X{n}") and not os.path.exists(f"/tmp/.X{n}-lock"):
+                self.display = f":{n}"
+                break
+        check(self.display, "no free X display number")
+        self.env = dict(os.environ, DISPLAY=self.display)
+        self.env.pop("WAYLAND_DISPLAY", None)
+        self._start(["Xvfb", self.display, "-screen", "0", f"{WIDTH}x{HEIGHT}x24", "-nolisten", "tcp"])
+        deadline = time.monotonic() + 10
+        while subprocess.run(["xdpyinfo"] if shutil.which("xdpyinfo") else ["xwininfo", "-root"], env=self.env,
+                             capture_output=True).returncode != 0:
+            check(time.monotonic() < deadline, "Xvfb did not start")
+            time.sleep(0.1)
+        self._start(["openbox"])
+        if compositor:
+            self._start(["xcompmgr"])
+        time.sleep(0.5)
+        subprocess.run(["hsetroot", "-solid", DESKTOP_HEX], env=self.env, check=True, capture_output=True)
+        subprocess.run(["xdotool", "mousemove", "0", "0"], env=self.env, check=True)
+
+    def _start(self, argv):
+        self.procs.append(subprocess.Popen(argv, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+
+    def close(self):
+        for p in reversed(self.procs):
+            p.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                p.wait(5)
+
+    def screenshot(self, png=None):
+        """The root window as the X server has it: (width, height, RGB bytes)."""
+        ppm = subprocess.run(["import", "-window", "root", "-depth", "8", "ppm:-"], env=self.env, capture_output=True, check=True).stdout
+        if png:
+            subprocess.run(["convert", "ppm:-", png], input=ppm, check=True)
+        return parse_ppm(ppm)
+
+
+def parse_ppm(data):
+    """A binary PPM (P6, maxval 255) into (width, height, RGB bytes)."""
+    fields, i = [], 0
+    while len(fields) < 4:
+        while data[i:i + 1].isspace():
+            i += 1
+        if data[i:i + 1] == b"#":
+            i = data.index(b"\n", i) + 1
+            continue
+        j = i
+        while not data[j:j + 1].isspace():
+            j += 1
+        fields.append(data[i:j])
+        i = j
+    check(fields[0] == b"P6" and fields[3] == b"255", f"not an 8-bit P6 image: {fields}")
+    w, h = int(fields[1]), int(fields[2])
+    return w, h, data[i + 1:i + 1 + w * h * 3]
+
+
+def pixel(image, x, y):
+    w, h, rgb = image
+    o = (y * w + x) * 3
+    return rgb[o], rgb[o + 1], rgb[o + 2]
+
+
+def is_desktop(image, x, y):
+    return pixel(image, x, y) == DESKTOP
+
+
+def foreign_pixels(image, exclude=()):
+    """Pixels that are not the desktop's colour, outside the excluded discs (x, y, r)."""
+    w, h, rgb = image
+    d = bytes(DESKTOP)
+    found = []
+    for y in range(h):
+        row = rgb[y * w * 3:(y + 1) * w * 3]
+        if row == d * w:
+            continue
+        for x in range(w):
+            if row[x * 3:x * 3 + 3] != d and not any((x - ex) ** 2 + (y - ey) ** 2 <= r * r for ex, ey, r in exclude):
+                found.append((x, y))
+    return found
+
+
+def inked(image, x, y, reach=2):
+    """Ink near a point: some pixel within `reach` differs clearly from the desktop."""
+    w, h, _ = image
+    for yy in range(max(0, y - reach), min(h, y + reach + 1)):
+        for xx in range(max(0, x - reach), min(w, x + reach + 1)):
+            p = pixel(image, xx, yy)
+            if sum(abs(a - b) for a, b in zip(p, DESKTOP)) > 60:
+                return True
+    return False
+
+
+def screen_points(strokes, width, height):
+    return [(min(width - 1, int(p[0] * width)), min(height - 1, int(p[1] * height)))
+            for s in strokes for p in s["points"]]
+
+
+# ---------------------------------------------------------------- the daemon and the overlay
+
+class Watcher:
+    """A subscriber that keeps every canvas event and the last pen positions."""
+
+    def __init__(self, socket_path):
+        self.client = Client(socket_path)
+        self.client.sock.settimeout(None)
+        self.client.request("subscribe", topics=["canvas", "pen"])
+        self.canvas = []
+        self.pens = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self._run, daemon=True).start()
+
+    def _run(self):
+        try:
+            while True:
+                e = self.client.next_event()
+                with self.lock:
+                    if e["event"] in ("canvas", "stroke"):
+                        self.canvas.append(e)
+                    elif e["event"] == "pen":
+                        self.pens = (self.pens + [e])[-30:]
+        except (EOFError, OSError):
+            pass   # the daemon stopped
+
+    def wait(self, predicate, timeout, what):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            with self.lock:
+                for e in self.canvas:
+                    if predicate(e):
+                        return e
+            time.sleep(0.02)
+        raise Failure(f"no {what} within {timeout} s; canvas events: {self.canvas[-6:]}")
+
+    def states(self):
+        with self.lock:
+            return [e for e in self.canvas if e["event"] == "canvas"]
+
+    def hover_discs(self):
+        with self.lock:
+            return [(int(p["x"] * WIDTH), int(p["y"] * HEIGHT), 14) for p in self.pens]
+
+
+class Stack:
+    """stylusd (replaying a recording, or idle) and stylus-canvas, in a private directory."""
+
+    def __init__(self, args, desktop, root, overlay_args=(), replay=True, state=None):
+        self.args, self.desktop, self.root = args, desktop, root
+        self.socket = os.path.join(root, "stylusd.sock")
+        self.state_file = os.path.join(root, "state.json")
+        if state:
+            shutil.copy(state, self.state_file)
+        self.daemon = None
+        self.start_daemon(replay)
+        self.watcher = Watcher(self.socket)
+        self.overlay_log = []
+        env = dict(desktop.env, GSK_RENDERER="cairo", NO_AT_BRIDGE="1")
+        self.overlay = subprocess.Popen([args.canvas, "--socket", self.socket, "--verbose", *overlay_args], env=env,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        threading.Thread(target=self._read_overlay, daemon=True).start()
+        self.wait_overlay("connected", 10)
+
+    def start_daemon(self, replay, speed=SPEED):
+        argv = [os.path.join(self.args.bin, "stylusd"), "--socket", self.socket, "--state-file", self.state_file,
+                "--transition-ms", TRANSITION_MS]
+        if replay:
+            argv += ["--replay", RECORDING, "--speed", speed]
+        self.daemon = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                       env=dict(os.environ, XDG_RUNTIME_DIR=self.root, XDG_STATE_HOME=self.root,
+                                                XDG_CONFIG_HOME=self.root))
+        self.daemon_log = []
+        ready = threading.Event()
+
+        def read(proc=self.daemon, log=self.daemon_log):
+            for line in proc.stderr:
+                log.append(line.rstrip())
+                if line.startswith("stylusd: ready"):
+                    ready.set()
+        threading.Thread(target=read, daemon=True).start()
+        check(ready.wait(15), f"stylusd did not become ready: {self.daemon_log}")
+
+    def _read_overlay(self):
+        for line in self.overlay.stderr:
+            self.overlay_log.append((time.monotonic(), line.rstrip()))
+
+    def wait_overlay(self, text, timeout, since=0.0):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if any(text in l and t >= since for t, l in self.overlay_log):
+                return
+            check(self.overlay.poll() is None, f"stylus-canvas exited: {self.overlay_log[-10:]}")
+            time.sleep(0.02)
+        raise Failure(f"stylus-canvas never logged {text!r}: {[l for _, l in self.overlay_log[-10:]]}")
+
+    def request(self, cmd, **fields):
+        c = Client(self.socket)
+        try:
+            answer = c.request(cmd, **fields)
+        finally:
+            c.close()
+        check(answer.get("ok"), f"{cmd}: {answer}")
+        return answer["result"]
+
+    def open_and_wait(self):
+        since = time.monotonic()
+        n = len(self.watcher.canvas)
+        self.request("open")
+        self.watcher.wait(lambda e: e["event"] == "canvas" and e["state"] == "open" and e in self.watcher.canvas[n:], 5, "open")
+        self.wait_overlay("shown", 5, since)
+        time.sleep(0.15)   # the compositor's next paint
+
+    def minimize_and_wait(self):
+        n = len(self.watcher.canvas)
+        self.request("minimize")
+        self.watcher.wait(lambda e: e["event"] == "canvas" and e["state"] == "minimized" and e in self.watcher.canvas[n:], 5, "minimized")
+        time.sleep(0.15)
+
+    def close(self):
+        for p in (self.overlay, self.daemon):
+            if p and p.poll() is None:
+                p.terminate()
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    p.wait(5)
+                if p.poll() is None:
+                    p.kill()
+
+
+# ---------------------------------------------------------------- the tests
+
+ARGS = None
+DESKTOP_SESSION = None
+
+
+@contextlib.contextmanager
+def stack(overlay_args=(), replay=False):
+    """Without `replay`, the daemon starts from the strokes the whole recording drew (`drawn_state`), minimized."""
+    with private_directory("stylus-canvas-test-") as root:
+        s = Stack(ARGS, DESKTOP_SESSION, root, overlay_args, replay, None if replay else drawn_state())
+        try:
+            yield s
+        finally:
+            s.close()
+
+
+STATE = None
+
+
+def drawn_state():
+    """A state file holding every stroke of the recording: the whole replay at 20x
+    (no overlay; the transitions end by timeout), then SIGTERM, which saves it."""
+    global STATE
+    if STATE:
+        return STATE
+    root = os.path.join(ARGS.scratch, "drawn")
+    os.makedirs(root, mode=0o700, exist_ok=True)
+    socket_path = os.path.join(root, "stylusd.sock")
+    state = os.path.join(root, "state.json")
+    daemon = subprocess.Popen([os.path.join(ARGS.bin, "stylusd"), "--socket", socket_path, "--state-file", state,
+                               "--replay", RECORDING, "--speed", "20"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              env=dict(os.environ, XDG_RUNTIME_DIR=root, XDG_STATE_HOME=root, XDG_CONFIG_HOME=root))
+    try:
+        deadline = time.monotonic() + 30
+        while not os.path.exists(socket_path):
+            check(time.monotonic() < deadline, "stylusd did not start")
+            time.sleep(0.05)
+        time.sleep(0.2)
+        watcher = Watcher(socket_path)
+        started = time.monotonic()
+        last = (None, time.monotonic())
+        while True:   # the recording lasts 81 s: about 4 s at 20x; it has ended once the pen is quiet for 1.5 s
+            with watcher.lock:
+                newest = watcher.pens[-1]["time_us"] if watcher.pens else None
+            if newest != last[0]:
+                last = (newest, time.monotonic())
+            if time.monotonic() - started > 4 and time.monotonic() - last[1] > 1.5:
+                break
+            check(time.monotonic() - started < 60, "the replay did not end")
+            time.sleep(0.1)
+        client = Client(socket_path)
+        strokes = client.request("strokes")["result"]["strokes"]
+        check(len(strokes) >= 10, f"the recording drew only {len(strokes)} strokes")
+        client.request("minimize")   # the tests start from a minimized canvas
+        deadline = time.monotonic() + 10
+        while client.request("status")["result"]["canvas"]["state"] != "minimized":
+            check(time.monotonic() < deadline, "the canvas did not minimize")
+            time.sleep(0.05)
+    finally:
+        daemon.terminate()
+        daemon.wait(10)
+    STATE = state
+    return STATE
+
+
+def check_canvas(image, strokes, exclude=(), what="canvas"):
+    points = screen_points(strokes, WIDTH, HEIGHT)
+    check(points, "no recorded points")
+    missing = [p for p in points if not inked(image, *p)]
+    check(len(missing) <= len(points) // 50, f"{what}: {len(missing)} of {len(points)} recorded points have no ink, e.g. {missing[:5]}")
+    # Everything far from every stroke point and the hover ring is the desktop's own colour.
+    near = set()
+    for x, y in points:
+        for dy in range(-12, 13):
+            for dx in range(-12, 13):
+                near.add((x + dx, y + dy))
+    stray = [p for p in foreign_pixels(image, exclude) if p not in near]
+    check(not stray, f"{what}: {len(stray)} pixels away from the strokes are not the desktop's colour, e.g. {stray[:5]}")
+    return len(points)
+
+
+def test_replay_double_press_opens_the_canvas_with_its_ink():
+    """While the recording's double press holds the canvas open, the ink of every finished stroke is on screen."""
+    with stack(replay=True) as s:
+        s.watcher.wait(lambda e: e["event"] == "canvas" and e["state"] == "open" and e.get("source") == "pen", 40, "open by a double press")
+        s.watcher.wait(lambda e: e["event"] == "stroke" and e["index"] >= 2, 30, "three strokes")
+        s.wait_overlay("strokes: 3", 5)
+        image = DESKTOP_SESSION.screenshot()
+        strokes = s.request("strokes")
+        check(strokes["canvas"] == "open", f"the canvas closed before the screenshot was checked: {strokes['canvas']}")
+        n = check_canvas(image, strokes["strokes"][:3], s.watcher.hover_discs() + [(0, 0, 30)], "replay")
+        print(f"  3 strokes, {n} points inked while the replay draws", flush=True)
+        s.watcher.wait(lambda e: e["event"] == "canvas" and e["state"] == "minimized" and e.get("source") == "pen", 40,
+                       "minimized by a double press")
+        states = s.watcher.states()
+        settled = [e for e in states if e["state"] in ("open", "minimized")]
+        check(settled and all(e["cause"] == "ack" for e in settled),
+              f"canvas events whose cause is not ack: {[(e['state'], e['cause']) for e in settled if e['cause'] != 'ack']}")
+        print(f"  {len(settled)} transitions, all ended by the overlay's ack", flush=True)
+
+
+def test_minimize_reopen_same_pixels():
+    """Open shows every stroke; minimize leaves the bare desktop; reopening brings back the same pixels (P2 on screen)."""
+    with stack() as s:
+        strokes = s.request("strokes")["strokes"]
+        s.open_and_wait()
+        first = DESKTOP_SESSION.screenshot()
+        n = check_canvas(first, strokes, [(0, 0, 30)], "open")
+        s.minimize_and_wait()
+        bare = DESKTOP_SESSION.screenshot()
+        left = foreign_pixels(bare)
+        check(not left, f"after minimize {len(left)} pixels are not the desktop, e.g. {left[:5]}")
+        s.open_and_wait()
+        again = DESKTOP_SESSION.screenshot()
+        differ = sum(1 for i in range(0, len(first[2]), 3) if first[2][i:i + 3] != again[2][i:i + 3])
+        check(differ == 0, f"reopened canvas differs from the first in {differ} pixels")
+        settled = [e for e in s.watcher.states() if e["state"] in ("open", "minimized")]
+        check(all(e["cause"] == "ack" for e in settled), f"not all acked: {[(e['state'], e['cause']) for e in settled]}")
+        print(f"  {len(strokes)} strokes, {n} points; reopened pixel for pixel; {len(settled)} transitions acked", flush=True)
+
+
+def test_see_through_over_applications():
+    """Applications stay visible through the canvas; ink lies over them (the README's screenshot)."""
+    apps = [subprocess.Popen(argv, env=DESKTOP_SESSION.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for argv in (["xlogo", "-geometry", "260x260+800+110"], ["xcalc", "-geometry", "+120+330"])]
+    try:
+        with stack() as s:
+            strokes = s.request("strokes")["strokes"]
+            time.sleep(1.0)
+            below = DESKTOP_SESSION.screenshot()
+            s.open_and_wait()
+            over = DESKTOP_SESSION.screenshot(png=ARGS.screenshot)
+            points = screen_points(strokes, WIDTH, HEIGHT)
+            missing = [p for p in points if pixel(over, *p) == pixel(below, *p) and not inked(over, *p)]
+            check(len(missing) <= len(points) // 50, f"{len(missing)} of {len(points)} points without ink")
+            # Inside the xlogo window (800..1060, 110..370), away from the strokes, the application shows unchanged.
+            near = {(x + dx, y + dy) for x, y in points for dx in range(-12, 13) for dy in range(-12, 13)}
+            window = [(x, y) for y in range(120, 360, 3) for x in range(810, 1050, 3) if (x, y) not in near]
+            changed = [p for p in window if pixel(over, *p) != pixel(below, *p)]
+            check(window and not changed, f"{len(changed)} of {len(window)} pixels of the application under the canvas changed")
+            check(len({pixel(below, *p) for p in window}) > 1, "the application window was not on screen")
+            print(f"  {len(window)} application pixels seen through the canvas unchanged", flush=True)
+    finally:
+        for app in apps:
+            app.terminate()
+            app.wait(5)
+
+
+def test_escape_minimizes():
+    with stack() as s:
+        s.open_and_wait()
+        n = len(s.watcher.canvas)
+        # Focus it, then a real key press through XTEST (a chained `key` would be a synthetic
+        # XSendEvent to the window, which GTK ignores).
+        subprocess.run(["xdotool", "search", "--name", "^stylus-canvas$", "windowactivate", "--sync"],
+                       env=DESKTOP_SESSION.env, capture_output=True)
+        subprocess.run(["xdotool", "key", "Escape"], env=DESKTOP_SESSION.env, check=True)
+        e = s.watcher.wait(lambda e: e["event"] == "canvas" and e["state"] == "minimized" and e in s.watcher.canvas[n:], 5, "minimized after Escape")
+        check(e["cause"] == "ack", f"minimized by {e['cause']}, not ack")
+
+
+def click_reaches_window_below(overlay_args):
+    """A small xev window under the open canvas; a click on it; whether xev saw the press."""
+    with stack(overlay_args) as s:
+        xev = subprocess.Popen(["xev", "-geometry", "200x150+300+300", "-event", "button", "-name", "click-target"],
+                               env=DESKTOP_SESSION.env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        seen = []
+        threading.Thread(target=lambda: [seen.append(l) for l in xev.stdout], daemon=True).start()
+        try:
+            # Mapped, not merely started: a loaded machine takes its time.
+            subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--name", "click-target"],
+                           env=DESKTOP_SESSION.env, check=True, timeout=10, stdout=subprocess.DEVNULL)
+            since = time.monotonic()
+            s.open_and_wait()
+            if "--click-through" in overlay_args:
+                s.wait_overlay("click-through: empty input region", 5, since)
+            subprocess.run(["xdotool", "mousemove", "400", "375", "click", "1"], env=DESKTOP_SESSION.env, check=True)
+            # The press reaches xev or it does not; give a loaded machine 2 s to tell.
+            end = time.monotonic() + 2.0
+            while time.monotonic() < end and not any("ButtonPress" in l for l in seen):
+                time.sleep(0.05)
+            subprocess.run(["xdotool", "mousemove", "0", "0"], env=DESKTOP_SESSION.env, check=True)
+            return any("ButtonPress" in l for l in seen)
+        finally:
+            xev.terminate()
+            xev.wait(5)
+
+
+def test_click_through_reaches_the_window_below():
+    check(click_reaches_window_below(["--click-through"]), "with --click-through the click did not reach the window below")
+
+
+def test_without_click_through_the_canvas_takes_the_click():
+    check(not click_reaches_window_below([]), "without --click-through the click went through the canvas to the window below")
+
+
+def test_daemon_restart_redraws_within_2s():
+    with stack() as s:
+        strokes = s.request("strokes")["strokes"]
+        s.open_and_wait()
+        before = DESKTOP_SESSION.screenshot()
+        check_canvas(before, strokes, [(0, 0, 30)], "before the restart")
+        s.daemon.terminate()
+        s.daemon.wait(10)
+        stopped = time.monotonic()
+        s.start_daemon(replay=False)
+        status = s.request("status")
+        check(status["canvas"]["state"] == "open", f"the restarted daemon restored the canvas as {status['canvas']['state']}")
+        s.wait_overlay("reconnected", 5, stopped)
+        s.wait_overlay("strokes:", 2, stopped)
+        while True:
+            image = DESKTOP_SESSION.screenshot()
+            if image[2] == before[2]:
+                break
+            check(time.monotonic() - stopped < 2.0, "the canvas was not the same within 2 s of the restart")
+            time.sleep(0.05)
+        print(f"  same {len(strokes)} strokes on screen {time.monotonic() - stopped:.2f} s after the daemon stopped", flush=True)
+
+
+def test_killed_daemon_hides_within_3s():
+    with stack() as s:
+        s.open_and_wait()
+        check(foreign_pixels(DESKTOP_SESSION.screenshot()), "the open canvas shows nothing")
+        s.daemon.kill()
+        killed = time.monotonic()
+        while foreign_pixels(DESKTOP_SESSION.screenshot()):
+            check(time.monotonic() - killed < 3.0, "the canvas still shows 3 s after the daemon was killed")
+            time.sleep(0.1)
+        print(f"  hidden {time.monotonic() - killed:.2f} s after SIGKILL", flush=True)
+
+
+TESTS = [test_replay_double_press_opens_the_canvas_with_its_ink, test_minimize_reopen_same_pixels,
+         test_see_through_over_applications, test_escape_minimizes,
+         test_click_through_reaches_the_window_below, test_without_click_through_the_canvas_takes_the_click,
+         test_daemon_restart_redraws_within_2s, test_killed_daemon_hides_within_3s]
+
+
+def main():
+    global ARGS, DESKTOP_SESSION
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", default=os.path.join(ROOT, ".build", "release"))
+    parser.add_argument("--canvas", default=os.path.join(ROOT, "Overlay", ".build", "release", "stylus-canvas"))
+    parser.add_argument("--only", default="")
+    parser.add_argument("--screenshot", default=None, help="save the open canvas over the desktop here (PNG)")
+    parser.add_argument("--no-install", action="store_true")
+    ARGS = parser.parse_args()
+    ARGS.scratch = tempfile.mkdtemp(prefix="stylus-canvas-fixture-")
+    if not ARGS.no_install:
+        install_missing()
+    for path in (os.path.join(ARGS.bin, "stylusd"), ARGS.canvas):
+        check(os.access(path, os.X_OK), f"{path} is not built")
+    DESKTOP_SESSION = Desktop()
+    try:
+        return run_tests("overlay", TESTS, ARGS.only)
+    finally:
+        DESKTOP_SESSION.close()
+        shutil.rmtree(ARGS.scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
