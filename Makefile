@@ -6,6 +6,11 @@ USERUNITDIR ?= $(PREFIX)/lib/systemd/user
 # udev reads /usr/lib/udev/rules.d and /etc/udev/rules.d, not /usr/local.
 UDEVRULESDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/udev/rules.d,/etc/udev/rules.d)
 COMPLETIONSDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPLETIONSDIR ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPLETIONSDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+MANDIR     ?= $(PREFIX)/share/man
+DOCDIR     ?= $(PREFIX)/share/doc/stylusd
+STRIP      ?= strip
 DEB_BUILD  := pkg-config libinput-dev libevdev-dev libwacom-dev
 DEB_TEST   := $(DEB_BUILD) python3 evemu-tools
 RECORDING  := Tests/Fixtures/recordings/Wacom_Cintiq_22HDT_Pen.events
@@ -36,15 +41,30 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-# The daemon in the foreground on seat0; without a pen it says why and runs
-# button-only. Ctrl-C stops it.
-run: release
-	.build/release/stylusd
+# Only the two programs run and demo use. The colour setting is fixed: SwiftPM
+# re-plans the build whenever the environment differs (make's own variables,
+# another terminal) and adds -color-diagnostics to every compile when it
+# writes to a terminal, so a plan made from a pipe and one made from a
+# terminal differ and everything is compiled again.
+RUN_BUILD  := $(SWIFT) build -c release --no-color-diagnostics
+ARGS       ?=
 
-# The engine on a real recording: a Cintiq 22HDT session whose side-button
-# double presses open and minimize the canvas.
-demo: release
-	.build/release/stylusd replay $(RECORDING)
+# The daemon in the foreground on seat0; without a pen it says why and runs
+# button-only. Without a login session its socket goes under .build/run/.
+# Ctrl-C stops it. Options: make run ARGS='--device /dev/input/event5'.
+run: deps
+	$(RUN_BUILD) --product stylusd
+	$(RUN_BUILD) --product stylusctl
+	tools/run.sh $(ARGS)
+
+# A live daemon driven by a real recording (a Cintiq 22HDT session whose
+# side-button double presses open and minimize the canvas), with its own
+# socket and state under .build/demo/; its events shown as stylusctl watch
+# prints them. Ctrl-C stops it. `stylusd replay FILE` is the offline run.
+demo: deps
+	$(RUN_BUILD) --product stylusd
+	$(RUN_BUILD) --product stylusctl
+	tools/demo.sh $(ARGS)
 
 test: deps-test
 	$(SWIFT) build --build-tests
@@ -107,18 +127,26 @@ bench-flood: release
 # Installed binaries carry the Swift runtime inside (--static-swift-stdlib),
 # so they run without the toolchain and start with less memory.
 install-build: deps
-	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-static --product stylusd
-	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-static --product stylusctl
+	$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static --product stylusd
+	$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static --product stylusctl
 
+# The binaries are stripped as they are installed (the build keeps its symbols).
+# Completions and man pages for both programs come from their argument parsers.
 install: install-build install-overlay
-	install -Dm755 .build-static/release/stylusd $(DESTDIR)$(BINDIR)/stylusd
-	install -Dm755 .build-static/release/stylusctl $(DESTDIR)$(BINDIR)/stylusctl
+	install -Dm755 -s --strip-program=$(STRIP) .build-static/release/stylusd $(DESTDIR)$(BINDIR)/stylusd
+	install -Dm755 -s --strip-program=$(STRIP) .build-static/release/stylusctl $(DESTDIR)$(BINDIR)/stylusctl
 	install -d $(DESTDIR)$(USERUNITDIR)
 	sed 's|^ExecStart=.*|ExecStart=$(BINDIR)/stylusd|' systemd/stylusd.service > $(DESTDIR)$(USERUNITDIR)/stylusd.service
 	install -m644 systemd/stylusd.socket $(DESTDIR)$(USERUNITDIR)/stylusd.socket
 	install -Dm644 udev/70-stylusd.rules $(DESTDIR)$(UDEVRULESDIR)/70-stylusd.rules
-	install -d $(DESTDIR)$(COMPLETIONSDIR)
-	.build-static/release/stylusctl completions bash > $(DESTDIR)$(COMPLETIONSDIR)/stylusctl
+	install -d $(DESTDIR)$(COMPLETIONSDIR) $(DESTDIR)$(ZSHCOMPLETIONSDIR) $(DESTDIR)$(FISHCOMPLETIONSDIR)
+	for p in stylusd stylusctl; do \
+		.build-static/release/$$p --generate-completion-script bash > $(DESTDIR)$(COMPLETIONSDIR)/$$p && \
+		.build-static/release/$$p --generate-completion-script zsh > $(DESTDIR)$(ZSHCOMPLETIONSDIR)/_$$p && \
+		.build-static/release/$$p --generate-completion-script fish > $(DESTDIR)$(FISHCOMPLETIONSDIR)/$$p.fish || exit 1; \
+	done
+	SWIFT=$(SWIFT) tools/man.sh .build-static/release $(DESTDIR)$(MANDIR)/man1
+	install -Dm644 examples/config.toml $(DESTDIR)$(DOCDIR)/examples/config.toml
 	@echo "installed under $(DESTDIR)$(PREFIX); then: sudo udevadm control --reload && sudo udevadm trigger,"
 	@echo "and as yourself: systemctl --user daemon-reload && systemctl --user enable --now stylusd.socket"
 
@@ -129,7 +157,12 @@ install-udev:
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/stylusd $(DESTDIR)$(BINDIR)/stylusctl $(DESTDIR)$(USERUNITDIR)/stylusd.service \
-	      $(DESTDIR)$(USERUNITDIR)/stylusd.socket $(DESTDIR)$(UDEVRULESDIR)/70-stylusd.rules $(DESTDIR)$(COMPLETIONSDIR)/stylusctl
+	      $(DESTDIR)$(USERUNITDIR)/stylusd.socket $(DESTDIR)$(UDEVRULESDIR)/70-stylusd.rules
+	for p in stylusd stylusctl; do \
+		rm -f $(DESTDIR)$(COMPLETIONSDIR)/$$p $(DESTDIR)$(ZSHCOMPLETIONSDIR)/_$$p $(DESTDIR)$(FISHCOMPLETIONSDIR)/$$p.fish \
+		      $(DESTDIR)$(MANDIR)/man1/$$p.1; \
+	done
+	rm -f $(DESTDIR)$(DOCDIR)/examples/config.toml
 
 # stylus-canvas, the canvas overlay: Overlay/ is its own SwiftPM package (it
 # uses the root package's StylusClient), so the daemon never needs GTK.

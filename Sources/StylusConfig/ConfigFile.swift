@@ -2,11 +2,15 @@ import StylusCore
 import TOMLKit
 
 /// A configuration problem, located: "FILE:LINE: KEY: what is wrong".
+/// When a file has several (that the parser could tell apart: keys, types,
+/// ranges), the first is this one and the rest are `others`, in file order.
 public struct ConfigError: Error, Equatable, CustomStringConvertible {
     public var file: String
     public var line: Int?
     public var key: String?
     public var message: String
+    /// The further problems found in the same file.
+    public var others: [ConfigError] = []
 
     public init(file: String, line: Int?, key: String?, message: String) {
         self.file = file
@@ -15,12 +19,18 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
         self.message = message
     }
 
+    /// Every problem, this one first.
+    public var all: [ConfigError] { [ConfigError(file: file, line: line, key: key, message: message)] + others }
+
+    /// One line per problem.
     public var description: String {
-        var text = file
-        if let line { text += ":\(line)" }
-        text += ": "
-        if let key { text += key.isEmpty ? "\"\": " : "\(key): " }
-        return text + message
+        all.map { problem in
+            var text = problem.file
+            if let line = problem.line { text += ":\(line)" }
+            text += ": "
+            if let key = problem.key { text += key.isEmpty ? "\"\": " : "\(key): " }
+            return text + problem.message
+        }.joined(separator: "\n")
     }
 }
 
@@ -92,78 +102,103 @@ public enum ConfigFile {
             ConfigError(file: file, line: lines.line(of: key), key: key, message: message)
         }
 
+        // Every problem the file's keys, types and ranges have, not only the first.
+        var problems: [ConfigError] = []
+        func report(_ key: String, _ message: String) { problems.append(fail(key, message)) }
+
         var config = EngineConfig()
         if let value = table["preset"] {
-            guard let name = value.string else { throw fail("preset", "expected a string") }
-            guard let preset = Preset(rawValue: name) else {
-                throw fail("preset", "unknown preset \"\(name)\"; use \(Preset.allCases.map(\.rawValue).joined(separator: ", "))")
+            if let name = value.string, let preset = Preset(rawValue: name) {
+                config = preset.config
+            } else if let name = value.string {
+                report("preset", "unknown preset \"\(name)\"; use \(Preset.allCases.map(\.rawValue).joined(separator: ", "))")
+            } else {
+                report("preset", "expected a string")
             }
-            config = preset.config
         }
 
         let topLevel = ["preset", "interval_ms", "debounce_ms", "transition_ms", "bindings", "precision", "canvas"]
         for key in table.keys where !topLevel.contains(key) {
-            throw fail(key, "unknown key; known keys are \(topLevel.joined(separator: ", "))")
+            report(key, "unknown key; known keys are \(topLevel.joined(separator: ", "))")
         }
-        func integer(_ table: TOMLTable, _ key: String, _ path: String) throws(ConfigError) -> Int? {
+        func integer(_ table: TOMLTable, _ key: String, _ path: String) -> Int? {
             guard let value = table[key] else { return nil }
-            guard let int = value.int else { throw fail(path, "expected a whole number, found \(value.type)") }
+            guard let int = value.int else {
+                report(path, "expected a whole number, found \(value.type)")
+                return nil
+            }
             return int
         }
-        func number(_ table: TOMLTable, _ key: String, _ path: String) throws(ConfigError) -> Double? {
+        func number(_ table: TOMLTable, _ key: String, _ path: String) -> Double? {
             guard let value = table[key] else { return nil }
             if let double = value.double { return double }
             if let int = value.int { return Double(int) }
-            throw fail(path, "expected a number, found \(value.type)")
+            report(path, "expected a number, found \(value.type)")
+            return nil
         }
-        func subtable(_ key: String, allowed: [String]?) throws(ConfigError) -> TOMLTable? {
+        func subtable(_ key: String, allowed: [String]?) -> TOMLTable? {
             guard let value = table[key] else { return nil }
-            guard let sub = value.table else { throw fail(key, "expected a table ([\(key)])") }
+            guard let sub = value.table else {
+                report(key, "expected a table ([\(key)])")
+                return nil
+            }
             if let allowed {
                 for k in sub.keys where !allowed.contains(k) {
-                    throw fail("\(key).\(k)", "unknown key; known keys are \(allowed.joined(separator: ", "))")
+                    report("\(key).\(k)", "unknown key; known keys are \(allowed.joined(separator: ", "))")
                 }
             }
             return sub
         }
 
-        if let v = try integer(table, "interval_ms", "interval_ms") { config.doublePressIntervalMS = v }
-        if let v = try integer(table, "debounce_ms", "debounce_ms") { config.debounceMS = v }
-        if let v = try integer(table, "transition_ms", "transition_ms") { config.transitionMS = v }
+        if let v = integer(table, "interval_ms", "interval_ms") { config.doublePressIntervalMS = v }
+        if let v = integer(table, "debounce_ms", "debounce_ms") { config.debounceMS = v }
+        if let v = integer(table, "transition_ms", "transition_ms") { config.transitionMS = v }
 
-        if let bindings = try subtable("bindings", allowed: nil) {
+        if let bindings = subtable("bindings", allowed: nil) {
             for key in bindings.keys {
                 guard let button = ButtonID(name: key) else {
-                    throw fail("bindings.\(key)", "unknown button; use BTN_STYLUS, BTN_STYLUS2, BTN_STYLUS3 or pad-0 … pad-\(ButtonID.maxPadButtons - 1)")
+                    report("bindings.\(key)", "unknown button; use BTN_STYLUS, BTN_STYLUS2, BTN_STYLUS3 or pad-0 … pad-\(ButtonID.maxPadButtons - 1)")
+                    continue
                 }
-                guard let name = bindings[key]?.string else { throw fail("bindings.\(key)", "expected an action name (a string)") }
+                guard let name = bindings[key]?.string else {
+                    report("bindings.\(key)", "expected an action name (a string)")
+                    continue
+                }
                 guard let action = Action(rawValue: name) else {
-                    throw fail("bindings.\(key)", "unknown action \"\(name)\"; use \(Action.allCases.map(\.rawValue).joined(separator: ", "))")
+                    report("bindings.\(key)", "unknown action \"\(name)\"; use \(Action.allCases.map(\.rawValue).joined(separator: ", "))")
+                    continue
                 }
                 config.bind(button, to: action)
             }
         }
-        if let precision = try subtable("precision", allowed: ["minimum_scale", "full_speed_pressure", "hysteresis", "curve", "report_step"]) {
-            if let v = try number(precision, "minimum_scale", "precision.minimum_scale") { config.precision.minimumScale = v }
-            if let v = try number(precision, "full_speed_pressure", "precision.full_speed_pressure") { config.precision.fullSpeedPressure = v }
-            if let v = try number(precision, "hysteresis", "precision.hysteresis") { config.precision.hysteresis = v }
-            if let v = try number(precision, "report_step", "precision.report_step") { config.precision.reportStep = v }
+        if let precision = subtable("precision", allowed: ["minimum_scale", "full_speed_pressure", "hysteresis", "curve", "report_step"]) {
+            if let v = number(precision, "minimum_scale", "precision.minimum_scale") { config.precision.minimumScale = v }
+            if let v = number(precision, "full_speed_pressure", "precision.full_speed_pressure") { config.precision.fullSpeedPressure = v }
+            if let v = number(precision, "hysteresis", "precision.hysteresis") { config.precision.hysteresis = v }
+            if let v = number(precision, "report_step", "precision.report_step") { config.precision.reportStep = v }
             if let value = precision["curve"] {
                 let points = value.array.map { Array($0) } ?? []
                 let numbers = points.compactMap { $0.double ?? $0.int.map(Double.init) }
-                guard points.count == 4, numbers.count == 4, numbers.allSatisfy({ (0...100).contains($0) }) else {
-                    throw fail("precision.curve", "expected four numbers 0-100: [x1, y1, x2, y2], e.g. [0, 0, 100, 100] (linear)")
+                if points.count == 4, numbers.count == 4, numbers.allSatisfy({ (0...100).contains($0) }) {
+                    config.precision.curve = PressureCurve(x1: numbers[0] / 100, y1: numbers[1] / 100, x2: numbers[2] / 100, y2: numbers[3] / 100)
+                } else {
+                    report("precision.curve", "expected four numbers 0-100: [x1, y1, x2, y2], e.g. [0, 0, 100, 100] (linear)")
                 }
-                config.precision.curve = PressureCurve(x1: numbers[0] / 100, y1: numbers[1] / 100, x2: numbers[2] / 100, y2: numbers[3] / 100)
             }
         }
-        if let canvas = try subtable("canvas", allowed: ["max_points", "max_strokes"]) {
-            if let v = try integer(canvas, "max_points", "canvas.max_points") { config.canvasLimits.maxPoints = v }
-            if let v = try integer(canvas, "max_strokes", "canvas.max_strokes") { config.canvasLimits.maxStrokes = v }
+        if let canvas = subtable("canvas", allowed: ["max_points", "max_strokes"]) {
+            if let v = integer(canvas, "max_points", "canvas.max_points") { config.canvasLimits.maxPoints = v }
+            if let v = integer(canvas, "max_strokes", "canvas.max_strokes") { config.canvasLimits.maxStrokes = v }
         }
-        if let problem = config.problems().first {
-            let key = problem.key.hasPrefix("precision.curve") ? "precision.curve" : problem.key
-            throw fail(key, problem.message)
+        for problem in config.problems() {
+            report(problem.key.hasPrefix("precision.curve") ? "precision.curve" : problem.key, problem.message)
+        }
+        if var first = problems.first {
+            // In the file's order; a problem without a line (none so far) last.
+            let ordered = problems.enumerated().sorted { ($0.element.line ?? .max, $0.offset) < ($1.element.line ?? .max, $1.offset) }.map(\.element)
+            first = ordered[0]
+            first.others = Array(ordered.dropFirst())
+            throw first
         }
         return config
     }

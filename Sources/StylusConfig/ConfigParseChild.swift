@@ -12,7 +12,9 @@ import Glibc
 /// itself (`ConfigParse.selfExecutable`).
 ///
 /// The answer: exit status 0 and the configuration as JSON, or exit status
-/// 3 and `line NUL key-or-\u{1} NUL message`. Any other end (a signal,
+/// 3 and `line NUL key-or-\u{1} NUL message`, repeated (NUL between) for
+/// every problem the file has (a NUL inside a key or message is sent as
+/// U+FFFD). Any other end (a signal,
 /// another status, a short answer) means the parser died on the file.
 public enum ConfigParseChild {
     /// The hidden subcommand's name.
@@ -81,7 +83,9 @@ public enum ConfigParseChild {
             guard let encoded = try? JSONEncoder().encode(config) else { return (cannotEncode, []) }
             return (parsed, Array(encoded))
         } catch {
-            let fields = [error.line.map(String.init) ?? "", error.key ?? "\u{1}", error.message]
+            let fields = error.all.flatMap { problem in
+                [problem.line.map(String.init) ?? "", (problem.key ?? "\u{1}").replacingNUL, problem.message.replacingNUL]
+            }
             return (refused, Array(fields.joined(separator: "\u{0}").utf8))
         }
     }
@@ -95,9 +99,14 @@ public enum ConfigParseChild {
             }
             return .success(config)
         case refused:
-            let fields = reply.split(separator: 0, maxSplits: 2, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
-            guard fields.count == 3 else { return .failure(ConfigFile.parserDied("ended without a complete answer", file: file)) }
-            return .failure(ConfigError(file: file, line: Int(fields[0]), key: fields[1] == "\u{1}" ? nil : fields[1], message: fields[2]))
+            let fields = reply.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+            guard fields.count >= 3, fields.count % 3 == 0 else { return .failure(ConfigFile.parserDied("ended without a complete answer", file: file)) }
+            let problems = stride(from: 0, to: fields.count, by: 3).map { i in
+                ConfigError(file: file, line: Int(fields[i]), key: fields[i + 1] == "\u{1}" ? nil : fields[i + 1], message: fields[i + 2])
+            }
+            var first = problems[0]
+            first.others = Array(problems.dropFirst())
+            return .failure(first)
         default:
             return .failure(ConfigFile.parserDied("exited with status \(status)", file: file))
         }
@@ -145,4 +154,9 @@ struct LineReader {
         buffer += chunk[0..<n]
         return true
     }
+}
+
+private extension String {
+    /// NUL separates the answer's fields, so none may be inside one.
+    var replacingNUL: String { contains("\u{0}") ? replacingOccurrences(of: "\u{0}", with: "\u{FFFD}") : self }
 }

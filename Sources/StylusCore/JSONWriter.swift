@@ -164,9 +164,9 @@ extension EngineEvent {
         case .canvas(let e):
             return "\(seconds) canvas \(e.state.rawValue) (\(e.source.rawValue), \(e.cause.rawValue)), \(e.strokeCount) stroke\(e.strokeCount == 1 ? "" : "s")"
         case .stroke(let e):
-            return "\(seconds) stroke \(e.index) recorded, \(e.points) points"
+            return "\(seconds) stroke \(e.index) recorded, \(counted(e.points, "point"))"
         case .canvasFull(let e):
-            return "\(seconds) canvas full (\(e.limit.rawValue)): \(e.strokeCount) strokes, \(e.pointCount) points; not recording until cleared"
+            return "\(seconds) canvas full (\(e.limit.rawValue)): \(counted(e.strokeCount, "stroke")), \(counted(e.pointCount, "point")); not recording until cleared"
         case .precision(let e):
             let scale = (e.scale * 100).rounded() / 100
             return "\(seconds) precision \(e.enabled ? "enabled" : "disabled"), \(e.active ? "active" : "inactive"), scale \(scale)"

@@ -23,6 +23,8 @@ final class CommandHandler {
     }
     private var encodedDevices: Response.EncodedResult?
     private let tracksPens: Bool
+    /// The recording that is the input (`stylusd --replay`), if one is.
+    private let recording: String?
     private var pens: Set<DeviceID> = []
     private let log: (String) -> Void
 
@@ -36,10 +38,13 @@ final class CommandHandler {
 
     /// - Parameter tracksPens: live input (libinput) decides button-only
     ///   mode from the pens it sees; a recording does not.
-    init(config: EngineConfig, buttonOnlyReason: String?, tracksPens: Bool, log: @escaping (String) -> Void) {
+    /// - Parameter recording: the recording played instead of libinput:
+    ///   `devices` then answers with its devices, as `status` does.
+    init(config: EngineConfig, buttonOnlyReason: String?, tracksPens: Bool, recording: String? = nil, log: @escaping (String) -> Void) {
         engine = Engine(config: config)
         self.buttonOnlyReason = buttonOnlyReason
         self.tracksPens = tracksPens
+        self.recording = recording
         self.log = log
     }
 
@@ -129,6 +134,7 @@ final class CommandHandler {
             topics.subtract(removed)
             return .now(Response.success(id: id, TopicsResult(topics: Topic.allCases.filter(topics.contains).map(\.rawValue))))
         case .devices:
+            if let recording { return .now(Response.success(id: id, recordedDevices(recording))) }
             return devices == nil ? .afterProbe(id: id) : .now(devicesAnswer(id: id))
         case .reload:
             return .afterReload(id: id)
@@ -187,6 +193,15 @@ final class CommandHandler {
         case .success: return status(id, changed: true)
         case .failure(let error): return Response.failure(id: id, ProtocolError(code: .failed, message: "\(error); the running configuration is unchanged"))
         }
+    }
+
+    /// During a replay: the recorded devices, the recording as their node.
+    /// The machine's own hardware is not the input then.
+    private func recordedDevices(_ path: String) -> DevicesResult {
+        let nodes = engine.deviceIDs.compactMap { id in
+            engine.deviceInfo(id).map { DevicesResult.Node(path: path, name: $0.name, kind: DevicesResult.Node.Kind(rawValue: $0.kind.rawValue) ?? .other) }
+        }
+        return DevicesResult(nodes: nodes, buttonOnlyReason: nodes.contains { $0.kind == .pen } ? nil : "\(path) has not brought its pen in yet")
     }
 
     func devicesAnswer(id: JSONValue) -> [UInt8] {

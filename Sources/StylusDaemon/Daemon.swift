@@ -64,9 +64,9 @@ public final class Daemon {
             let buttonOnlyReason: String?
             let live: Bool
             var pensFound: [String] = []
-            if case .libinput = options.input {
+            if case .libinput(let source) = options.input {
                 // sysfs and node permissions only: libwacom's database stays out of the daemon.
-                let report = Probe.run(libwacom: false)
+                let report = if case .paths(let paths) = source { Probe.run(paths: paths, libwacom: false) } else { Probe.run(libwacom: false) }
                 buttonOnlyReason = report.buttonOnlyReason
                 pensFound = report.pens.map { "\($0.name) (\($0.path))" }
                 live = true
@@ -74,7 +74,8 @@ public final class Daemon {
                 buttonOnlyReason = "input comes from a recording"
                 live = false
             }
-            handler = CommandHandler(config: config, buttonOnlyReason: buttonOnlyReason, tracksPens: live, log: log)
+            let recording: String? = if case .recording(let path, _, _, _) = options.input { path } else { nil }
+            handler = CommandHandler(config: config, buttonOnlyReason: buttonOnlyReason, tracksPens: live, recording: recording, log: log)
             saver = SaveScheduler(path: options.statePath, log: log)
             if let (canvas, precision) = saver.restore() { handler.restore(canvas: canvas, precisionEnabled: precision) }
             output = chooseOutput(config: config)
@@ -86,7 +87,11 @@ public final class Daemon {
             let source = try InputSource(options.input, log: log)
             if live {
                 if let reason = buttonOnlyReason {
-                    log("no pen: \(reason). Running button-only: socket commands work, and a pen is picked up when it appears.")
+                    if case .libinput(.paths) = options.input {
+                        log("no pen: \(reason). Running button-only: socket commands work.")
+                    } else {
+                        log("no pen: \(reason). Running button-only: socket commands work, and a pen is picked up when it appears.")
+                    }
                 } else {
                     log("pens found: " + pensFound.joined(separator: ", "))
                 }

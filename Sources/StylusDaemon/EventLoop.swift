@@ -13,6 +13,10 @@ final class SignalDescriptor {
         sigemptyset(&mask)
         for s in signals { sigaddset(&mask, s) }
         guard sigprocmask(SIG_BLOCK, &mask, nil) == 0 else { throw DaemonError.system("sigprocmask", errno) }
+        // An ignored signal is discarded, blocked or not, and never reaches
+        // the signalfd. A shell script's `stylusd &` starts it with SIGINT
+        // ignored (and nohup with SIGHUP): take them back, now that they are blocked.
+        for s in signals { signal(s, SIG_DFL) }
         fd = signalfd(-1, &mask, Int32(SFD_CLOEXEC | SFD_NONBLOCK))
         guard fd >= 0 else { throw DaemonError.system("signalfd", errno) }
     }

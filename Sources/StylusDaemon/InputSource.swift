@@ -10,14 +10,14 @@ final class InputSource {
     private let monitor: LibinputMonitor?
     private let player: RecordingPlayback?
 
-    init(_ input: DaemonOptions.Input, log: (String) -> Void) throws(DaemonError) {
+    init(_ input: DaemonOptions.Input, log: @escaping (String) -> Void) throws(DaemonError) {
         switch input {
         case .libinput(let source):
             do { monitor = try LibinputMonitor(source: source) } catch { throw .input("cannot start input: \(error)") }
             player = nil
         case .recording(let path, let description, let loop, let speed):
             monitor = nil
-            player = try RecordingPlayback(path: path, descriptionPath: description, loop: loop, speed: speed)
+            player = try RecordingPlayback(path: path, descriptionPath: description, loop: loop, speed: speed, log: log)
             log("playing \(path)\(loop ? " in a loop" : "")\(speed != 1 ? " at \(speed)x" : "") instead of libinput")
         }
     }
@@ -48,8 +48,10 @@ final class RecordingPlayback {
     private let start: Microseconds
     private let firstTime: Microseconds
     private let span: Microseconds
+    private let path: String
+    private let log: (String) -> Void
 
-    init(path: String, descriptionPath: String?, loop: Bool, speed: Double) throws(DaemonError) {
+    init(path: String, descriptionPath: String?, loop: Bool, speed: Double, log: @escaping (String) -> Void) throws(DaemonError) {
         var collected: [TimedPenInput] = []
         do {
             var given: DeviceDescription?
@@ -72,6 +74,8 @@ final class RecordingPlayback {
         inputs = collected
         self.loop = loop
         self.speed = speed
+        self.path = path
+        self.log = log
         firstTime = first
         span = last - first + 1_000_000
         start = monotonicMicroseconds() + 200_000
@@ -88,9 +92,14 @@ final class RecordingPlayback {
         while index < inputs.count, due(index) <= now {
             body(TimedPenInput(inputs[index].input, at: start + offset(index)))
             index += 1
-            if index == inputs.count, loop {
-                loops += 1
-                index = 1   // the device stays; it is added once
+            if index == inputs.count {
+                if loop {
+                    loops += 1
+                    index = 1   // the device stays; it is added once
+                    log("\(path) ended; playing it again (pass \(loops + 1))")
+                } else {
+                    log("\(path) ended; the recorded pen stays, the canvas stays as it left it, and socket commands still work")
+                }
             }
         }
     }

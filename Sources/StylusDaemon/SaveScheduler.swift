@@ -32,7 +32,7 @@ final class SaveScheduler {
         case .none:
             return nil
         case .loaded(let canvas, let precision):
-            log("restored the canvas from \(store.path): \(canvas.state.rawValue), \(canvas.strokes.count) stroke\(canvas.strokes.count == 1 ? "" : "s"), precision \(precision ? "enabled" : "disabled")")
+            log("restored the canvas from \(store.path): \(canvas.state.rawValue), \(counted(canvas.strokes.count, "stroke")), precision \(precision ? "enabled" : "disabled")")
             return (canvas, precision)
         case .corrupt(let reason, let movedTo):
             if let movedTo {

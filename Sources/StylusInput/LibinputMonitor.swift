@@ -71,7 +71,10 @@ public final class LibinputMonitor {
             LogSink.attach(to: li)
             udev = nil
             context = li
-            for path in paths where libinput_path_add_device(li, path) == nil {
+            // A node that does not exist is not handed to libinput, which
+            // would log a "client bug" about it: the daemon's start-up probe
+            // of the given nodes names it, with the reason.
+            for path in paths where access(path, F_OK) == 0 && libinput_path_add_device(li, path) == nil {
                 logSink.failedOpens.removeAll { $0 == path }     // reported here, with the reason
                 pending.append(.deviceFailed(path: path, reason: Self.explainFailure(path)))
             }

@@ -21,6 +21,10 @@ public struct ProbedNode: Codable, Equatable, Sendable {
     public var looksLikePen: Bool?
     public var pen: PenCapabilities?
     public var pad: PadCapabilities?
+
+    enum CodingKeys: String, CodingKey {
+        case path, name, id, kind, error, looksLikePen = "looks_like_pen", pen, pad
+    }
 }
 
 public struct PenCapabilities: Codable, Equatable, Sendable {
@@ -85,6 +89,27 @@ public enum Probe {
         let nodes = names.filter { !(sysfsName(sysfs, $0)?.hasSuffix(LibinputMonitor.cloneNameSuffix) ?? false) }
             .map { probeNode(path: "\(directory)/\($0)", sysfsName: sysfsName(sysfs, $0), wacom: wacom) }
         return ProbeReport(nodes: nodes, buttonOnlyReason: buttonOnlyReason(nodes, directory: directory))
+    }
+
+    /// Only the given nodes (`stylusd --device`): the daemon's start-up
+    /// check names what is wrong with these, not with the rest of /dev/input.
+    public static func run(paths: [String], sysfs: String = "/sys/class/input", libwacom: Bool = true) -> ProbeReport {
+        let wacom = libwacom ? libwacom_database_new() : nil
+        defer { if let wacom { libwacom_database_destroy(wacom) } }
+        let nodes = paths.map { path in
+            probeNode(path: path, sysfsName: sysfsName(sysfs, String(path.split(separator: "/").last ?? "")), wacom: wacom)
+        }
+        return ProbeReport(nodes: nodes, buttonOnlyReason: buttonOnlyReason(given: nodes))
+    }
+
+    /// Why none of the given nodes is a usable pen, node by node, in the
+    /// words the daemon uses when it cannot use a node.
+    static func buttonOnlyReason(given nodes: [ProbedNode]) -> String? {
+        if nodes.contains(where: { $0.kind == .pen }) { return nil }
+        return nodes.map { node in
+            node.kind == .unreadable ? "cannot use \(node.path): \(node.error ?? "unknown error")"
+                : "\(node.path) (\(node.name)) is not a tablet pen"
+        }.joined(separator: "; ")
     }
 
     static func buttonOnlyReason(_ nodes: [ProbedNode], directory: String) -> String? {

@@ -178,10 +178,14 @@ public struct DevicesResult: Codable, Equatable, Sendable {
         public var kind: Kind
         /// Why the node could not be read, with the fix.
         public var error: String?
-        /// For an unreadable node: whether sysfs says it is a pen. (The key is camel-case on the wire.)
+        /// For an unreadable node: whether sysfs says it is a pen (`looks_like_pen` on the wire, snake_case as every key).
         public var looksLikePen: Bool?
         public var pen: Pen?
         public var pad: Pad?
+
+        enum CodingKeys: String, CodingKey {
+            case path, name, id, kind, error, looksLikePen = "looks_like_pen", pen, pad
+        }
 
         public init(path: String, name: String, id: String? = nil, kind: Kind, error: String? = nil,
                     looksLikePen: Bool? = nil, pen: Pen? = nil, pad: Pad? = nil) {

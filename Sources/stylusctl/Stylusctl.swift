@@ -42,6 +42,66 @@ struct Stylusctl: ParsableCommand {
             ParseConfigChild.self,
         ]
     )
+
+    /// A first word that is no command gets the nearest command's name
+    /// instead of ArgumentParser's "Unexpected argument".
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let first = arguments.first, let message = unknownCommandMessage(first) {
+            printError(message)
+            Glibc.exit(64)   // EX_USAGE, as ArgumentParser's own usage errors
+        }
+        main(arguments)
+    }
+
+    /// The names a user may type first: the visible subcommands and `help`.
+    static var commandNames: [String] {
+        configuration.subcommands.filter { $0.configuration.shouldDisplay }.map { $0._commandName } + ["help"]
+    }
+
+    /// Nil for an option or a known command; otherwise what to say.
+    static func unknownCommandMessage(_ word: String) -> String? {
+        let names = commandNames
+        guard !word.hasPrefix("-"), !names.contains(word), ConfigParseChild.command != word else { return nil }
+        return "stylusctl: " + unknownWord("command", word, among: Array(names.dropLast()))
+    }
+}
+
+/// `unknown command "togle"; did you mean "toggle"?`, or with no near
+/// word, `unknown command "xyzzy"; commands are status, toggle, …`.
+func unknownWord(_ kind: String, _ word: String, among names: [String]) -> String {
+    let suggestion = didYouMean(word, among: names)
+    return "unknown \(kind) \"\(word)\"" + (suggestion.isEmpty ? "; \(kind)s are \(names.joined(separator: ", "))" : suggestion)
+}
+
+/// `; did you mean "toggle"?` for the nearest word within two edits
+/// (a transposition counts as one), or "" when nothing is that near.
+func didYouMean(_ word: String, among candidates: [String]) -> String {
+    var best: (word: String, distance: Int)?
+    for candidate in candidates {
+        let d = editDistance(word, candidate)
+        if d <= min(2, max(1, word.count / 3)), d < (best?.distance ?? .max) { best = (candidate, d) }
+    }
+    return best.map { "; did you mean \"\($0.word)\"?" } ?? ""
+}
+
+/// Insertions, deletions, substitutions and swaps of neighbours needed to turn `a` into `b`.
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+    var rows = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+    for i in 0...a.count { rows[i][0] = i }
+    for j in 0...b.count { rows[0][j] = j }
+    for i in 1...a.count {
+        for j in 1...b.count {
+            let cost = a[i - 1] == b[j - 1] ? 0 : 1
+            rows[i][j] = min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost)
+            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                rows[i][j] = min(rows[i][j], rows[i - 2][j - 2] + 1)
+            }
+        }
+    }
+    return rows[a.count][b.count]
 }
 
 extension CommandName {
@@ -137,7 +197,7 @@ func describeStatus(_ r: StatusResult) -> String {
     var lines: [String] = []
     if r.changed == false, let reason = r.reason { lines.append("unchanged: \(reason)") }
     let c = r.canvas
-    lines.append("canvas     \(c.state) (\(c.strokeCount) strokes, \(c.pointCount) points\(c.full ? ", full" : ""))")
+    lines.append("canvas     \(c.state) (\(counted(c.strokeCount, "stroke")), \(counted(c.pointCount, "point"))\(c.full ? ", full" : ""))")
     lines.append("precision  \(r.precision.enabled ? "enabled" : "disabled"), \(r.precision.active ? "active" : "inactive")")
     if r.input.mode == "pen" {
         lines.append("input      pen: " + r.input.devices.map { "\($0.name) [\($0.kind)]" }.joined(separator: ", "))
@@ -186,7 +246,10 @@ struct PrecisionCommand: ParsableCommand {
     @Flag(help: "Print the daemon's JSON result.") var json = false
 
     func validate() throws {
-        guard PrecisionRequest(rawValue: action) != nil else { throw ValidationError("the action is enable, disable or toggle, not \"\(action)\"") }
+        let actions = PrecisionRequest.allCases.map(\.rawValue)
+        guard PrecisionRequest(rawValue: action) != nil else {
+            throw ValidationError("the action is enable, disable or toggle, not \"\(action)\"\(didYouMean(action, among: actions))")
+        }
     }
 
     func run() throws { try runStateCommand(.precision(PrecisionRequest(rawValue: action)!), socket: socket, json: json) }
@@ -202,19 +265,29 @@ struct Watch: ParsableCommand {
 
     func validate() throws {
         for t in topics where Topic(rawValue: t) == nil {
-            throw ValidationError("unknown topic \"\(t)\"; topics are \(Topic.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ValidationError(unknownWord("topic", t, among: Topic.allCases.map(\.rawValue)))
         }
     }
 
     func run() throws {
         try client { () throws(StylusClientError) in
             let connection = try socket.connect()
-            _ = try connection.send(.subscribe(topics.isEmpty ? Topic.defaults : topics.compactMap(Topic.init(rawValue:)))).raw()
+            let followed = topics.isEmpty ? Topic.defaults : topics.compactMap(Topic.init(rawValue:))
+            _ = try connection.send(.subscribe(followed)).raw()
+            // At once, on standard error (standard output carries only events): what is watched, from what state.
+            printError(Self.firstLine(topics: followed, status: try connection.send(.status).typed(StatusResult.self)))
             while let event = try connection.nextEvent() {
                 emit(json ? event.raw : Array((Self.describe(event) + "\n").utf8))
             }
             throw StylusClientError(.notRunning, "stylusd closed the connection (it stopped)")
         }
+    }
+
+    /// "watching canvas, double-press …; now: canvas minimized (0 strokes), …".
+    static func firstLine(topics: [Topic], status: StatusResult) -> String {
+        let input = status.input.mode == "pen" ? "pen" : "button-only"
+        return "watching \(topics.map(\.rawValue).joined(separator: ", ")) (Ctrl-C stops); now: canvas \(status.canvas.state) "
+            + "(\(counted(status.canvas.strokeCount, "stroke"))), precision \(status.precision.enabled ? "enabled" : "disabled"), input \(input)"
     }
 
     /// "12:34:56.789 canvas state=open source=pen …": the event name, then its fields.
@@ -279,7 +352,7 @@ struct Strokes: ParsableCommand {
             throw ExitCode(1)
         }
         close(fd)
-        emit("\(svg): \(result["strokes"]?.array.count ?? 0) strokes")
+        emit("\(svg): \(counted(result["strokes"]?.array.count ?? 0, "stroke"))")
     }
 
     /// 1600 × 1000 user units for the unit square of the tablet; widths 0.5–8 by pressure.

@@ -23,6 +23,66 @@ struct Stylusd: ParsableCommand {
         subcommands: [Run.self, Probe.self, Replay.self, ParseConfigChild.self],
         defaultSubcommand: Run.self
     )
+
+    /// `stylusd --help` (and `-h`, `help`) shows the daemon's options too:
+    /// they are the default subcommand's, which ArgumentParser's root help leaves out.
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if ["--help", "-h", "help"].contains(arguments.first), arguments.count == 1 {
+            _ = writeAll(STDOUT_FILENO, Array(fullHelp().utf8))
+            return
+        }
+        if arguments == ["--generate-completion-script", "bash"] || arguments == ["--generate-completion-script=bash"] {
+            _ = writeAll(STDOUT_FILENO, Array((completionScript(for: .bash) + bashDefaultSubcommand).utf8))
+            return
+        }
+        main(arguments)
+    }
+
+    /// ArgumentParser's bash completion knows the daemon's options only
+    /// after `run`; stylusd with no subcommand is the daemon too. Until a
+    /// subcommand is typed, this completes as if `run` had been, and the
+    /// first word also offers the subcommands.
+    static let bashDefaultSubcommand = #"""
+
+        # stylusd with no subcommand runs the daemon: complete its options (run's) there too.
+        _stylusd_default() {
+            local -i i
+            for ((i = 1; i < COMP_CWORD; i++)); do
+                case "${COMP_WORDS[i]}" in
+                run|probe|replay|help) _stylusd "$@"; return ;;
+                esac
+            done
+            local -a subcommands=()
+            if ((COMP_CWORD == 1)); then
+                _stylusd "$@"
+                subcommands=("${COMPREPLY[@]}")
+                COMPREPLY=()
+            fi
+            local -a words=("${COMP_WORDS[@]}")
+            local line="${COMP_LINE}"
+            COMP_WORDS=("${words[0]}" run "${words[@]:1}")
+            COMP_CWORD=$((COMP_CWORD + 1))
+            COMP_LINE="${words[0]} run${line#"${words[0]}"}"
+            COMP_POINT=$((COMP_POINT + 4))
+            _stylusd "$1" "$2" "${COMP_WORDS[COMP_CWORD - 1]}"
+            COMPREPLY=("${subcommands[@]}" "${COMPREPLY[@]}")
+        }
+
+        complete -o filenames -F _stylusd_default stylusd
+
+        """#
+
+    /// The root help, then the daemon's usage and options (`stylusd run`'s help without its overview).
+    static func fullHelp(columns: Int? = nil) -> String {
+        var text = helpMessage(columns: columns)
+        let run = helpMessage(for: Run.self, columns: columns)
+        if let usage = run.range(of: "USAGE: ") {
+            if !text.hasSuffix("\n") { text += "\n" }
+            text += "\nTHE DAEMON (stylusd with no subcommand, or stylusd run):\n\n" + run[usage.lowerBound...]
+        }
+        return text.hasSuffix("\n") ? text : text + "\n"
+    }
 }
 
 struct Run: ParsableCommand {
@@ -37,39 +97,43 @@ struct Run: ParsableCommand {
             """
     )
 
-    @Option(help: "The udev seat to follow.")
+    @Option(help: "The udev seat to follow.", completion: .list(["seat0"]))
     var seat = "seat0"
 
-    @Option(name: .customLong("device"), help: "Use this event node through libinput's path backend instead of the seat (repeatable).")
+    @Option(name: .customLong("device"), help: "Use this event node through libinput's path backend instead of the seat (repeatable).",
+            completion: .shellCommand("ls -1 /dev/input/event* 2>/dev/null"))
     var devices: [String] = []
 
-    @Option(help: "Play this evemu recording at its recorded pace instead of reading libinput.")
+    @Option(help: "Play this evemu recording at its recorded pace instead of reading libinput.", completion: .file(extensions: ["events"]))
     var replay: String?
 
-    @Option(help: "Device description for a --replay recording without a header.")
+    @Option(help: "Device description for a --replay recording without a header.", completion: .file(extensions: ["desc"]))
     var desc: String?
 
     @Flag(help: "With --replay: start the recording again when it ends.")
     var loop = false
 
-    @Option(help: "With --replay: play this many times faster than recorded.")
-    var speed: Double = 1
+    @Option(help: "With --replay: play this many times faster than recorded (default 1).")
+    var speed: Double?
 
-    @Option(help: "The socket to listen on.")
+    @Option(help: "The socket to listen on.", completion: .file())
     var socket: String?
 
-    @Option(help: "The configuration file (default $XDG_CONFIG_HOME/stylusd/config.toml).")
+    @Option(help: "The configuration file (default $XDG_CONFIG_HOME/stylusd/config.toml).", completion: .file(extensions: ["toml"]))
     var config: String?
 
-    @Option(name: .customLong("state-file"), help: "Where the canvas is kept across restarts (default $XDG_STATE_HOME/stylusd/state.json).")
+    @Option(name: .customLong("state-file"), help: "Where the canvas is kept across restarts (default $XDG_STATE_HOME/stylusd/state.json).",
+            completion: .file(extensions: ["json"]))
     var stateFile: String?
 
     @OptionGroup var engine: EngineOptions
 
-    @Option(help: ArgumentHelp("How pen input reaches the desktop: observe (the desktop reads the pen), filter (stylusd grabs it and writes a virtual pen) or auto (filter where /dev/uinput is writable).", valueName: "mode"))
+    @Option(help: ArgumentHelp("How pen input reaches the desktop: observe (the desktop reads the pen), filter (stylusd grabs it and writes a virtual pen) or auto (filter where /dev/uinput is writable).", valueName: "mode"),
+            completion: .list(DaemonOptions.OutputChoice.allCases.map(\.rawValue)))
     var output: String = "observe"
 
-    @Option(help: ArgumentHelp("Filter mode: what reaches the desktop of a bound side button: defer (default), immediate or never.", valueName: "mode"))
+    @Option(help: ArgumentHelp("Filter mode: what reaches the desktop of a bound side button: defer (default), immediate or never.", valueName: "mode"),
+            completion: .list(Passthrough.allCases.map(\.rawValue)))
     var passthrough: String?
 
     @Flag(name: .customLong("no-capture"), help: "Filter mode: keep the virtual pen in proximity while the canvas is open.")
@@ -81,20 +145,38 @@ struct Run: ParsableCommand {
     func validate() throws {
         guard DaemonOptions.OutputChoice(rawValue: output) != nil else { throw ValidationError("--output \(output): use observe, filter or auto") }
         if let passthrough, Passthrough(rawValue: passthrough) == nil { throw ValidationError("--passthrough \(passthrough): use defer, immediate or never") }
-        guard speed > 0, speed <= 1000 else { throw ValidationError("--speed must be above 0 and at most 1000") }
+        if let speed, !(speed > 0 && speed <= 1000) { throw ValidationError("--speed must be above 0 and at most 1000") }
         if replay != nil, !devices.isEmpty { throw ValidationError("--replay and --device exclude each other") }
+        if replay == nil {
+            let given = [loop ? "--loop" : nil, speed != nil ? "--speed" : nil, desc != nil ? "--desc" : nil].compactMap { $0 }
+            if !given.isEmpty {
+                throw ValidationError("\(given.joined(separator: " and ")) \(given.count == 1 ? "applies" : "apply") only with --replay FILE")
+            }
+        }
     }
 
     func run() throws {
+        do {
+            try start()
+        } catch let error as StartError {
+            _ = writeAll(STDERR_FILENO, Array("stylusd: \(error)\n".utf8))
+            throw ExitCode(64)   // EX_USAGE, without the usage: it would not help
+        }
+    }
+
+    private func start() throws {
         let environment = ProcessEnvironment.current
         var resolver = RelativePaths()
         let socketPath: String
         switch SocketLocation.resolve(explicit: socket, environment: environment) {
         case .success(let path): socketPath = try resolver.absolute(path, named: socket != nil ? "--socket" : "STYLUSD_SOCKET")
-        case .failure(let error): throw ValidationError(error.description)
+        case .failure(let error): throw StartError(error.description)
+        }
+        if replay == nil, devices.isEmpty, let warning = Seats.warning(for: seat, known: Seats.known()) {
+            _ = writeAll(STDERR_FILENO, Array("stylusd: \(warning)\n".utf8))
         }
         let input: DaemonOptions.Input = if let replay {
-            .recording(path: replay, description: desc, loop: loop, speed: speed)
+            .recording(path: replay, description: desc, loop: loop, speed: speed ?? 1)
         } else {
             devices.isEmpty ? .libinput(.seat(seat)) : .libinput(.paths(devices))
         }
@@ -118,6 +200,13 @@ struct Run: ParsableCommand {
     }
 }
 
+/// A reason the daemon cannot start that the usage text would not help
+/// with: `Run.main` prints only "stylusd: reason" and exits 64 (EX_USAGE).
+struct StartError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
 /// The daemon's own files given as relative paths mean the working
 /// directory at start, made absolute once: nothing later (a reload, the
 /// state saved at exit) depends on where the process stands then.
@@ -126,7 +215,7 @@ struct RelativePaths {
     private var resolved: [String] = []
 
     mutating func absolute(_ path: String, named option: String) throws -> String {
-        guard !path.isEmpty else { throw ValidationError("\(option) is empty; give a file name") }
+        guard !path.isEmpty else { throw StartError("\(option) is empty; give a file name") }
         if path.hasPrefix("/") { return path }
         if directory == nil { directory = Paths.workingDirectory() }
         switch directory! {
@@ -135,7 +224,7 @@ struct RelativePaths {
             resolved.append("\(option) \(path) is \(absolute)")
             return absolute
         case .failure(let error):
-            throw ValidationError("\(option) \(path) is a relative path and \(error); give an absolute path")
+            throw StartError("\(option) \(path) is a relative path and \(error); give an absolute path")
         }
     }
 
@@ -168,7 +257,7 @@ struct Probe: ParsableCommand {
         let report = StylusInput.Probe.run()
         if json {
             let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let data = try encoder.encode(report)
             _ = writeAll(STDOUT_FILENO, Array(data) + [0x0a])
         } else {
@@ -199,8 +288,11 @@ struct EngineOptions: ParsableArguments {
     @Option(name: .customLong("bind"), help: ArgumentHelp(
         "Bind a button's double press to an action: BUTTON=ACTION (repeatable).",
         discussion: "BUTTON is BTN_STYLUS, BTN_STYLUS2, BTN_STYLUS3 or pad-N; ACTION is toggle-canvas, toggle-precision or none.",
-        valueName: "button=action"))
+        valueName: "button=action"), completion: .list(bindingWords))
     var bindings: [String] = []
+
+    /// What `--bind` completes to: every side button with every action (pad-N=ACTION is typed).
+    static let bindingWords = SideButton.allCases.flatMap { button in Action.allCases.map { "\(button.evdevName)=\($0.rawValue)" } }
 
     func overrides() throws -> ConfigOverrides {
         var o = ConfigOverrides()
@@ -245,10 +337,10 @@ struct Replay: ParsableCommand {
             """
     )
 
-    @Argument(help: "An evemu recording (evemu-record output).")
+    @Argument(help: "An evemu recording (evemu-record output).", completion: .file(extensions: ["events"]))
     var file: String
 
-    @Option(help: "Device description for a recording without a header (an evemu .desc file).")
+    @Option(help: "Device description for a recording without a header (an evemu .desc file).", completion: .file(extensions: ["desc"]))
     var desc: String?
 
     @OptionGroup var engine: EngineOptions
@@ -299,7 +391,7 @@ struct Replay: ParsableCommand {
             throw ExitCode(65)   // EX_DATAERR
         }
         flushOut()
-        let line = "\(file): \(summary.evdevEvents) evdev events, \(summary.doublePresses) double presses, canvas \(summary.finalCanvas.rawValue) with \(summary.strokes) strokes\n"
+        let line = "\(file): \(counted(summary.evdevEvents, "evdev event")), \(counted(summary.doublePresses, "double press", plural: "double presses")), canvas \(summary.finalCanvas.rawValue) with \(counted(summary.strokes, "stroke"))\n"
         _ = writeAll(STDERR_FILENO, Array(line.utf8))
     }
 

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import StylusCore
 import Testing
 @testable import StylusConfig
@@ -183,5 +184,68 @@ struct ConfigFileTests {
         #expect(throws: ConfigError.self) {
             try ConfigFile.parseIsolated([UInt8](repeating: 0x23, count: ConfigFile.maxBytes + 1), file: "config.toml")
         }
+    }
+}
+
+@Suite("config.toml with several problems")
+struct ConfigFileAllProblemsTests {
+    static let text = """
+        preset = "turbo"
+        interval_ms = 5000
+        colour = 1
+        [bindings]
+        BTN_STYLUS = "explode"
+        [precision]
+        minimum_scale = "x"
+
+        """
+
+    @Test func everyProblemIsReportedInFileOrder() throws {
+        let e = try #require(ConfigFileTests.error(Self.text))
+        #expect(e.all.map(\.line) == [1, 2, 3, 5, 7], "\(e)")
+        #expect(e.all.map(\.key) == ["preset", "interval_ms", "colour", "bindings.BTN_STYLUS", "precision.minimum_scale"], "\(e)")
+        #expect(e.description.split(separator: "\n").count == 5, "one line per problem: \(e)")
+        #expect(e.description.hasPrefix("config.toml:1: preset: unknown preset \"turbo\""))
+    }
+
+    @Test func theParserChildSendsThemAll() throws {
+        let e = try ConfigParseTests.error(ConfigParseTests.parse(Self.text))
+        #expect(e == ConfigFileTests.error(Self.text), "the child's answer is this process's error, every problem of it")
+        #expect(e.others.count == 4)
+    }
+
+    @Test func oneProblemIsStillOneLine() throws {
+        let e = try #require(ConfigFileTests.error("debounce_ms = 101\n"))
+        #expect(e.others.isEmpty && !e.description.contains("\n"))
+    }
+}
+
+@Suite("examples/config.toml")
+struct ExampleConfigTests {
+    static let path: String = {
+        var parts = String(#filePath).split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)
+        return parts.joined(separator: "/") + "/examples/config.toml"
+    }()
+
+    static func text() throws -> String {
+        String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+    }
+
+    @Test func itIsTheDefaultsExactly() throws {
+        #expect(try ConfigFile.parse(Self.text(), file: Self.path) == EngineConfig(), "the example documents the defaults as they are")
+    }
+
+    /// Every key is set, and a comment stands above it or above the run of keys and table headers it is in.
+    @Test func itSetsEveryKeyWithACommentAboveIt() throws {
+        let lines = try Self.text().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let keys = ["preset", "interval_ms", "debounce_ms", "transition_ms", "BTN_STYLUS", "BTN_STYLUS2", "BTN_STYLUS3",
+                    "minimum_scale", "full_speed_pressure", "hysteresis", "curve", "report_step", "max_points", "max_strokes"]
+        for key in keys {
+            var index = try #require(lines.firstIndex { $0.hasPrefix("\(key) = ") }, "\(key) is not set")
+            repeat { index -= 1 } while index > 0 && (lines[index].hasPrefix("[") || lines[index].contains(" = ") && !lines[index].hasPrefix("#"))
+            #expect(lines[index].hasPrefix("#"), "\(key) has no comment above it")
+        }
+        for table in ["[bindings]", "[precision]", "[canvas]"] { #expect(lines.contains(table)) }
     }
 }

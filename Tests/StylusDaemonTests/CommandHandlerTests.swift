@@ -134,3 +134,28 @@ struct CommandHandlerTests {
         #expect(c["debounce_ms"] == .number(40))
     }
 }
+
+@Suite("Command handler during a replay")
+struct ReplayDevicesTests {
+    func field(_ value: JSONValue, _ keys: String...) -> JSONValue? {
+        var current: JSONValue? = value
+        for key in keys {
+            guard case .object(let o)? = current else { return nil }
+            current = o[key]
+        }
+        return current
+    }
+
+    @Test func devicesAnswersWithTheRecordedPenAsStatusDoes() throws {
+        let h = CommandHandler(config: EngineConfig(), buttonOnlyReason: "input comes from a recording", tracksPens: false,
+                               recording: "/r/pen.events", log: { _ in })
+        var topics: Set<Topic> = []
+        let before = try CommandHandlerTests.json(CommandHandlerTests.ask(h, #"{"id":1,"cmd":"devices"}"#, topics: &topics))
+        #expect(field(before, "result", "nodes") == .array([]))
+        #expect(field(before, "result", "button_only_reason") == .string("/r/pen.events has not brought its pen in yet"))
+        h.handle(TimedPenInput(.deviceAdded(DeviceID(1), DeviceInfo(name: "Cintiq Pen (recording)", kind: .pen)), at: 10))
+        let after = try CommandHandlerTests.json(CommandHandlerTests.ask(h, #"{"id":2,"cmd":"devices"}"#, topics: &topics))
+        #expect(field(after, "result", "nodes") == .array([.object(["path": .string("/r/pen.events"), "name": .string("Cintiq Pen (recording)"), "kind": .string("pen")])]))
+        #expect([nil, .null].contains(field(after, "result", "button_only_reason")))
+    }
+}

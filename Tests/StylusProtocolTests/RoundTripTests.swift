@@ -39,7 +39,7 @@ struct RoundTripTests {
         let status = String(decoding: Response.success(id: .number(8), Self.status), as: UTF8.self)
         #expect(status == #"{"id":8,"ok":true,"result":{"canvas":{"full":false,"has_content":true,"point_count":40,"state":"open","stroke_count":2},"changed":false,"config":{"debounce_ms":25,"interval_ms":500,"transition_ms":250},"input":{"devices":[{"device":1,"kind":"pen","name":"Wacom DTH2242 Pen"}],"mode":"pen"},"precision":{"active":false,"enabled":true},"protocol":1,"reason":"canvas is already open"}}"# + "\n")
         let devices = String(decoding: Response.line(DevicesResult(nodes: [.init(path: "/dev/input/event5", name: "?", kind: .unreadable, error: "no", looksLikePen: true)], buttonOnlyReason: "no readable pen")), as: UTF8.self)
-        #expect(devices == #"{"button_only_reason":"no readable pen","nodes":[{"error":"no","kind":"unreadable","looksLikePen":true,"name":"?","path":"/dev/input/event5"}]}"# + "\n")
+        #expect(devices == #"{"button_only_reason":"no readable pen","nodes":[{"error":"no","kind":"unreadable","looks_like_pen":true,"name":"?","path":"/dev/input/event5"}]}"# + "\n")
         let hello = String(decoding: Response.line(HelloEvent(version: "0.1.0", pid: 7)), as: UTF8.self)
         #expect(hello == #"{"commands":["status","toggle","open","minimize","ack","strokes","clear","precision","subscribe","unsubscribe","devices","reload"],"daemon":"stylusd","event":"hello","pid":7,"protocol":1,"topics":["canvas","double-press","precision","device","pen"],"version":"0.1.0"}"# + "\n")
     }

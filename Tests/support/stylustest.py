@@ -54,6 +54,20 @@ def run_tests(label, tests, only="", fixture=None):
     return 0 if failed == 0 and passed > 0 else 1
 
 
+def main_with_binaries(label, tests, prefix, use_binaries):
+    """The command line of a suite that runs built programs: `--bin FOLDER`
+    (stylusd and stylusctl) and `--only NAME`. Calls `use_binaries` with the
+    absolute folder, then runs the tests, each with a fresh private folder
+    whose name starts with `prefix`. Returns the exit status."""
+    import argparse
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True, help="folder with stylusd and stylusctl")
+    ap.add_argument("--only", default="")
+    a = ap.parse_args()
+    use_binaries(os.path.abspath(a.bin))
+    return run_tests(label, tests, a.only, fixture=lambda: private_directory(prefix))
+
+
 @contextlib.contextmanager
 def private_directory(prefix):
     """A fresh 0700 directory, removed with everything in it afterwards."""

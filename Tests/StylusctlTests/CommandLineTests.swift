@@ -1,0 +1,55 @@
+import StylusCore
+import StylusProtocol
+import Testing
+@testable import stylusctl
+
+@Suite("stylusctl's command line")
+struct CommandLineTests {
+    @Test func aTypoGetsTheNearestCommand() throws {
+        let message = try #require(Stylusctl.unknownCommandMessage("togle"))
+        #expect(message == "stylusctl: unknown command \"togle\"; did you mean \"toggle\"?")
+        #expect(Stylusctl.unknownCommandMessage("stauts")?.hasSuffix("did you mean \"status\"?") == true, "a swap of neighbours is one edit")
+        #expect(Stylusctl.unknownCommandMessage("devics")?.hasSuffix("did you mean \"devices\"?") == true)
+    }
+
+    @Test func aWordNearNothingListsTheCommands() throws {
+        let message = try #require(Stylusctl.unknownCommandMessage("xyzzy"))
+        #expect(message.hasPrefix("stylusctl: unknown command \"xyzzy\"; commands are status, toggle"), "\(message)")
+        #expect(!message.contains("parse-config-child") && !message.contains("did you mean"))
+    }
+
+    @Test func commandsOptionsAndHelpAreLeftToTheParser() {
+        for word in ["status", "toggle", "watch", "config", "completions", "help", "--version", "-h", "parse-config-child"] {
+            #expect(Stylusctl.unknownCommandMessage(word) == nil, "\(word)")
+        }
+    }
+
+    @Test(arguments: [("togle", "toggle", 1), ("tgogle", "toggle", 1), ("toggle", "toggle", 0), ("", "ack", 3), ("abc", "xyz", 3), ("canvs", "canvas", 1)])
+    func editDistances(a: String, b: String, distance: Int) {
+        #expect(editDistance(a, b) == distance)
+        #expect(editDistance(b, a) == distance)
+    }
+
+    @Test func shortWordsGetASuggestionOnlyOneEditAway() {
+        #expect(didYouMean("ak", among: ["ack"]) == "; did you mean \"ack\"?")
+        #expect(didYouMean("ax", among: ["ack"]) == "", "two edits in a three-letter word is another word")
+        #expect(unknownWord("topic", "canvs", among: Topic.allCases.map(\.rawValue)) == "unknown topic \"canvs\"; did you mean \"canvas\"?")
+    }
+
+    static func status(strokes: Int, points: Int, mode: String = "button-only") -> StatusResult {
+        StatusResult(canvas: .init(state: "minimized", hasContent: strokes > 0, strokeCount: strokes, pointCount: points, full: false),
+                     precision: .init(enabled: false, active: false),
+                     input: .init(mode: mode, reason: mode == "pen" ? nil : "no pen here", devices: []),
+                     config: .init(intervalMS: 500, debounceMS: 25, transitionMS: 250))
+    }
+
+    @Test func oneStrokeIsOneStroke() {
+        #expect(describeStatus(Self.status(strokes: 1, points: 1)).hasPrefix("canvas     minimized (1 stroke, 1 point)"))
+        #expect(describeStatus(Self.status(strokes: 2, points: 0)).hasPrefix("canvas     minimized (2 strokes, 0 points)"))
+    }
+
+    @Test func watchSaysAtOnceWhatItWatchesAndFromWhatState() {
+        let line = Watch.firstLine(topics: [.canvas, .doublePress], status: Self.status(strokes: 1, points: 9, mode: "pen"))
+        #expect(line == "watching canvas, double-press (Ctrl-C stops); now: canvas minimized (1 stroke), precision disabled, input pen")
+    }
+}

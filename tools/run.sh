@@ -1,0 +1,44 @@
+#!/bin/sh
+# `make run`: the daemon from the build folder, in the foreground (Ctrl-C
+# stops it). Without a login session (XDG_RUNTIME_DIR unset: root on a
+# console, ssh as root, a container) the socket goes into a private 0700
+# folder under the build folder. Once the daemon answers, the commands to
+# try next are printed with paths that work from any folder.
+set -eu
+cd "$(dirname "$0")/.."
+bin=$(pwd)/.build/release
+if [ -z "${XDG_RUNTIME_DIR:-}" ] && [ -z "${STYLUSD_SOCKET:-}" ]; then
+    XDG_RUNTIME_DIR=$(pwd)/.build/run
+    mkdir -p "$XDG_RUNTIME_DIR"
+    chmod 0700 "$XDG_RUNTIME_DIR"
+    export XDG_RUNTIME_DIR
+    echo "make run: XDG_RUNTIME_DIR is not set (no login session); using $XDG_RUNTIME_DIR (0700) for the socket" >&2
+fi
+socket=${STYLUSD_SOCKET:-$XDG_RUNTIME_DIR/stylusd/stylusd.sock}
+case $socket in /*) ;; *) socket=$(pwd)/$socket ;; esac
+export STYLUSD_SOCKET="$socket"
+
+# A watcher that prints the next steps once the daemon answers; it gives
+# up when the daemon (this shell's pid after exec) is gone. Started twice
+# removed, so that it is not left a zombie child of the daemon.
+daemon=$$
+( (
+    tries=0
+    while [ $tries -lt 600 ] && kill -0 "$daemon" 2>/dev/null; do
+        if "$bin/stylusctl" status >/dev/null 2>&1; then
+            ctl="STYLUSD_SOCKET=$socket $bin/stylusctl"
+            cat >&2 <<HINT
+
+make run: stylusd is ready. In another terminal, try:
+  $ctl status
+  $ctl toggle
+  $ctl watch
+Ctrl-C here stops the daemon.
+HINT
+            exit 0
+        fi
+        sleep 0.1
+        tries=$((tries + 1))
+    done
+) & )
+exec "$bin/stylusd" "$@"
