@@ -6,17 +6,21 @@ USERUNITDIR ?= $(PREFIX)/lib/systemd/user
 # udev reads /usr/lib/udev/rules.d and /etc/udev/rules.d, not /usr/local.
 UDEVRULESDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/udev/rules.d,/etc/udev/rules.d)
 COMPLETIONSDIR ?= $(PREFIX)/share/bash-completion/completions
+MODULESLOADDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/modules-load.d,/etc/modules-load.d)
+# libinput reads every *.quirks in its data folder, but from /etc/libinput only
+# local-overrides.quirks (the user's own file, not ours to overwrite).
+QUIRKSDIR ?= /usr/share/libinput
 ZSHCOMPLETIONSDIR ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPLETIONSDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 MANDIR     ?= $(PREFIX)/share/man
 DOCDIR     ?= $(PREFIX)/share/doc/stylusd
 STRIP      ?= strip
 DEB_BUILD  := pkg-config libinput-dev libevdev-dev libwacom-dev
-DEB_TEST   := $(DEB_BUILD) python3 evemu-tools
+DEB_TEST   := $(DEB_BUILD) python3 evemu-tools groff-base
 RECORDING  := Tests/Fixtures/recordings/Wacom_Cintiq_22HDT_Pen.events
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: overlay test-overlay install-overlay bench-overlay bench-flood all deps deps-test build release run demo test test-swift test-crosscheck test-contract test-fuzz test-sanitize fuzz hil bench bench-latency install install-build install-udev uninstall clean
+.PHONY: test-firstrun overlay test-overlay install-overlay bench-overlay bench-flood all deps deps-test build release run demo test test-swift test-crosscheck test-contract test-fuzz test-sanitize fuzz hil bench bench-latency install install-build install-udev uninstall clean
 
 all: build
 
@@ -55,6 +59,8 @@ ARGS       ?=
 run: deps
 	$(RUN_BUILD) --product stylusd
 	$(RUN_BUILD) --product stylusctl
+	@# The canvas overlay beside the daemon where there is a display to show it on.
+	$(if $(DISPLAY)$(WAYLAND_DISPLAY),$(MAKE) --no-print-directory overlay)
 	tools/run.sh $(ARGS)
 
 # A live daemon driven by a real recording (a Cintiq 22HDT session whose
@@ -74,7 +80,14 @@ test: deps-test
 	$(MAKE) --no-print-directory test-fuzz
 	$(MAKE) --no-print-directory test-sanitize
 	$(MAKE) --no-print-directory test-overlay
+	$(MAKE) --no-print-directory test-firstrun
 	$(MAKE) --no-print-directory hil
+
+# A new user's first commands: the CLI's messages, make run without a login
+# session, make demo, make install into a folder.
+test-firstrun: release
+	python3 Tests/firstrun/cli.py --bin .build/release
+	python3 Tests/firstrun/first_run.py
 
 # The socket contract against a live daemon on this machine.
 test-contract: release
@@ -139,6 +152,9 @@ install: install-build install-overlay
 	sed 's|^ExecStart=.*|ExecStart=$(BINDIR)/stylusd|' systemd/stylusd.service > $(DESTDIR)$(USERUNITDIR)/stylusd.service
 	install -m644 systemd/stylusd.socket $(DESTDIR)$(USERUNITDIR)/stylusd.socket
 	install -Dm644 udev/70-stylusd.rules $(DESTDIR)$(UDEVRULESDIR)/70-stylusd.rules
+	install -Dm644 udev/70-stylusd-uinput.rules $(DESTDIR)$(UDEVRULESDIR)/70-stylusd-uinput.rules
+	install -Dm644 udev/stylusd-uinput.conf $(DESTDIR)$(MODULESLOADDIR)/stylusd-uinput.conf
+	install -Dm644 udev/50-stylusd.quirks $(DESTDIR)$(QUIRKSDIR)/50-stylusd.quirks
 	install -d $(DESTDIR)$(COMPLETIONSDIR) $(DESTDIR)$(ZSHCOMPLETIONSDIR) $(DESTDIR)$(FISHCOMPLETIONSDIR)
 	for p in stylusd stylusctl; do \
 		.build-static/release/$$p --generate-completion-script bash > $(DESTDIR)$(COMPLETIONSDIR)/$$p && \
@@ -150,14 +166,16 @@ install: install-build install-overlay
 	@echo "installed under $(DESTDIR)$(PREFIX); then: sudo udevadm control --reload && sudo udevadm trigger,"
 	@echo "and as yourself: systemctl --user daemon-reload && systemctl --user enable --now stylusd.socket"
 
-# Only the udev rule (what the probe's permission hint points at).
+# Only the udev rules (what the probe's permission hint points at).
 install-udev:
 	install -Dm644 udev/70-stylusd.rules $(DESTDIR)$(UDEVRULESDIR)/70-stylusd.rules
+	install -Dm644 udev/70-stylusd-uinput.rules $(DESTDIR)$(UDEVRULESDIR)/70-stylusd-uinput.rules
 	udevadm control --reload && udevadm trigger --subsystem-match=input
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/stylusd $(DESTDIR)$(BINDIR)/stylusctl $(DESTDIR)$(USERUNITDIR)/stylusd.service \
-	      $(DESTDIR)$(USERUNITDIR)/stylusd.socket $(DESTDIR)$(UDEVRULESDIR)/70-stylusd.rules
+	      $(DESTDIR)$(USERUNITDIR)/stylusd.socket $(DESTDIR)$(UDEVRULESDIR)/70-stylusd.rules \
+	      $(DESTDIR)$(UDEVRULESDIR)/70-stylusd-uinput.rules $(DESTDIR)$(MODULESLOADDIR)/stylusd-uinput.conf $(DESTDIR)$(QUIRKSDIR)/50-stylusd.quirks
 	for p in stylusd stylusctl; do \
 		rm -f $(DESTDIR)$(COMPLETIONSDIR)/$$p $(DESTDIR)$(ZSHCOMPLETIONSDIR)/_$$p $(DESTDIR)$(FISHCOMPLETIONSDIR)/$$p.fish \
 		      $(DESTDIR)$(MANDIR)/man1/$$p.1; \

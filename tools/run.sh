@@ -41,4 +41,12 @@ HINT
         tries=$((tries + 1))
     done
 ) & )
+# The canvas overlay, where there is a display and it is built (make run
+# builds it then); started twice removed like the watcher, in this process
+# group, so Ctrl-C stops it with the daemon. It waits for the socket itself.
+canvas=$(pwd)/Overlay/.build/release/stylus-canvas
+if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -x "$canvas" ]; then
+    echo "make run: starting the canvas overlay ($canvas)" >&2
+    ( "$canvas" & )
+fi
 exec "$bin/stylusd" "$@"
