@@ -45,6 +45,16 @@ public final class Daemon {
     }
 
     private func log(_ message: String) { logger.info("\(message)") }
+    /// For the parts the daemon owns: they capture the logger (a value), not
+    /// the daemon, which they would otherwise keep alive in a cycle.
+    private var info: (String) -> Void {
+        let logger = logger
+        return { logger.info("\($0)") }
+    }
+    private var warning: (String) -> Void {
+        let logger = logger
+        return { logger.warning("\($0)") }
+    }
     private func warn(_ message: String) { logger.warning("\(message)") }
 
     /// Runs until SIGTERM or SIGINT; returns the exit status.
@@ -75,8 +85,8 @@ public final class Daemon {
                 live = false
             }
             let recording: String? = if case .recording(let path, _, _, _) = options.input { path } else { nil }
-            handler = CommandHandler(config: config, buttonOnlyReason: buttonOnlyReason, tracksPens: live, recording: recording, log: log)
-            saver = SaveScheduler(path: options.statePath, log: log)
+            handler = CommandHandler(config: config, buttonOnlyReason: buttonOnlyReason, tracksPens: live, recording: recording, log: info)
+            saver = SaveScheduler(path: options.statePath, log: info)
             if let (canvas, precision) = saver.restore() { handler.restore(canvas: canvas, precisionEnabled: precision) }
             output = chooseOutput(config: config)
             handler.withholdsPresses = output.mode == .filter
@@ -84,7 +94,7 @@ public final class Daemon {
             handler.describeStateForOutput(now: monotonicMicroseconds())
             publish()
             log(output.statusReason)
-            let source = try InputSource(options.input, log: log)
+            let source = try InputSource(options.input, log: info)
             if live {
                 if let reason = buttonOnlyReason {
                     if case .libinput(.paths) = options.input {
@@ -96,7 +106,7 @@ public final class Daemon {
                     log("pens found: " + pensFound.joined(separator: ", "))
                 }
             }
-            catalog = DeviceCatalog(executable: ConfigParse.selfExecutable, log: warn)
+            catalog = DeviceCatalog(executable: ConfigParse.selfExecutable, log: warning)
             catalog.refresh()
             log("listening on \(listener.path)\(listener.activated ? " (socket activation)" : ""); double press interval \(config.doublePressIntervalMS) ms, debounce \(config.debounceMS) ms")
             drain(source)
