@@ -40,7 +40,14 @@ final class FakeDaemon: Sendable {
     private func serve(_ listener: Int32) {
         while true {
             let client = accept(listener, nil, nil)
-            if client < 0 { return }   // shut down
+            if client < 0 {
+                // Shut down by stop(). The listener is closed here, by the
+                // only thread that uses it: closed in stop(), its number could
+                // be reused by a socket another test opens meanwhile, and this
+                // loop would then accept that test's connections.
+                close(listener)
+                return
+            }
             state.withLock { $0.client = client }
             _ = writeAll(client, Response.line(HelloEvent(pid: getpid())))
             var buffer: [UInt8] = []
@@ -75,8 +82,7 @@ final class FakeDaemon: Sendable {
     func stop() {
         state.withLock { s in
             unlink(path)
-            shutdown(s.listener, Int32(SHUT_RDWR))
-            close(s.listener)
+            shutdown(s.listener, Int32(SHUT_RDWR))   // wakes accept; the serving thread closes it
             s.listener = -1
             if s.client >= 0 { shutdown(s.client, Int32(SHUT_RDWR)) }
         }
