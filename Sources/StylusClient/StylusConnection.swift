@@ -120,6 +120,8 @@ public final class StylusConnection {
     public func minimize() throws(StylusClientError) -> StatusResult { try request(.minimize) }
     public func ack() throws(StylusClientError) -> StatusResult { try request(.ack) }
     public func clear() throws(StylusClientError) -> StatusResult { try request(.clear) }
+    /// Removes the last finished stroke; `changed` is false (with a reason) when there is none.
+    public func undo() throws(StylusClientError) -> StatusResult { try request(.undo) }
     public func reload() throws(StylusClientError) -> StatusResult { try request(.reload) }
     public func precision(_ action: PrecisionRequest) throws(StylusClientError) -> StatusResult { try request(.precision(action)) }
     public func strokes() throws(StylusClientError) -> StrokesResult { try request(.strokes) }

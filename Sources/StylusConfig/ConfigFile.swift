@@ -165,7 +165,7 @@ public enum ConfigFile {
                     continue
                 }
                 guard let action = Action(rawValue: name) else {
-                    report("bindings.\(key)", "unknown action \"\(name)\"; use \(Action.allCases.map(\.rawValue).joined(separator: ", "))")
+                    report("bindings.\(key)", "unknown action \"\(name)\"; use \(Action.spelledOut)")
                     continue
                 }
                 config.bind(button, to: action)

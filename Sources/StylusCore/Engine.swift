@@ -5,6 +5,8 @@ public enum Command: Equatable, Sendable {
     /// The overlay finished drawing its transition.
     case acknowledgeTransition
     case clearCanvas
+    /// Removes the last finished stroke (see `undoLastStroke`).
+    case undo
     case precision(PrecisionRequest)
 }
 
@@ -277,6 +279,8 @@ public struct Engine: Sendable {
             effects.events.append(.canvas(canvasEvent(source: .command, cause: .clear, at: time)))
             effects.stateChanged = true
             return hadContent ? .done : .unchanged(reason: "canvas was already empty")
+        case .undo:
+            return undoLastStroke(source: .command, at: time, into: &effects)
         case .precision(let request):
             let wanted: Bool = switch request {
             case .enable: true
@@ -338,6 +342,11 @@ public struct Engine: Sendable {
         case .togglePrecision:
             setPrecision(enabled: !precisionEnabled, source: source, at: time, into: &effects)
             outcome = .applied
+        case .undo:
+            switch undoLastStroke(source: source, at: time, into: &effects) {
+            case .done: outcome = .applied
+            case .unchanged(let reason), .refused(let reason): outcome = .ignored(reason: reason)
+            }
         }
         if case .doublePress(var event) = effects.events[slot] {
             event.outcome = outcome
@@ -382,6 +391,28 @@ public struct Engine: Sendable {
     }
 
     // MARK: Strokes
+
+    /// Removes the last finished stroke, in any canvas state (as `clear`
+    /// works in any state). A stroke still being drawn is not finished: it
+    /// is neither ended nor removed, it goes on, and the finished stroke
+    /// before it is the one removed. Every other stroke keeps its bits.
+    private mutating func undoLastStroke(source: ChangeSource, at time: Microseconds, into effects: inout Effects) -> CommandOutcome {
+        let drawing = Set(devices.compactMap(\.recordingStroke))
+        guard let s = canvas.strokes.indices.last(where: { !drawing.contains($0) }) else {
+            return .unchanged(reason: canvas.strokes.isEmpty
+                ? "canvas is empty; nothing to undo"
+                : "no finished stroke to undo; the stroke in progress is kept")
+        }
+        canvas.pointCount -= canvas.strokes[s].points.count
+        canvas.strokes.remove(at: s)
+        for i in devices.indices {
+            if let r = devices[i].recordingStroke, r > s { devices[i].recordingStroke = r - 1 }
+        }
+        updateFullness()
+        effects.events.append(.canvas(canvasEvent(source: source, cause: .undo, at: time)))
+        effects.stateChanged = true
+        return .done
+    }
 
     private mutating func startStroke(device i: Int, at time: Microseconds, into effects: inout Effects) {
         guard canvas.state == .open, devices[i].recordingStroke == nil, let tool = devices[i].tool ?? devices[i].lastTool else { return }

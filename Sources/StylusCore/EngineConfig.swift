@@ -2,7 +2,15 @@
 public enum Action: String, Sendable, CaseIterable, Codable {
     case toggleCanvas = "toggle-canvas"
     case togglePrecision = "toggle-precision"
+    /// Removes the last finished stroke, like the `undo` command.
+    case undo
     case none
+
+    /// "toggle-canvas, toggle-precision, undo or none", as help and errors list them.
+    public static var spelledOut: String {
+        let names = allCases.map(\.rawValue)
+        return names.dropLast().joined(separator: ", ") + " or " + names.last!
+    }
 }
 
 /// A cubic Bezier from (0,0) to (1,1) with two control points, the curve

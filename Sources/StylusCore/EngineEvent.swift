@@ -62,6 +62,8 @@ public struct CanvasEvent: Equatable, Sendable {
         /// The transition ended because a client acknowledged it.
         case ack
         case clear
+        /// `undo` removed the last finished stroke; the state is unchanged.
+        case undo
     }
     public var state: CanvasState
     public var source: ChangeSource

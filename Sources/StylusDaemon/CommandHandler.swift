@@ -125,6 +125,7 @@ final class CommandHandler {
         case .minimize: return .now(perform(.minimizeCanvas, id, now))
         case .ack: return .now(perform(.acknowledgeTransition, id, now))
         case .clear: return .now(perform(.clearCanvas, id, now))
+        case .undo: return .now(perform(.undo, id, now))
         case .precision(let action): return .now(perform(.precision(action), id, now))
         case .strokes: return .now(Response.success(id: id, StrokesResult(canvas: engine.canvas)))
         case .subscribe(let added):

@@ -66,7 +66,7 @@ public enum Topic: String, CaseIterable, Codable, Sendable {
 /// derive from this list. Adding a command is a case here, its decoding in
 /// `ClientCommand.init(name:fields:)`, and its handler in the daemon.
 public enum CommandName: String, CaseIterable, Codable, Sendable {
-    case status, toggle, open, minimize, ack, strokes, clear, precision, subscribe, unsubscribe, devices, reload
+    case status, toggle, open, minimize, ack, strokes, clear, undo, precision, subscribe, unsubscribe, devices, reload
 
     /// The argument a command takes beyond `id` and `cmd`.
     public enum Argument: Sendable, Equatable {
@@ -94,6 +94,7 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case .ack: "Tell stylusd the overlay finished its transition."
         case .strokes: "Print the canvas's strokes, or draw them into an SVG file."
         case .clear: "Delete every stroke on the canvas."
+        case .undo: "Remove the last finished stroke from the canvas."
         case .precision: "Enable, disable or toggle precision mode."
         case .subscribe: "Print events as they happen."
         case .unsubscribe: "Stop receiving events of some topics."
@@ -107,7 +108,7 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
 }
 
 public enum ClientCommand: Equatable, Sendable {
-    case status, toggle, open, minimize, ack, strokes, clear, devices, reload
+    case status, toggle, open, minimize, ack, strokes, clear, undo, devices, reload
     case precision(PrecisionRequest)
     case subscribe([Topic])
     case unsubscribe([Topic])
@@ -121,6 +122,7 @@ public enum ClientCommand: Equatable, Sendable {
         case .ack: .ack
         case .strokes: .strokes
         case .clear: .clear
+        case .undo: .undo
         case .devices: .devices
         case .reload: .reload
         case .precision: .precision
@@ -162,6 +164,7 @@ public enum ClientCommand: Equatable, Sendable {
         case .ack: self = .ack
         case .strokes: self = .strokes
         case .clear: self = .clear
+        case .undo: self = .undo
         case .devices: self = .devices
         case .reload: self = .reload
         case .precision:

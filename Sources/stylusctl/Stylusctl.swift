@@ -114,6 +114,7 @@ extension CommandName {
         case .minimize: StateCommand<MinimizeKind>.self
         case .ack: StateCommand<AckKind>.self
         case .clear: StateCommand<ClearKind>.self
+        case .undo: StateCommand<UndoKind>.self
         case .strokes: Strokes.self
         case .precision: PrecisionCommand.self
         case .subscribe: Watch.self
@@ -227,6 +228,7 @@ enum OpenKind: StateCommandKind { static let command = ClientCommand.open }
 enum MinimizeKind: StateCommandKind { static let command = ClientCommand.minimize }
 enum AckKind: StateCommandKind { static let command = ClientCommand.ack }
 enum ClearKind: StateCommandKind { static let command = ClientCommand.clear }
+enum UndoKind: StateCommandKind { static let command = ClientCommand.undo }
 
 /// One definition for every `StateCommandKind`; name and help come from `CommandName`.
 struct StateCommand<Kind: StateCommandKind>: ParsableCommand {

@@ -287,7 +287,7 @@ struct EngineOptions: ParsableArguments {
 
     @Option(name: .customLong("bind"), help: ArgumentHelp(
         "Bind a button's double press to an action: BUTTON=ACTION (repeatable).",
-        discussion: "BUTTON is BTN_STYLUS, BTN_STYLUS2, BTN_STYLUS3 or pad-N; ACTION is toggle-canvas, toggle-precision or none.",
+        discussion: "BUTTON is BTN_STYLUS, BTN_STYLUS2, BTN_STYLUS3 or pad-N; ACTION is \(Action.spelledOut).",
         valueName: "button=action"), completion: .list(bindingWords))
     var bindings: [String] = []
 
@@ -305,7 +305,7 @@ struct EngineOptions: ParsableArguments {
                 throw ValidationError("--bind \(binding): expected BUTTON=ACTION with BUTTON one of BTN_STYLUS, BTN_STYLUS2, BTN_STYLUS3, pad-0 … pad-63")
             }
             guard let action = Action(rawValue: parts[1]) else {
-                throw ValidationError("--bind \(binding): unknown action \"\(parts[1])\"; use toggle-canvas, toggle-precision or none")
+                throw ValidationError("--bind \(binding): unknown action \"\(parts[1])\"; use \(Action.spelledOut)")
             }
             o.bindings.append((button, action))
         }

@@ -20,6 +20,15 @@ struct EngineHarness {
         output.removeAll()
     }
 
+    /// A pen in proximity over a canvas opened, and acknowledged, at 0-1 ms.
+    static func open(config: EngineConfig = EngineConfig()) -> EngineHarness {
+        var h = EngineHarness(config: config)
+        h.enter(at: 0)
+        h.command(.openCanvas, at: 0)
+        h.command(.acknowledgeTransition, at: 1)
+        return h
+    }
+
     static func us(_ ms: Double) -> Microseconds { origin + Microseconds((ms * 1000).rounded()) }
 
     mutating func fireTimers(untilUS time: Microseconds) {
@@ -87,6 +96,18 @@ struct EngineHarness {
         }
         let last = points.last!
         send(.tipUp(pen, PenAxes(x: last.0, y: last.1, pressure: 0)), at: ms + Double(points.count) * 5)
+    }
+
+    /// Strokes of generated `[x, y, pressure]` points, 100 ms apart from
+    /// `ms`; returns the time after the last.
+    @discardableResult
+    mutating func draw(_ strokes: [[[Double]]], from ms: Double) -> Double {
+        var t = ms
+        for stroke in strokes {
+            self.stroke(at: t, through: stroke.map { ($0[0], $0[1], $0[2]) })
+            t += 100
+        }
+        return t
     }
 
     // Event views

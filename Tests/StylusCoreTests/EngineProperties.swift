@@ -40,15 +40,8 @@ struct EngineProperties {
 
     @Test func anyDrawingSurvivesAnyNumberOfMinimizeOpenCyclesBitForBit() async {
         await propertyCheck(count: 60, input: Self.drawing, Gen.int(in: 1...8), Gen.bool.array(of: 8)) { strokes, cycles, useAck in
-            var h = EngineHarness()
-            h.enter(at: 0)
-            h.command(.openCanvas, at: 0)
-            h.command(.acknowledgeTransition, at: 1)
-            var t = 10.0
-            for stroke in strokes {
-                h.stroke(at: t, through: stroke.map { ($0[0], $0[1], $0[2]) })
-                t += 100
-            }
+            var h = EngineHarness.open()
+            var t = h.draw(strokes, from: 10)
             let drawn = h.engine.canvas.strokes
             #expect(drawn.count == strokes.count)
             for cycle in 0..<cycles {

@@ -43,6 +43,28 @@ struct CommandHandlerTests {
         #expect(h.effects.events.contains { if case .canvas = $0 { true } else { false } }, "the canvas event is left for the fan-out")
     }
 
+    @Test func undoRemovesTheLastStrokeAndOnAnEmptyCanvasAnswersUnchangedWithAReason() throws {
+        let h = Self.handler()
+        let point = StrokePoint(x: 0.5, y: 0.5, pressure: 0.5, tiltX: 0, tiltY: 0, time: 1)
+        let strokes = (0..<2).map { _ in Stroke(device: DeviceID(1), tool: .pen, points: [point, point]) }
+        h.restore(canvas: Canvas(state: .open, strokes: strokes), precisionEnabled: false)
+        var topics: Set<Topic> = []
+        func result(_ line: String) throws -> [String: JSONValue] {
+            guard case .object(let o) = try Self.json(Self.ask(h, line, topics: &topics)), o["ok"] == .bool(true),
+                  case .object(let result)? = o["result"] else { throw Failure("unexpected answer to \(line)") }
+            return result
+        }
+        #expect(try result(#"{"id":1,"cmd":"undo"}"#)["changed"] == .bool(true))
+        #expect(h.engine.canvas.strokes == [strokes[0]])
+        #expect(h.effects.stateChanged, "the removal is persisted")
+        let undone = h.effects.events.compactMap { if case .canvas(let e) = $0, e.cause == .undo { e } else { nil } }
+        #expect(undone.map(\.strokeCount) == [1], "the event is left for the fan-out")
+        _ = try result(#"{"id":2,"cmd":"undo"}"#)
+        let empty = try result(#"{"id":3,"cmd":"undo"}"#)
+        #expect(empty["changed"] == .bool(false))
+        #expect(empty["reason"] == .string("canvas is empty; nothing to undo"))
+    }
+
     @Test func subscribeChangesOnlyTheAskingClientsTopics() throws {
         let h = Self.handler()
         var topics: Set<Topic> = []

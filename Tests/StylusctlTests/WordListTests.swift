@@ -15,6 +15,12 @@ struct WordListTests {
         }
     } + ["config", "completions"]
 
+    /// The list itself, spelled out: a command added or renamed shows up here.
+    @Test func theCommandNamesAreTheseWords() {
+        #expect(Self.expectedNames == ["status", "toggle", "open", "minimize", "ack", "strokes", "clear", "undo",
+                                       "precision", "watch", "devices", "reload", "config", "completions"])
+    }
+
     @Test func theSubcommandsAreTheCommandNames() {
         let names = Stylusctl.configuration.subcommands.filter { $0.configuration.shouldDisplay }
             .map { $0.configuration.commandName ?? "\($0)".lowercased() }

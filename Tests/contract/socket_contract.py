@@ -154,6 +154,44 @@ def test_a_restart_restores_the_canvas_exactly(root):
         check(after["canvas"] == before["canvas"], "the canvas state differs")
 
 
+def write_state(root, strokes, canvas="open"):
+    """A state file as the daemon writes it: each stroke a list of (x, y, pressure) points."""
+    state = os.path.join(root, "state", "stylusd")
+    os.makedirs(state, mode=0o700, exist_ok=True)
+    columns = [{"device": 1, "tool": "pen", "x": [p[0] for p in s], "y": [p[1] for p in s], "pressure": [p[2] for p in s],
+                "tilt_x": [0.0] * len(s), "tilt_y": [0.0] * len(s), "time_us": [1000 * i for i in range(len(s))]} for s in strokes]
+    with open(os.path.join(state, "state.json"), "w") as f:
+        json.dump({"version": 1, "canvas": canvas, "precision_enabled": False, "strokes": columns}, f)
+
+
+def test_undo_removes_the_last_stroke_tells_subscribers_and_persists(root):
+    write_state(root, [[(0.1 * k, 0.2, 0.5), (0.1 * k + 0.05, 0.3, 0.25)] for k in range(1, 4)])
+    with Daemon(root) as d:
+        d.wait_log("restored the canvas")
+        watcher, actor = d.connect(), d.connect()
+        watcher.request("subscribe", topics=["canvas"])
+        before = actor.request("strokes")["result"]["strokes"]
+        check(len(before) == 3, f"restored {len(before)} strokes")
+        r = actor.request("undo")
+        check(r["ok"] and r["result"]["changed"] is True and r["result"]["canvas"]["stroke_count"] == 2, f"{r}")
+        check(actor.request("strokes")["result"]["strokes"] == before[:2], "the first two strokes changed")
+        e = watcher.next_event()
+        check((e["event"], e["cause"], e["state"], e["stroke_count"], e["has_content"]) == ("canvas", "undo", "open", 2, True), f"{e}")
+        ctl = stylusctl(d, "undo")
+        check(ctl.returncode == 0, f"stylusctl undo: {ctl.returncode} {ctl.stderr}")
+        check(watcher.next_event()["stroke_count"] == 1, "stylusctl's undo reached the subscriber")
+        check(d.stop() == 0, "no clean exit")
+    with Daemon(root) as d:
+        d.wait_log("restored the canvas")
+        c = d.connect()
+        check(c.request("strokes")["result"]["strokes"] == before[:1], "the undo was not persisted")
+        check(c.request("undo")["result"]["canvas"]["has_content"] is False, "the last undo empties the canvas")
+        r = c.request("undo")
+        check(r["ok"] and r["result"]["changed"] is False and r["result"]["reason"] == "canvas is empty; nothing to undo", f"{r}")
+        ctl = stylusctl(d, "undo")
+        check(ctl.returncode == 0 and "unchanged: canvas is empty" in ctl.stdout, f"{ctl.returncode} {ctl.stdout} {ctl.stderr}")
+
+
 def test_a_corrupt_state_file_is_moved_aside(root):
     state = os.path.join(root, "state", "stylusd")
     os.makedirs(state, mode=0o700)

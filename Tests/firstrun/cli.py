@@ -165,13 +165,13 @@ def test_bash_completes_commands_topics_actions_bindings_and_files(root):
     for name in ("a.toml", "b.events", "c.txt"):
         open(os.path.join(root, name), "w").close()
     expected = [
-        ("stylusctl", ("",), {"toggle", "watch", "precision", "config", "completions", "devices"}),
+        ("stylusctl", ("",), {"toggle", "watch", "undo", "precision", "config", "completions", "devices"}),
         ("stylusctl", ("watch", ""), {"canvas", "double-press", "precision", "device", "pen"}),
         ("stylusctl", ("precision", ""), {"enable", "disable", "toggle"}),
         ("stylusctl", ("completions", ""), {"bash", "zsh", "fish"}),
         ("stylusctl", ("config", "check", ""), {"a.toml"}),
         ("stylusd", ("",), {"probe", "replay", "--seat", "--bind", "--replay"}),
-        ("stylusd", ("--bind", ""), {"BTN_STYLUS=toggle-canvas", "BTN_STYLUS2=toggle-precision", "BTN_STYLUS3=none"}),
+        ("stylusd", ("--bind", ""), {"BTN_STYLUS=toggle-canvas", "BTN_STYLUS2=toggle-precision", "BTN_STYLUS2=undo", "BTN_STYLUS3=none"}),
         ("stylusd", ("--replay", ""), {"b.events"}),
         ("stylusd", ("--config", ""), {"a.toml"}),
         ("stylusd", ("replay", ""), {"b.events"}),
@@ -183,7 +183,7 @@ def test_bash_completes_commands_topics_actions_bindings_and_files(root):
 
 
 def test_zsh_and_fish_scripts_hold_the_same_words(root):
-    for program, words in (("stylusctl", ["toggle", "double-press", "disable", "toml"]),
+    for program, words in (("stylusctl", ["toggle", "undo", "double-press", "disable", "toml"]),
                            ("stylusd", ["BTN_STYLUS2=toggle-precision", "events", "toml", "seat0"])):
         for shell in ("zsh", "fish"):
             script = run(program, "--generate-completion-script", shell).stdout

@@ -447,6 +447,32 @@ def test_escape_minimizes():
         check(e["cause"] == "ack", f"minimized by {e['cause']}, not ack")
 
 
+def test_undo():
+    """Ctrl+Z in the window undoes: the last stroke's ink leaves the screen, every other stroke stays."""
+    with stack() as s:
+        strokes = s.request("strokes")["strokes"]
+        s.open_and_wait()
+        n = len(s.watcher.canvas)
+        since = time.monotonic()
+        subprocess.run(["xdotool", "search", "--name", "^stylus-canvas$", "windowactivate", "--sync"],
+                       env=DESKTOP_SESSION.env, capture_output=True)
+        subprocess.run(["xdotool", "key", "ctrl+z"], env=DESKTOP_SESSION.env, check=True)
+        e = s.watcher.wait(lambda e: e["event"] == "canvas" and e["cause"] == "undo" and e in s.watcher.canvas[n:], 5, "an undo after Ctrl+Z")
+        check(e["stroke_count"] == len(strokes) - 1 and e["state"] == "open", f"{e}")
+        s.wait_overlay(f"strokes: {len(strokes) - 1} (rebuild)", 5, since)
+        time.sleep(0.15)   # the compositor's next paint
+        image = DESKTOP_SESSION.screenshot()
+        kept, removed = strokes[:-1], strokes[-1:]
+        check(s.request("strokes")["strokes"] == kept, "the daemon did not remove exactly the last stroke")
+        n_kept = check_canvas(image, kept, [(0, 0, 30)], "after undo")
+        near = {(x + dx, y + dy) for x, y in screen_points(kept, WIDTH, HEIGHT) for dx in range(-12, 13) for dy in range(-12, 13)}
+        gone = [p for p in screen_points(removed, WIDTH, HEIGHT) if p not in near]
+        check(gone, "every point of the last stroke lies on another stroke: nothing to see")
+        still = [p for p in gone if inked(image, *p)]
+        check(not still, f"{len(still)} of {len(gone)} points of the undone stroke still have ink, e.g. {still[:5]}")
+        print(f"  {len(kept)} strokes ({n_kept} points) stay; {len(gone)} points of the undone stroke are bare", flush=True)
+
+
 def click_reaches_window_below(overlay_args):
     """A small xev window under the open canvas; a click on it; whether xev saw the press."""
     with stack(overlay_args) as s:
@@ -518,7 +544,7 @@ def test_killed_daemon_hides_within_3s():
 
 
 TESTS = [test_replay_double_press_opens_the_canvas_with_its_ink, test_minimize_reopen_same_pixels,
-         test_see_through_over_applications, test_escape_minimizes,
+         test_see_through_over_applications, test_escape_minimizes, test_undo,
          test_click_through_reaches_the_window_below, test_without_click_through_the_canvas_takes_the_click,
          test_daemon_restart_redraws_within_2s, test_killed_daemon_hides_within_3s]
 

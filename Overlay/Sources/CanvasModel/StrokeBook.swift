@@ -29,10 +29,12 @@ public struct StrokeBook: Sendable {
 
     /// Takes a `strokes` answer. Live strokes it now contains are dropped
     /// (one per new stroke, oldest first); `liveChanged` says whether the
-    /// live layer must be drawn again.
-    public mutating func reconcile(_ strokes: [InkStroke]) -> (finished: Reconciliation, liveChanged: Bool) {
+    /// live layer must be drawn again. `rebuild`: the answer was asked for
+    /// after a stroke was removed (an undo), so it is drawn again whole even
+    /// when it looks like an extension (a new stroke in the undone one's place).
+    public mutating func reconcile(_ strokes: [InkStroke], rebuild: Bool = false) -> (finished: Reconciliation, liveChanged: Bool) {
         let old = finished.count
-        let extends = strokes.count >= old && (old == 0 || strokes[old - 1].points.count == finished[old - 1].points.count)
+        let extends = !rebuild && strokes.count >= old && (old == 0 || strokes[old - 1].points.count == finished[old - 1].points.count)
         let result: Reconciliation
         if !extends {
             result = .rebuild

@@ -52,6 +52,8 @@ final class CanvasWindow {
     private var hover: [UInt32: InkPoint] = [:]
     private var fetching = false
     private var fetchAgain = false
+    /// An undo removed a stroke: the next `strokes` asked for is drawn again whole.
+    private var rebuildOnNextFetch = false
 
     init(options: Options, link: DaemonLink) {
         self.options = options
@@ -93,9 +95,15 @@ final class CanvasWindow {
 
         let keys = gtk_event_controller_key_new()!
         typealias KeyCallback = @convention(c) (OpaquePointer?, guint, guint, UInt32, UnsafeMutableRawPointer?) -> gboolean
-        let onKey: KeyCallback = { _, keyval, _, _, data in
-            guard keyval == guint(GDK_KEY_Escape) else { return 0 }
-            MainActor.assumeIsolated { Unmanaged<CanvasWindow>.fromOpaque(data!).takeUnretainedValue().requestMinimize("Escape") }
+        let onKey: KeyCallback = { _, keyval, _, modifiers, data in
+            let window = { Unmanaged<CanvasWindow>.fromOpaque(data!).takeUnretainedValue() }
+            if keyval == guint(GDK_KEY_Escape) {
+                MainActor.assumeIsolated { window().requestMinimize("Escape") }
+                return 1
+            }
+            let control = modifiers & UInt32(GDK_CONTROL_MASK.rawValue) != 0
+            guard control, keyval == guint(GDK_KEY_z) || keyval == guint(GDK_KEY_Z) else { return 0 }
+            MainActor.assumeIsolated { window().requestUndo() }
             return 1
         }
         connectSignal(UnsafeMutableRawPointer(keys), "key-pressed", onKey, me)
@@ -132,7 +140,12 @@ final class CanvasWindow {
             }
         case .canvas(let canvas, let cause, let strokeCount):
             log("canvas \(canvas.rawValue) (\(cause), \(strokeCount) strokes)")
-            if strokeCount == 0, !book.finished.isEmpty || !book.liveStrokes.isEmpty {
+            if cause == "undo", strokeCount > 0 {
+                // A stroke left: the next answer is drawn again whole (exact,
+                // whichever stroke went and whatever was drawn since).
+                rebuildOnNextFetch = true
+                fetchStrokes()
+            } else if strokeCount == 0, !book.finished.isEmpty || !book.liveStrokes.isEmpty {
                 book.clear()
                 clearLayer(finishedLayer)
                 clearLayer(liveLayer)
@@ -180,6 +193,13 @@ final class CanvasWindow {
         }
     }
 
+    private func requestUndo() {
+        log("Ctrl+Z: asking stylusd to undo")
+        link.send(.undo) { error in
+            if let error { MainInbox.shared.post { printError("stylus-canvas: undo: \(error)\n") } }
+        }
+    }
+
     private func sendAck() {
         log("ack")
         link.send(.ack) { error in
@@ -194,12 +214,16 @@ final class CanvasWindow {
             return
         }
         fetching = true
+        let rebuild = rebuildOnNextFetch
+        rebuildOnNextFetch = false
         link.strokes { result in
             MainInbox.shared.post { [self] in
                 fetching = false
                 switch result {
-                case .success(let strokes): apply(strokes)
-                case .failure(let error): log("strokes: \(error.message)")
+                case .success(let strokes): apply(strokes, rebuild: rebuild)
+                case .failure(let error):
+                    log("strokes: \(error.message)")
+                    if rebuild { rebuildOnNextFetch = true }
                 }
                 if fetchAgain {
                     fetchAgain = false
@@ -209,8 +233,8 @@ final class CanvasWindow {
         }
     }
 
-    private func apply(_ strokes: [InkStroke]) {
-        let (finished, liveChanged) = book.reconcile(strokes)
+    private func apply(_ strokes: [InkStroke], rebuild: Bool) {
+        let (finished, liveChanged) = book.reconcile(strokes, rebuild: rebuild)
         switch finished {
         case .unchanged: break
         case .append(let range):

@@ -63,7 +63,7 @@ final class DaemonLink: Sendable {
 
     // MARK: Requests, each on its own connection and thread; `done` runs on that thread.
 
-    enum Command: Sendable { case ack, minimize }
+    enum Command: Sendable { case ack, minimize, undo }
 
     func send(_ command: Command, done: @escaping @Sendable (String?) -> Void) {
         let path = path
@@ -73,6 +73,7 @@ final class DaemonLink: Sendable {
                 switch command {
                 case .ack: _ = try connection.ack()
                 case .minimize: _ = try connection.minimize()
+                case .undo: _ = try connection.undo()
                 }
                 done(nil)
             } catch {

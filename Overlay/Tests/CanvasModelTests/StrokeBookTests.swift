@@ -48,3 +48,12 @@ private func stroke(_ n: Int) -> InkStroke { InkStroke(device: 1, tool: .pen, po
     #expect(book.penSample(device: 1, tool: .pen, point: p(0.2), tip: false) == .redrawLive)
     #expect(book.liveStrokes.isEmpty)
 }
+
+@Test func anAnswerAfterAnUndoIsDrawnAgainWholeEvenWhenItLooksLikeAnExtension() {
+    var book = StrokeBook()
+    _ = book.reconcile([stroke(2), stroke(4)])
+    // Undo removed the 4-point stroke and a new 4-point stroke took its place before the answer.
+    #expect(book.reconcile([stroke(2), stroke(4)], rebuild: true).finished == .rebuild)
+    #expect(book.reconcile([stroke(2)]).finished == .rebuild, "fewer strokes: drawn again")
+    #expect(book.finished == [stroke(2)])
+}
