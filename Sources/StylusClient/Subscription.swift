@@ -1,6 +1,5 @@
 public import StylusProtocol
 import StylusSystem
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -67,7 +66,7 @@ public struct StylusSubscription: AsyncSequence, Sendable {
 /// Stops a subscription: the thread wakes from its read or its wait and ends.
 public final class SubscriptionHandle: Sendable {
     private struct State { var cancelled = false; var wakeRead: Int32 = -1; var wakeWrite: Int32 = -1 }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init() {
         var fds: [Int32] = [-1, -1]

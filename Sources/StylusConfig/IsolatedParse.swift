@@ -1,6 +1,5 @@
 import StylusCore
 import StylusSystem
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -56,7 +55,7 @@ public final class ConfigParse {
     /// runs the same code as the parent.
     public static let selfExecutable = "/proc/self/exe"
 
-    private static let configuredExecutable = Mutex<String?>(nil)
+    private static let configuredExecutable = Locked<String?>(nil)
 
     /// What `start` runs when it is given no executable: `selfExecutable`,
     /// unless this process cannot be the child (a test runner) and names

@@ -1,5 +1,5 @@
 import StylusProtocol
-import Synchronization
+import StylusSystem
 import Testing
 @testable import StylusClient
 #if canImport(Glibc)
@@ -80,8 +80,8 @@ struct ClientTests {
         let path = temporaryDirectory() + "/s.sock"
         let daemon = try FakeDaemon(path: path, canvasState: "open")
         defer { daemon.stop() }
-        let seen = Mutex<[String]>([])
-        let ended = Mutex(false)
+        let seen = Locked<[String]>([])
+        let ended = Locked(false)
         let handle = StylusSubscription(topics: [.canvas], path: path).start({ update in
             if case .connected(let status) = update { seen.withLock { $0.append(status.canvas.state) } }
         }, onEnd: { _ in ended.withLock { $0 = true } })

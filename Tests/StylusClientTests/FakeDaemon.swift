@@ -1,7 +1,6 @@
 import StylusProtocol
 @testable import StylusClient
 import StylusSystem
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,7 +12,7 @@ final class FakeDaemon: Sendable {
     let path: String
     let canvasState: String
     private struct State { var listener: Int32 = -1; var client: Int32 = -1; var requests: [String] = [] }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(path: String, canvasState: String) throws {
         self.path = path
