@@ -127,9 +127,10 @@ public final class Daemon {
         fds.reserveCapacity(16)
         while true {
             fds.removeAll(keepingCapacity: true)
-            for fd in [source.fd, signals.fd, timer.fd, listener.fd, reloader.fd ?? -1, catalog.fd ?? -1, output.pollDescriptor ?? -1] {
-                fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))   // poll skips fd -1
-            }
+            // No array literal here: this runs once per pen event. poll skips fd -1.
+            func watch(_ fd: Int32) { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+            watch(source.fd); watch(signals.fd); watch(timer.fd); watch(listener.fd)
+            watch(reloader.fd ?? -1); watch(catalog.fd ?? -1); watch(output.pollDescriptor ?? -1)
             let fixed = fds.count
             let polled = clients
             for client in polled {
@@ -212,10 +213,12 @@ public final class Daemon {
     }
 
     private func armTimer(_ timer: DeadlineTimer) {
+        // No array here either: once per pen event.
         var deadline = handler.nextDeadline
-        for other in [saver.saveIfDue(now: monotonicMicroseconds(), persistedState), reloader.deadline, catalog.deadline] {
-            if let other { deadline = min(deadline ?? other, other) }
-        }
+        func consider(_ other: Int64?) { if let other { deadline = min(deadline ?? other, other) } }
+        consider(saver.saveIfDue(now: monotonicMicroseconds(), persistedState))
+        consider(reloader.deadline)
+        consider(catalog.deadline)
         if !timer.set(deadline) {
             logger.critical("timerfd_settime failed: \(String(cString: strerror(errno))); transitions, saves and helpers' time limits are late until the next event")
         }
