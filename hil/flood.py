@@ -282,7 +282,7 @@ def test_a_flood_of_devices_and_reload_is_answered_and_loses_no_pen_sample():
     d, workers = None, []
     try:
         d = hil.Stylusd("--config", config)
-        d.wait_log("stylusd: ready", timeout=20)
+        d.wait_log("stylusd: ready", timeout=60)
         ctl = Client(d.socket_path)
         end = time.monotonic() + 20
         while sum(x["kind"] == "pen" for x in ctl.ask("status")["result"]["input"]["devices"]) < 2:

@@ -1,5 +1,6 @@
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
+#include <sys/eventfd.h>
 #include <signal.h>
 #include <poll.h>
 #include <dirent.h>

@@ -154,19 +154,9 @@ struct SubscriptionWorker: Sendable {
 
 /// Runs `body` on a new detached thread (the subscription blocks in read and poll, not in Swift's task pool).
 func startThread(_ body: @escaping @Sendable () -> Void) {
-    final class Box: Sendable {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-    let box = Unmanaged.passRetained(Box(body)).toOpaque()
-    var thread = pthread_t()
-    let created = pthread_create(&thread, nil, { argument in
-        Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue().body()
-        return nil
-    }, box)
-    if created == 0 {
-        pthread_detach(thread)
-    } else {
-        Unmanaged<Box>.fromOpaque(box).takeRetainedValue().body()   // no thread to be had: run here
+    do {
+        try startDetachedThread(body)
+    } catch {
+        body()   // no thread to be had: run here
     }
 }

@@ -131,6 +131,7 @@ public final class Daemon {
             func watch(_ fd: Int32) { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
             watch(source.fd); watch(signals.fd); watch(timer.fd); watch(listener.fd)
             watch(reloader.fd ?? -1); watch(catalog.fd ?? -1); watch(output.pollDescriptor ?? -1)
+            watch(saver.fd ?? -1)
             let fixed = fds.count
             let polled = clients
             for client in polled {
@@ -167,6 +168,7 @@ public final class Daemon {
                 if let report { handler.devices = report }
                 if handler.devices != nil || catalog.fd == nil { answerProbeWaiters() }
             }
+            if fds[7].revents != 0 { saver.writerRang() }
             if fds[3].revents != 0 { acceptClients(listener) }
             // Clients accepted just now were not in this poll; they are served next time round.
             for (i, client) in polled.enumerated() {
@@ -224,8 +226,8 @@ public final class Daemon {
         }
     }
 
-    private func persistedState() -> PersistedState {
-        PersistedState(canvas: handler.engine.canvas, precisionEnabled: handler.engine.precisionEnabled)
+    private func persistedState() -> StateSnapshot {
+        StateSnapshot(canvas: handler.engine.canvas, precisionEnabled: handler.engine.precisionEnabled)
     }
 
     // MARK: Output

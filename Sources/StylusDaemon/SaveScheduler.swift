@@ -9,9 +9,17 @@ import Glibc
 /// fsyncs the whole drawing, so saving on every change let a client
 /// toggling thousands of times a second stall everyone else), a failed save
 /// again a second later, and everything at a stop.
+///
+/// The writing itself happens on a thread of its own (`StateWriter`): the
+/// encoding of a big drawing and an fsync on a slow disk took a loop turn
+/// 50-400 ms in the hardware-in-the-loop guest, and pen events and requests
+/// waited for it. The loop hands over a snapshot of the canvas (a copy of
+/// a value, shared until the engine next changes it) and learns the result
+/// through the writer's doorbell in its poll set.
 final class SaveScheduler {
     static let spacing: Int64 = 1_000_000
     private(set) var store: StateStore?
+    private var writer: StateWriter?
     private var dirty = false
     private var failing = false
     private var lastSaveAt: Int64?
@@ -21,6 +29,9 @@ final class SaveScheduler {
         store = path.map(StateStore.init(path:))
         self.log = log
     }
+
+    /// The writer's doorbell, to poll for POLLIN; then call `writerRang()`.
+    var fd: Int32? { writer?.doorbell.fd }
 
     /// The saved canvas and precision setting, if there is one to restore.
     func restore() -> (Canvas, Bool)? {
@@ -47,34 +58,144 @@ final class SaveScheduler {
 
     func markDirty() { dirty = true }
 
-    /// Saves if the last save is old enough; otherwise returns when to try again.
-    func saveIfDue(now: Int64, _ state: () -> PersistedState) -> Int64? {
+    /// Hands the state to the writer if the last save is old enough;
+    /// otherwise returns when to try again.
+    func saveIfDue(now: Int64, _ state: () -> StateSnapshot) -> Int64? {
         guard dirty else { return nil }
         if let last = lastSaveAt, now - last < Self.spacing { return last + Self.spacing }
         lastSaveAt = now
-        dirty = !save(state())
-        return dirty ? now + Self.spacing : nil
-    }
-
-    /// Saves at once (a stop); false when the file keeps an older state.
-    func saveNow(_ state: PersistedState) -> Bool {
         dirty = false
-        return save(state)
+        guard let store else { return nil }
+        if writer == nil {
+            do {
+                writer = try StateWriter(store: store)
+            } catch {
+                // Without a thread the save runs here, in the loop, as it always could.
+                log("cannot start the state writer thread (\(error)); saving in the event loop")
+                report(StateWriter.write(state(), to: store))
+                return dirty ? now + Self.spacing : nil
+            }
+        }
+        writer!.submit(state())
+        return nil
     }
 
-    private func save(_ state: PersistedState) -> Bool {
+    /// The writer finished one or more saves.
+    func writerRang() {
+        guard let writer else { return }
+        writer.doorbell.drain()
+        for outcome in writer.takeOutcomes() { report(outcome) }
+    }
+
+    /// Saves at once (a stop), after the writer's save in progress, if any;
+    /// false when the file keeps an older state.
+    func saveNow(_ state: StateSnapshot) -> Bool {
+        if let writer {
+            writer.finish()
+            self.writer = nil
+        }
+        dirty = false
         guard let store else { return true }
-        do {
-            try store.save(state)
+        return report(StateWriter.write(state, to: store))
+    }
+
+    @discardableResult
+    private func report(_ outcome: StateWriter.Outcome) -> Bool {
+        switch outcome {
+        case .saved:
             if failing {
                 failing = false
-                log("state saved again to \(store.path)")
+                log("state saved again to \(store?.path ?? "the state file")")
             }
             return true
-        } catch {
+        case .failed(let error):
             if !failing { log("cannot save state: \(error); the running daemon keeps it and retries every second until it can") }
             failing = true
+            dirty = true
             return false
         }
+    }
+}
+
+/// What a save writes: the canvas and the precision setting, as values.
+struct StateSnapshot: Sendable {
+    var canvas: Canvas
+    var precisionEnabled: Bool
+}
+
+/// The thread that encodes and writes the state file. It sleeps until it
+/// is handed a snapshot (no timed wakeups); a snapshot handed over while
+/// it writes replaces any older one still waiting, since only the newest
+/// state matters.
+final class StateWriter: Sendable {
+    enum Outcome: Sendable, Equatable {
+        case saved
+        case failed(String)
+    }
+
+    private struct Shared {
+        var waiting: StateSnapshot?
+        var writing = false
+        var stopping = false
+        var stopped = false
+        var outcomes: [Outcome] = []
+    }
+
+    let doorbell: Doorbell
+    private let shared = WorkSignal(Shared())
+
+    init(store: StateStore) throws(SystemCallError) {
+        doorbell = try Doorbell()
+        let shared = shared, doorbell = doorbell
+        try startDetachedThread {
+            while true {
+                let next: StateSnapshot? = shared.wait { s in
+                    if let snapshot = s.waiting {
+                        s.waiting = nil
+                        s.writing = true
+                        return .some(snapshot)
+                    }
+                    return s.stopping ? .some(nil) : nil
+                }
+                guard let snapshot = next else { break }
+                let outcome = Self.write(snapshot, to: store)
+                shared.update { s in
+                    s.writing = false
+                    s.outcomes.append(outcome)
+                }
+                doorbell.ring()
+            }
+            shared.update { $0.stopped = true }
+        }
+    }
+
+    static func write(_ snapshot: StateSnapshot, to store: StateStore) -> Outcome {
+        do {
+            try store.save(PersistedState(canvas: snapshot.canvas, precisionEnabled: snapshot.precisionEnabled))
+            return .saved
+        } catch {
+            return .failed("\(error)")
+        }
+    }
+
+    func submit(_ snapshot: StateSnapshot) {
+        shared.update { $0.waiting = snapshot }
+    }
+
+    func takeOutcomes() -> [Outcome] {
+        shared.update { s in
+            defer { s.outcomes.removeAll() }
+            return s.outcomes
+        }
+    }
+
+    /// Drops a snapshot not yet started, waits for the save in progress
+    /// and ends the thread.
+    func finish() {
+        shared.update { s in
+            s.waiting = nil
+            s.stopping = true
+        }
+        shared.wait { s in s.stopped ? () : nil }
     }
 }

@@ -77,7 +77,7 @@ enum StateError: Error, CustomStringConvertible {
 /// `$XDG_STATE_HOME/stylusd/state.json`, written atomically: a temporary
 /// file, fsync, rename over the old one, fsync of the directory. A write
 /// that fails leaves the previous file intact.
-final class StateStore {
+final class StateStore: Sendable {
     let path: String
     let directory: String
 
