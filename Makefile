@@ -83,10 +83,11 @@ test: deps-test
 	$(MAKE) --no-print-directory test-firstrun
 	$(MAKE) --no-print-directory hil
 
-# A new user's first commands: the CLI's messages, make run without a login
-# session, make demo, make install into a folder.
+# A new user's first commands: the CLI's messages, every shell command in
+# the README, make run without a login session, make demo, make install into a folder.
 test-firstrun: release
 	python3 Tests/firstrun/cli.py --bin .build/release
+	python3 Tests/firstrun/readme.py --bin .build/release
 	python3 Tests/firstrun/first_run.py
 
 # The socket contract against a live daemon on this machine.

@@ -30,6 +30,8 @@ final class SaveScheduler {
         self.log = log
     }
 
+    deinit { writer?.finish() }
+
     /// The writer's doorbell, to poll for POLLIN; then call `writerRang()`.
     var fd: Int32? { writer?.doorbell.fd }
 
