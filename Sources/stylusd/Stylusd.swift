@@ -132,7 +132,7 @@ struct Run: ParsableCommand {
             completion: .list(OutputChoice.allCases.map(\.rawValue)))
     var output: String?
 
-    @Option(help: ArgumentHelp("Filter mode: what reaches the desktop of every bound side button: defer (default), immediate or never. Default: [output.passthrough] in the configuration file.", valueName: "mode"),
+    @Option(help: ArgumentHelp("Filter mode: what reaches the desktop of every bound side button: defer, immediate or never. Default: [output.passthrough] in the configuration file, else defer.", valueName: "mode"),
             completion: .list(Passthrough.allCases.map(\.rawValue)))
     var passthrough: String?
 
