@@ -738,6 +738,8 @@ def test_output_filter_without_uinput_is_refused_with_the_fix_and_observe_switch
     with Daemon(root) as d:
         watcher, actor = d.connect(), d.connect()
         check(watcher.request("subscribe", topics=["output"])["result"]["topics"] == ["output"], "subscribe output")
+        check(actor.request("precision", action="enable")["ok"] and actor.request("toggle")["ok"], "precision, toggle")
+        actor.request("ack")
         out = actor.request("status")["result"]["output"]
         check(out["requested"] == "auto" and out["waiting"] == [], f"default: {out}")
         check(any(l.startswith(f"stylusd: output {out['mode']} (requested auto): ") for l in d.log), f"no start-up line: {d.log}")
@@ -771,6 +773,8 @@ def test_output_filter_without_uinput_is_refused_with_the_fix_and_observe_switch
         check(stylusctl(d, "output", "grab").returncode == 64, "stylusctl accepted an unknown mode")
         status = stylusctl(d, "status")
         check(status.returncode == 0 and "\noutput     " in status.stdout, f"{status.stdout}")
+        after = actor.request("status")["result"]
+        check(after["precision"]["enabled"] and after["canvas"]["state"] == "open", f"a switch changed the engine's state: {after}")
         check(watcher.request("status")["ok"] and watcher.events == [], f"an event too many: {watcher.events}")
 
 
