@@ -46,6 +46,11 @@ class Stylusd:
         env = dict(os.environ, XDG_RUNTIME_DIR=self.root, XDG_STATE_HOME=os.path.join(self.root, "state"),
                    XDG_CONFIG_HOME=os.path.join(self.root, "config"))
         self.socket_path = os.path.join(self.root, "stylusd", "stylusd.sock")
+        # These tests read the real node beside the daemon (evemu-record, libinput). The
+        # daemon's default, auto, is filter here where /dev/uinput exists, and would grab
+        # it: a test that means filter mode says --output itself.
+        if not any(a == "--output" or a.startswith("--output=") for a in args):
+            args = ("--output", "observe", *args)
         self.proc = subprocess.Popen([*prefix, STYLUSD, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
                                      text=True, bufsize=1)
         self.events, self.log, self.responses = [], [], queue.Queue()
@@ -769,6 +774,7 @@ def test_a_real_recording_gives_the_same_double_presses_live_and_offline():
 sys.modules.setdefault("tests", sys.modules[__name__])
 from flood import *  # noqa: E402,F401,F403  (the loop under a flood of devices and reload)
 from uinput_tests import *  # noqa: E402,F401,F403  (filter mode: the grabbed pen and its virtual clone)
+from output_switch_tests import *  # noqa: E402,F401,F403  (stylusctl output: observe frees the pen, filter grabs it)
 TESTS = [v for k, v in sorted(globals().items()) if k.startswith("test_")]
 
 

@@ -86,6 +86,11 @@ def main(stylusd):
         s.send('{"id":16,"cmd":"unsubscribe","topics":["pen"]}'); s.take()
         s.send('{"id":17,"cmd":"devices"}'); section("`devices`", s.take(), "The daemon's probe of /dev/input (empty on a machine without input devices).")
         s.send('{"id":18,"cmd":"reload"}'); section("`reload`", s.take())
+        s.send('{"id":"out-1","cmd":"subscribe","topics":["output"]}'); s.take()
+        s.send('{"id":"out-2","cmd":"output","mode":"filter"}')
+        s.send('{"id":"out-3","cmd":"output","mode":"observe"}', events=1, until=lambda m: m["event"] == "output")
+        section("`output`", s.take(), "A replay has no node to grab, so filter is refused with the reason and the output stays; "
+                "a switch that changes the mode or the requested mode answers with the status and sends `output` subscribers the event.")
         s.send('{"id":19,"cmd":"fly"}'); s.send('{"id":20,"cmd":"precision","action":"max"}'); s.send('{"id":21,"cmd":7}')
         s.send('{nope'); s.send('[1,2]')
         section("Errors", s.take(), "The connection stays usable after each of them.")

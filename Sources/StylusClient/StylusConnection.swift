@@ -124,6 +124,7 @@ public final class StylusConnection {
     public func undo() throws(StylusClientError) -> StatusResult { try request(.undo) }
     public func reload() throws(StylusClientError) -> StatusResult { try request(.reload) }
     public func precision(_ action: PrecisionRequest) throws(StylusClientError) -> StatusResult { try request(.precision(action)) }
+    public func output(_ mode: OutputChoice) throws(StylusClientError) -> StatusResult { try request(.output(mode)) }
     public func strokes() throws(StylusClientError) -> StrokesResult { try request(.strokes) }
     public func devices() throws(StylusClientError) -> DevicesResult { try request(.devices) }
     public func subscribe(_ topics: [Topic] = Topic.defaults) throws(StylusClientError) -> TopicsResult { try request(.subscribe(topics)) }

@@ -78,6 +78,11 @@ public enum Preset: String, CaseIterable, Sendable {
 ///     [canvas]
 ///     max_points = 262144
 ///     max_strokes = 16384
+///     [output]
+///     mode = "auto"               # observe | filter | auto
+///     capture_while_canvas_open = true
+///     [output.passthrough]        # per side button: defer | immediate | never
+///     BTN_STYLUS = "defer"
 public enum ConfigFile {
     public static func parse(_ text: String, file: String) throws(ConfigError) -> EngineConfig {
         try parse(Array(text.utf8), file: file)
@@ -117,7 +122,7 @@ public enum ConfigFile {
             }
         }
 
-        let topLevel = ["preset", "interval_ms", "debounce_ms", "transition_ms", "bindings", "precision", "canvas"]
+        let topLevel = ["preset", "interval_ms", "debounce_ms", "transition_ms", "bindings", "precision", "canvas", "output"]
         for key in table.keys where !topLevel.contains(key) {
             report(key, "unknown key; known keys are \(topLevel.joined(separator: ", "))")
         }
@@ -190,6 +195,41 @@ public enum ConfigFile {
             if let v = integer(canvas, "max_points", "canvas.max_points") { config.canvasLimits.maxPoints = v }
             if let v = integer(canvas, "max_strokes", "canvas.max_strokes") { config.canvasLimits.maxStrokes = v }
         }
+        if let output = subtable("output", allowed: ["mode", "capture_while_canvas_open", "passthrough"]) {
+            if let value = output["mode"] {
+                if let name = value.string, let mode = OutputChoice(rawValue: name) {
+                    config.output.mode = mode
+                } else {
+                    report("output.mode", "\(value.string.map { "unknown mode \"\($0)\"" } ?? "expected a string, found \(value.type)"); use \(OutputChoice.spelledOut)")
+                }
+            }
+            if let value = output["capture_while_canvas_open"] {
+                if let capture = value.bool {
+                    config.output.captureWhileCanvasOpen = capture
+                } else {
+                    report("output.capture_while_canvas_open", "expected true or false, found \(value.type)")
+                }
+            }
+            if let value = output["passthrough"] {
+                if let passthrough = value.table {
+                    for key in passthrough.keys {
+                        let path = "output.passthrough.\(key)"
+                        guard let button = SideButton.allCases.first(where: { $0.evdevName == key }) else {
+                            report(path, "unknown button; passthrough is set per side button: \(SideButton.allCases.map(\.evdevName).joined(separator: ", "))")
+                            continue
+                        }
+                        let value = passthrough[key]!
+                        guard let name = value.string, let mode = Passthrough(rawValue: name) else {
+                            report(path, "\(value.string.map { "unknown passthrough \"\($0)\"" } ?? "expected a string, found \(value.type)"); use \(Passthrough.spelledOut)")
+                            continue
+                        }
+                        config.output.passthrough[button.rawValue] = mode
+                    }
+                } else {
+                    report("output.passthrough", "expected a table ([output.passthrough]) of side buttons, e.g. BTN_STYLUS = \"defer\"")
+                }
+            }
+        }
         for problem in config.problems() {
             report(problem.key.hasPrefix("precision.curve") ? "precision.curve" : problem.key, problem.message)
         }
@@ -223,11 +263,18 @@ struct KeyLines {
         }
     }
 
+    /// A key may hold dots (quoted) and so may a table name: every split of
+    /// the path into table and key is tried, the first dot's first.
+    /// "output.passthrough.BTN_STYLUS" set in an inline table gets the line
+    /// of `passthrough` under [output].
     func line(of path: String) -> Int? {
-        let parts = path.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        let (table, key) = parts.count == 2 ? (parts[0], parts[1]) : ("", parts[0])
-        return entries.first { $0.table == table && $0.key == key }?.line
-            ?? entries.first { $0.table == "" && $0.key == path }?.line
+        for dot in path.indices where path[dot] == "." {
+            let table = String(path[..<dot]), key = String(path[path.index(after: dot)...])
+            if let line = entries.first(where: { $0.table == table && $0.key == key })?.line { return line }
+        }
+        if let line = entries.first(where: { $0.table == "" && $0.key == path })?.line { return line }
+        guard let last = path.lastIndex(of: "."), path[..<last].contains(".") else { return nil }
+        return line(of: String(path[..<last]))
     }
 }
 

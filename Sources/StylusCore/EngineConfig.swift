@@ -67,6 +67,8 @@ public struct EngineConfig: Equatable, Sendable, Codable {
     public var padBindings: [Int: Action] = [:]
     public var precision = PrecisionConfig()
     public var canvasLimits = CanvasLimits()
+    /// `[output]`: read by the shell, not by the engine.
+    public var output = OutputConfig()
 
     public init() {}
 

@@ -27,6 +27,10 @@ final class CommandHandler {
     private let recording: String?
     private var pens: Set<DeviceID> = []
     private let log: (String) -> Void
+    /// What `status` says of the output; the daemon, which owns the output, answers it.
+    var outputStatus: () -> StatusResult.OutputInfo = {
+        StatusResult.OutputInfo(mode: "observe", requested: "observe", reason: "observe: no output has been chosen yet")
+    }
 
     enum Answer {
         case now([UInt8])
@@ -34,6 +38,8 @@ final class CommandHandler {
         case afterReload(id: JSONValue)
         /// Answer with `devicesAnswer` once the first probe is in.
         case afterProbe(id: JSONValue)
+        /// The daemon replaces its output, then answers with `outputAnswer`.
+        case switchOutput(id: JSONValue, to: OutputChoice)
     }
 
     /// - Parameter tracksPens: live input (libinput) decides button-only
@@ -139,6 +145,8 @@ final class CommandHandler {
             return devices == nil ? .afterProbe(id: id) : .now(devicesAnswer(id: id))
         case .reload:
             return .afterReload(id: id)
+        case .output(let choice):
+            return .switchOutput(id: id, to: choice)
         }
     }
 
@@ -150,20 +158,23 @@ final class CommandHandler {
         var precisionEnabled: Bool, precisionActive: Bool
         var devices: [DeviceID], buttonOnlyReason: String?
         var config: EngineConfig
+        var output: StatusResult.OutputInfo
         var changed: Bool?, reason: String?
     }
     private var statusCache: [Bool?: (key: StatusKey, encoded: Response.EncodedResult)] = [:]
 
     private func status(_ id: JSONValue, changed: Bool? = nil, reason: String? = nil) -> [UInt8] {
         let c = engine.canvas
+        let output = outputStatus()
         let key = StatusKey(canvas: c.state, strokes: c.strokes.count, points: c.pointCount, full: c.isFull,
                             precisionEnabled: engine.precisionEnabled, precisionActive: engine.precisionActive,
                             devices: engine.deviceIDs, buttonOnlyReason: buttonOnlyReason, config: engine.config,
-                            changed: changed, reason: reason)
+                            output: output, changed: changed, reason: reason)
         if let cached = statusCache[changed], cached.key == key {
             return Response.success(id: id, encodedResult: cached.encoded)
         }
-        let encoded = Response.EncodedResult(StatusResult(engine: engine, buttonOnlyReason: buttonOnlyReason, changed: changed, reason: reason))
+        let encoded = Response.EncodedResult(StatusResult(engine: engine, buttonOnlyReason: buttonOnlyReason, output: output,
+                                                          changed: changed, reason: reason))
         statusCache[changed] = (key, encoded)
         return Response.success(id: id, encodedResult: encoded)
     }
@@ -193,6 +204,17 @@ final class CommandHandler {
         switch outcome {
         case .success: return status(id, changed: true)
         case .failure(let error): return Response.failure(id: id, ProtocolError(code: .failed, message: "\(error); the running configuration is unchanged"))
+        }
+    }
+
+    /// The answer to `output`: the status after the switch (`changed`
+    /// false, with the reason, when that output already ran), or why the
+    /// output asked for is not possible (the running one stays).
+    func outputAnswer(id: JSONValue, _ outcome: Result<Bool, ProtocolError>) -> [UInt8] {
+        switch outcome {
+        case .success(true): return status(id, changed: true)
+        case .success(false): return status(id, changed: false, reason: "output is already \(outputStatus().mode), requested \(outputStatus().requested)")
+        case .failure(let error): return Response.failure(id: id, error)
         }
     }
 

@@ -26,6 +26,10 @@ public final class Daemon {
     private var catalog: DeviceCatalog!
     /// Where input goes next, after the engine (StylusOutput).
     private var output: any PenOutput = ObserveOutput()
+    /// What was asked for last: `[output] mode` or `--output`, or the `output` command.
+    private var requestedOutput = OutputChoice.auto
+    /// Every device the input source reported, for an output that takes over at run time.
+    private var outputDevices: [DeviceID: OutputDevice] = [:]
     private var clients: [ClientConnection] = []
     private var nextClientNumber = 1
     private var notifier: ServiceNotifier
@@ -88,12 +92,14 @@ public final class Daemon {
             handler = CommandHandler(config: config, buttonOnlyReason: buttonOnlyReason, tracksPens: live, recording: recording, log: info)
             saver = SaveScheduler(path: options.statePath, log: info)
             if let (canvas, precision) = saver.restore() { handler.restore(canvas: canvas, precisionEnabled: precision) }
-            output = chooseOutput(config: config)
+            requestedOutput = config.output.mode
+            output = chooseOutput(requestedOutput, config: config)
             handler.withholdsPresses = output.mode == .filter
+            handler.outputStatus = { [unowned self] in self.outputInfo }
             // The output learns the restored canvas state before any input.
             handler.describeStateForOutput(now: monotonicMicroseconds())
             publish()
-            log(output.statusReason)
+            log("output \(output.mode.rawValue) (requested \(requestedOutput.rawValue)): \(output.statusReason)")
             let source = try InputSource(options.input, log: info)
             if live {
                 if let reason = buttonOnlyReason {
@@ -233,16 +239,73 @@ public final class Daemon {
     // MARK: Output
 
     /// observe, or filter where it was asked for (or `auto`) and /dev/uinput can be written.
-    private func chooseOutput(config: EngineConfig) -> any PenOutput {
-        guard options.output != .observe else { return ObserveOutput() }
-        guard case .libinput = options.input else {
-            return ObserveOutput(filterUnavailable: "input comes from a recording; there is no node to grab")
-        }
-        if let reason = UinputOutput.unavailableReason() {
-            if options.output == .filter { warn("--output filter: \(reason); running in observe mode") }
+    private func chooseOutput(_ requested: OutputChoice, config: EngineConfig) -> any PenOutput {
+        guard requested != .observe else { return ObserveOutput() }
+        if let reason = filterUnavailableReason() {
+            if requested == .filter { warn("output filter was asked for, but \(reason); running in observe mode") }
             return ObserveOutput(filterUnavailable: reason)
         }
-        return UinputOutput(engine: config, filter: options.filter, log: { [weak self] in self?.log($0) })
+        return UinputOutput(engine: config, filter: config.output.filter, log: info)
+    }
+
+    /// Why filter mode cannot run here, with the fix; nil when it can.
+    private func filterUnavailableReason() -> String? {
+        guard case .libinput = options.input else { return "input comes from a recording; there is no node to grab" }
+        return UinputOutput.unavailableReason()
+    }
+
+    /// What `status` and the `output` event say of the output.
+    private var outputInfo: StatusResult.OutputInfo {
+        StatusResult.OutputInfo(mode: output.mode.rawValue, requested: requestedOutput.rawValue,
+                                reason: output.statusReason, waiting: output.waitingToGrab)
+    }
+
+    /// Replaces the output at run time; engine state (canvas, strokes,
+    /// precision) stays. Observe closes a filter at once: every grab is
+    /// released and every clone destroyed (the user's escape hatch). With
+    /// `refuseImpossible`, a filter that cannot run is an error and nothing
+    /// changes; otherwise observe runs and says why. Succeeds with whether
+    /// the mode or the requested mode changed: then call `announceOutput`.
+    private func switchOutput(to requested: OutputChoice, config: EngineConfig, refuseImpossible: Bool) -> Result<Bool, ProtocolError> {
+        let before = outputInfo
+        let unavailable = requested == .observe ? nil : filterUnavailableReason()
+        if requested == .filter, let unavailable, refuseImpossible {
+            return .failure(ProtocolError(code: .failed, message: "filter is not possible: \(unavailable); the output stays \(output.mode.rawValue)"))
+        }
+        requestedOutput = requested
+        let filter = requested != .observe && unavailable == nil
+        if filter && output.mode == .filter {
+            (output as? UinputOutput)?.reconfigure(engine: config, filter: config.output.filter)
+        } else {
+            output.close()
+            output = chooseOutput(requested, config: config)
+            handler.withholdsPresses = output.mode == .filter
+            for device in outputDevices.values.sorted(by: { $0.id.rawValue < $1.id.rawValue }) { output.deviceAdded(device) }
+            handler.describeStateForOutput(now: monotonicMicroseconds())
+            publish()
+        }
+        let after = outputInfo
+        return .success(after.mode != before.mode || after.requested != before.requested)
+    }
+
+    /// Logs the output that runs now and sends `output` subscribers the event.
+    private func announceOutput() {
+        let now = outputInfo
+        log("output \(now.mode) (requested \(now.requested)): \(now.reason)")
+        let line = Response.line(OutputEvent(now, time: monotonicMicroseconds()))
+        for client in clients where client.topics.contains(.output) { client.send(line, kind: .state) }
+    }
+
+    /// After a reload: a changed `[output] mode` (or `--output`) switches the
+    /// output; otherwise a running filter takes the new settings. A mode the
+    /// `output` command chose stays until the file's mode changes. Returns
+    /// whether to `announceOutput` (after the reload is answered).
+    private func reloadOutput(previous: OutputConfig, config: EngineConfig) -> Bool {
+        if config.output.mode != previous.mode {
+            return (try? switchOutput(to: config.output.mode, config: config, refuseImpossible: false).get()) ?? false
+        }
+        (output as? UinputOutput)?.reconfigure(engine: config, filter: config.output.filter)
+        return false
     }
 
     // MARK: Input
@@ -259,9 +322,12 @@ public final class Daemon {
                 handler.handle(timed)
                 switch timed.input {
                 case .deviceAdded(let id, let info):
-                    output.deviceAdded(OutputDevice(id: id, info: info, node: source.nodePath(of: id)))
+                    let device = OutputDevice(id: id, info: info, node: source.nodePath(of: id))
+                    outputDevices[id] = device
+                    output.deviceAdded(device)
                     catalog.refresh()
                 case .deviceRemoved(let id):
+                    outputDevices[id] = nil
                     output.deviceRemoved(id)
                     catalog.refresh()
                 default:
@@ -289,12 +355,16 @@ public final class Daemon {
     private func finishReloads(_ finished: [(ConfigReloader.Waiter, Result<EngineConfig, ConfigError>)]) {
         guard !finished.isEmpty else { return }
         // Only the newest outcome is applied; earlier ones in the batch read the same or an older file.
+        let previousOutput = handler.engine.config.output
         handler.applyReload(finished.last!.1)
+        var outputChanged = false
+        if case .success(let config) = finished.last!.1 { outputChanged = reloadOutput(previous: previousOutput, config: config) }
         for (waiter, outcome) in finished {
             guard let client = waiter.client else { continue }
             client.awaitsDeferredAnswer = false
             client.send(handler.reloadAnswer(id: waiter.id, outcome), kind: .response)
         }
+        if outputChanged { announceOutput() }
         if reloader.isIdle { notifier.send("READY=1") }
     }
 
@@ -385,6 +455,10 @@ public final class Daemon {
             case .afterProbe(let id):
                 client.awaitsDeferredAnswer = true
                 probeWaiters.append((client, id))
+            case .switchOutput(let id, let choice):
+                let outcome = switchOutput(to: choice, config: handler.engine.config, refuseImpossible: true)
+                client.send(handler.outputAnswer(id: id, outcome), kind: .response)
+                if case .success(true) = outcome { announceOutput() }
             }
             publish()
             budget -= 1

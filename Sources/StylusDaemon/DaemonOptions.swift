@@ -12,6 +12,12 @@ public struct ConfigOverrides: Sendable {
     public var debounceMS: Int?
     public var transitionMS: Int?
     public var bindings: [(ButtonID, Action)] = []
+    /// `--output`: wins over `[output] mode`, at start and at every reload.
+    public var output: OutputChoice?
+    /// `--passthrough`: every side button's, over `[output.passthrough]`.
+    public var passthrough: Passthrough?
+    /// `--no-capture` gives false, over `[output] capture_while_canvas_open`.
+    public var captureWhileCanvasOpen: Bool?
 
     public init() {}
 
@@ -20,6 +26,9 @@ public struct ConfigOverrides: Sendable {
         if let debounceMS { config.debounceMS = debounceMS }
         if let transitionMS { config.transitionMS = transitionMS }
         for (button, action) in bindings { config.bind(button, to: action) }
+        if let output { config.output.mode = output }
+        if let passthrough { config.output.passthrough = SideButton.allCases.map { _ in passthrough } }
+        if let captureWhileCanvasOpen { config.output.captureWhileCanvasOpen = captureWhileCanvasOpen }
     }
 }
 
@@ -41,10 +50,6 @@ public struct DaemonOptions: Sendable {
     public var overrides: ConfigOverrides
     public var printing: EventPrinting
     public var environment: [String: String]
-    /// `--output`: observe, filter, or auto (filter where /dev/uinput is writable).
-    public enum OutputChoice: String, Sendable, CaseIterable { case observe, filter, auto }
-    public var output: OutputChoice = .auto
-    public var filter = FilterConfig()
 
     public init(input: Input, socketPath: String, statePath: String?, configPath: String?, configPathIsExplicit: Bool,
                 overrides: ConfigOverrides, printing: EventPrinting, environment: [String: String]) {

@@ -4,7 +4,7 @@ import StylusProtocol
 
 extension StatusResult {
     /// The engine's state as `status` reports it.
-    init(engine: Engine, buttonOnlyReason: String?, changed: Bool? = nil, reason: String? = nil) {
+    init(engine: Engine, buttonOnlyReason: String?, output: OutputInfo? = nil, changed: Bool? = nil, reason: String? = nil) {
         let c = engine.canvas
         let devices = engine.deviceIDs.compactMap { id in
             engine.deviceInfo(id).map { DeviceInfoResult(device: id.rawValue, name: $0.name, kind: $0.kind.rawValue) }
@@ -17,7 +17,7 @@ extension StatusResult {
             input: InputInfo(mode: hasPen ? "pen" : "button-only", reason: hasPen ? nil : buttonOnlyReason, devices: devices),
             config: ConfigInfo(intervalMS: engine.config.doublePressIntervalMS, debounceMS: engine.config.debounceMS,
                                transitionMS: engine.config.transitionMS),
-            changed: changed, reason: reason)
+            output: output, changed: changed, reason: reason)
     }
 }
 

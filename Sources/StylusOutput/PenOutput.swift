@@ -48,6 +48,9 @@ public protocol PenOutput: AnyObject {
     /// A descriptor for the loop's poll set, read with `descriptorReady`;
     /// nil when the output has nothing to read (uinput has nothing).
     var pollDescriptor: Int32? { get }
+    /// The nodes a filter has not grabbed yet because the pen is in
+    /// proximity or a button is held (`status`'s `output.waiting`).
+    var waitingToGrab: [String] { get }
 
     func deviceAdded(_ device: OutputDevice)
     func deviceRemoved(_ id: DeviceID)
@@ -65,6 +68,7 @@ public protocol PenOutput: AnyObject {
 
 extension PenOutput {
     public var pollDescriptor: Int32? { nil }
+    public var waitingToGrab: [String] { [] }
     public func descriptorReady(_ handle: (TimedPenInput) -> Void) {}
     public func close() {}
 }

@@ -33,6 +33,9 @@ public enum Topic: String, CaseIterable, Codable, Sendable {
     case precision
     case device
     case pen
+    /// The daemon's output: which mode runs (observe, filter) and why. Not an
+    /// engine event: sent when the mode or the requested mode changes.
+    case output
 
     /// What `subscribe` without `topics` means: every topic but the per-sample pen stream.
     public static let defaults: [Topic] = allCases.filter { $0 != .pen }
@@ -56,6 +59,7 @@ public enum Topic: String, CaseIterable, Codable, Sendable {
         case "precision": self = .precision
         case "device": self = .device
         case "proximity", "pen", "dropped": self = .pen
+        case "output": self = .output
         default: return nil
         }
     }
@@ -66,7 +70,7 @@ public enum Topic: String, CaseIterable, Codable, Sendable {
 /// derive from this list. Adding a command is a case here, its decoding in
 /// `ClientCommand.init(name:fields:)`, and its handler in the daemon.
 public enum CommandName: String, CaseIterable, Codable, Sendable {
-    case status, toggle, open, minimize, ack, strokes, clear, undo, precision, subscribe, unsubscribe, devices, reload
+    case status, toggle, open, minimize, ack, strokes, clear, undo, precision, subscribe, unsubscribe, devices, reload, output
 
     /// The argument a command takes beyond `id` and `cmd`.
     public enum Argument: Sendable, Equatable {
@@ -74,12 +78,15 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case precisionAction
         /// `"topics"`: an array of `Topic` values (optional).
         case topics
+        /// `"mode"`: one of `OutputChoice`'s values.
+        case outputMode
     }
 
     public var argument: Argument? {
         switch self {
         case .precision: .precisionAction
         case .subscribe, .unsubscribe: .topics
+        case .output: .outputMode
         default: nil
         }
     }
@@ -100,6 +107,7 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case .unsubscribe: "Stop receiving events of some topics."
         case .devices: "List the input hardware the daemon sees (its probe)."
         case .reload: "Make the daemon re-read its configuration file."
+        case .output: "Switch how pen input reaches the desktop: observe (releases the pen at once), filter or auto."
         }
     }
 
@@ -112,6 +120,7 @@ public enum ClientCommand: Equatable, Sendable {
     case precision(PrecisionRequest)
     case subscribe([Topic])
     case unsubscribe([Topic])
+    case output(OutputChoice)
 
     public var name: CommandName {
         switch self {
@@ -128,6 +137,7 @@ public enum ClientCommand: Equatable, Sendable {
         case .precision: .precision
         case .subscribe: .subscribe
         case .unsubscribe: .unsubscribe
+        case .output: .output
         }
     }
 
@@ -136,6 +146,7 @@ public enum ClientCommand: Equatable, Sendable {
         switch self {
         case .precision(let request): ["action": .string(request.rawValue)]
         case .subscribe(let topics), .unsubscribe(let topics): ["topics": .array(topics.map { .string($0.rawValue) })]
+        case .output(let mode): ["mode": .string(mode.rawValue)]
         default: [:]
         }
     }
@@ -174,6 +185,11 @@ public enum ClientCommand: Equatable, Sendable {
             self = .precision(request)
         case .subscribe: self = .subscribe(try topics())
         case .unsubscribe: self = .unsubscribe(try topics())
+        case .output:
+            guard case .string(let mode)? = fields["mode"], let choice = OutputChoice(rawValue: mode) else {
+                throw ProtocolError(code: .badRequest, message: "output needs \"mode\": \"observe\", \"filter\" or \"auto\"")
+            }
+            self = .output(choice)
         }
     }
 }

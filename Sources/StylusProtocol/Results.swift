@@ -64,28 +64,72 @@ public struct StatusResult: Codable, Equatable, Sendable {
         }
     }
 
+    /// How pen input reaches the desktop, and why.
+    public struct OutputInfo: Codable, Equatable, Sendable {
+        /// `observe` or `filter`: the mode that runs.
+        public var mode: String
+        /// `observe`, `filter` or `auto`: what was asked for (`--output`,
+        /// `[output] mode`, or the `output` command).
+        public var requested: String
+        /// Why this mode runs; where filter is not possible, why and the fix.
+        public var reason: String
+        /// Filter mode: the nodes not grabbed yet, because the pen is in
+        /// proximity or a button is held.
+        public var waiting: [String]
+        public init(mode: String, requested: String, reason: String, waiting: [String] = []) {
+            self.mode = mode
+            self.requested = requested
+            self.reason = reason
+            self.waiting = waiting
+        }
+    }
+
     public var protocolVersion = ProtocolV1.version
     public var canvas: CanvasInfo
     public var precision: PrecisionInfo
     public var input: InputInfo
     public var config: ConfigInfo
+    /// Optional only so that a client reads an older daemon's status; stylusd always sends it.
+    public var output: OutputInfo?
     /// Set by state-changing commands: whether anything changed.
     public var changed: Bool?
     /// Why nothing changed.
     public var reason: String?
 
     enum CodingKeys: String, CodingKey {
-        case protocolVersion = "protocol", canvas, precision, input, config, changed, reason
+        case protocolVersion = "protocol", canvas, precision, input, config, output, changed, reason
     }
 
     public init(canvas: CanvasInfo, precision: PrecisionInfo, input: InputInfo, config: ConfigInfo,
-                changed: Bool? = nil, reason: String? = nil) {
+                output: OutputInfo? = nil, changed: Bool? = nil, reason: String? = nil) {
         self.canvas = canvas
         self.precision = precision
         self.input = input
         self.config = config
+        self.output = output
         self.changed = changed
         self.reason = reason
+    }
+}
+
+/// The `output` topic's event: the output's mode or the requested one
+/// changed (the `output` command, or a reload).
+public struct OutputEvent: Codable, Equatable, Sendable {
+    public var event = "output"
+    public var mode: String
+    public var requested: String
+    public var reason: String
+    /// CLOCK_MONOTONIC µs of the change, as every event's `time_us`.
+    public var time: Int64
+    enum CodingKeys: String, CodingKey {
+        case event, mode, requested, reason, time = "time_us"
+    }
+
+    public init(_ output: StatusResult.OutputInfo, time: Int64) {
+        mode = output.mode
+        requested = output.requested
+        reason = output.reason
+        self.time = time
     }
 }
 

@@ -121,6 +121,7 @@ extension CommandName {
         case .unsubscribe: nil   // only meaningful on a connection that stays open
         case .devices: Devices.self
         case .reload: Reload.self
+        case .output: OutputCommand.self
         }
     }
 }
@@ -206,7 +207,20 @@ func describeStatus(_ r: StatusResult) -> String {
         lines.append("input      button-only" + (r.input.reason.map { ": \($0)" } ?? ""))
     }
     lines.append("config     interval \(r.config.intervalMS) ms, debounce \(r.config.debounceMS) ms, transition \(r.config.transitionMS) ms")
+    if let o = r.output { lines.append(describeOutput(o)) }
     return lines.joined(separator: "\n")
+}
+
+/// "output     observe (requested auto): why", and the nodes a filter waits to grab.
+func describeOutput(_ o: StatusResult.OutputInfo) -> String {
+    var line = "output     \(o.mode) (requested \(o.requested))"
+    // The reason starts with the mode ("observe: …"); said once is enough.
+    let reason = o.reason.hasPrefix(o.mode + ": ") ? String(o.reason.dropFirst(o.mode.count + 2)) : o.reason
+    if !reason.isEmpty { line += ": " + reason }
+    if !o.waiting.isEmpty {
+        line += "\n           waiting to grab \(o.waiting.joined(separator: ", ")) (the pen is in proximity or a button is held)"
+    }
+    return line
 }
 
 /// Sends `command` and prints the status it answers, or its JSON.
@@ -257,6 +271,28 @@ struct PrecisionCommand: ParsableCommand {
     func run() throws { try runStateCommand(.precision(PrecisionRequest(rawValue: action)!), socket: socket, json: json) }
 }
 
+struct OutputCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: CommandName.output.rawValue, abstract: CommandName.output.summary,
+        discussion: """
+            observe gives the pen back to the desktop at once: every grab is released and every virtual pen removed. \
+            filter grabs each pen once it is out of proximity with no button held; where it cannot run \
+            (no writable /dev/uinput) the daemon says why and the fix, and stays in observe. \
+            auto is filter where possible, else observe. The canvas, its strokes and precision mode are kept.
+            """)
+    @Argument(help: "observe, filter or auto", completion: .list(OutputChoice.allCases.map(\.rawValue))) var mode: String
+    @OptionGroup var socket: SocketOption
+    @Flag(help: "Print the daemon's JSON result.") var json = false
+
+    func validate() throws {
+        guard OutputChoice(rawValue: mode) != nil else {
+            throw ValidationError("the mode is \(OutputChoice.spelledOut), not \"\(mode)\"\(didYouMean(mode, among: OutputChoice.allCases.map(\.rawValue)))")
+        }
+    }
+
+    func run() throws { try runStateCommand(.output(OutputChoice(rawValue: mode)!), socket: socket, json: json) }
+}
+
 struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: CommandName.subscribe.summary,
@@ -290,6 +326,7 @@ struct Watch: ParsableCommand {
         let input = status.input.mode == "pen" ? "pen" : "button-only"
         return "watching \(topics.map(\.rawValue).joined(separator: ", ")) (Ctrl-C stops); now: canvas \(status.canvas.state) "
             + "(\(counted(status.canvas.strokeCount, "stroke"))), precision \(status.precision.enabled ? "enabled" : "disabled"), input \(input)"
+            + (status.output.map { ", output \($0.mode)" } ?? "")
     }
 
     /// "12:34:56.789 canvas state=open source=pen …": the event name, then its fields.

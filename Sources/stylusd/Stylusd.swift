@@ -128,23 +128,23 @@ struct Run: ParsableCommand {
 
     @OptionGroup var engine: EngineOptions
 
-    @Option(help: ArgumentHelp("How pen input reaches the desktop: observe (the desktop reads the pen), filter (stylusd grabs it and writes a virtual pen) or auto (filter where /dev/uinput is writable).", valueName: "mode"),
-            completion: .list(DaemonOptions.OutputChoice.allCases.map(\.rawValue)))
-    var output: String = "observe"
+    @Option(help: ArgumentHelp("How pen input reaches the desktop: observe (the desktop reads the pen), filter (stylusd grabs it and writes a virtual pen) or auto (filter where /dev/uinput is writable, else observe). Default: [output] mode in the configuration file, else auto.", valueName: "mode"),
+            completion: .list(OutputChoice.allCases.map(\.rawValue)))
+    var output: String?
 
-    @Option(help: ArgumentHelp("Filter mode: what reaches the desktop of a bound side button: defer (default), immediate or never.", valueName: "mode"),
+    @Option(help: ArgumentHelp("Filter mode: what reaches the desktop of every bound side button: defer, immediate or never. Default: [output.passthrough] in the configuration file, else defer.", valueName: "mode"),
             completion: .list(Passthrough.allCases.map(\.rawValue)))
     var passthrough: String?
 
-    @Flag(name: .customLong("no-capture"), help: "Filter mode: keep the virtual pen in proximity while the canvas is open.")
+    @Flag(name: .customLong("no-capture"), help: "Filter mode: keep the virtual pen in proximity while the canvas is open (as [output] capture_while_canvas_open = false).")
     var noCapture = false
 
     @Flag(help: "Print events on standard output as NDJSON (the socket's format). Without it, readable lines are printed only to a terminal.")
     var json = false
 
     func validate() throws {
-        guard DaemonOptions.OutputChoice(rawValue: output) != nil else { throw ValidationError("--output \(output): use observe, filter or auto") }
-        if let passthrough, Passthrough(rawValue: passthrough) == nil { throw ValidationError("--passthrough \(passthrough): use defer, immediate or never") }
+        if let output, OutputChoice(rawValue: output) == nil { throw ValidationError("--output \(output): use \(OutputChoice.spelledOut)") }
+        if let passthrough, Passthrough(rawValue: passthrough) == nil { throw ValidationError("--passthrough \(passthrough): use \(Passthrough.spelledOut)") }
         if let speed, !(speed > 0 && speed <= 1000) { throw ValidationError("--speed must be above 0 and at most 1000") }
         if replay != nil, !devices.isEmpty { throw ValidationError("--replay and --device exclude each other") }
         if replay == nil {
@@ -185,16 +185,17 @@ struct Run: ParsableCommand {
         let statePath = try stateFile.map { try resolver.absolute($0, named: "--state-file") }
             ?? Paths.defaultStateFile(environment: environment)
         resolver.report()
-        var options = DaemonOptions(
+        var overrides = try engine.overrides()
+        overrides.output = output.flatMap(OutputChoice.init(rawValue:))
+        overrides.passthrough = passthrough.flatMap(Passthrough.init(rawValue:))
+        overrides.captureWhileCanvasOpen = noCapture ? false : nil
+        let options = DaemonOptions(
             input: input, socketPath: socketPath,
             statePath: statePath,
             configPath: configPath, configPathIsExplicit: config != nil,
-            overrides: try engine.overrides(),
+            overrides: overrides,
             printing: json ? .json : (isatty(STDOUT_FILENO) != 0 ? .text : .none),
             environment: environment)
-        options.output = DaemonOptions.OutputChoice(rawValue: output)!
-        if let mode = passthrough.flatMap(Passthrough.init(rawValue:)) { options.filter.passthrough = [mode, mode, mode] }
-        options.filter.captureWhileCanvasOpen = !noCapture
         let status = Daemon(options: options).run()
         if status != 0 { throw ExitCode(status) }
     }

@@ -240,12 +240,13 @@ struct ExampleConfigTests {
     @Test func itSetsEveryKeyWithACommentAboveIt() throws {
         let lines = try Self.text().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let keys = ["preset", "interval_ms", "debounce_ms", "transition_ms", "BTN_STYLUS", "BTN_STYLUS2", "BTN_STYLUS3",
-                    "minimum_scale", "full_speed_pressure", "hysteresis", "curve", "report_step", "max_points", "max_strokes"]
+                    "minimum_scale", "full_speed_pressure", "hysteresis", "curve", "report_step", "max_points", "max_strokes",
+                    "mode", "capture_while_canvas_open"]
         for key in keys {
             var index = try #require(lines.firstIndex { $0.hasPrefix("\(key) = ") }, "\(key) is not set")
             repeat { index -= 1 } while index > 0 && (lines[index].hasPrefix("[") || lines[index].contains(" = ") && !lines[index].hasPrefix("#"))
             #expect(lines[index].hasPrefix("#"), "\(key) has no comment above it")
         }
-        for table in ["[bindings]", "[precision]", "[canvas]"] { #expect(lines.contains(table)) }
+        for table in ["[bindings]", "[precision]", "[canvas]", "[output]", "[output.passthrough]"] { #expect(lines.contains(table)) }
     }
 }

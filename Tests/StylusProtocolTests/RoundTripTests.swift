@@ -41,12 +41,16 @@ struct RoundTripTests {
         let devices = String(decoding: Response.line(DevicesResult(nodes: [.init(path: "/dev/input/event5", name: "?", kind: .unreadable, error: "no", looksLikePen: true)], buttonOnlyReason: "no readable pen")), as: UTF8.self)
         #expect(devices == #"{"button_only_reason":"no readable pen","nodes":[{"error":"no","kind":"unreadable","looks_like_pen":true,"name":"?","path":"/dev/input/event5"}]}"# + "\n")
         let hello = String(decoding: Response.line(HelloEvent(version: "0.1.0", pid: 7)), as: UTF8.self)
-        #expect(hello == #"{"commands":["status","toggle","open","minimize","ack","strokes","clear","undo","precision","subscribe","unsubscribe","devices","reload"],"daemon":"stylusd","event":"hello","pid":7,"protocol":1,"topics":["canvas","double-press","precision","device","pen"],"version":"0.1.0"}"# + "\n")
+        #expect(hello == #"{"commands":["status","toggle","open","minimize","ack","strokes","clear","undo","precision","subscribe","unsubscribe","devices","reload","output"],"daemon":"stylusd","event":"hello","pid":7,"protocol":1,"topics":["canvas","double-press","precision","device","pen","output"],"version":"0.1.0"}"# + "\n")
     }
 
     @Test(arguments: CommandName.allCases)
     func everyCommandNameDecodes(name: CommandName) throws {
-        let fields: [String: JSONValue] = name.argument == .precisionAction ? ["action": .string("toggle")] : [:]
+        let fields: [String: JSONValue] = switch name.argument {
+        case .precisionAction: ["action": .string("toggle")]
+        case .outputMode: ["mode": .string("observe")]
+        case .topics, nil: [:]
+        }
         let command = try ClientCommand(name: name, fields: fields)
         #expect(command.name == name)
         let line = Request(id: .string("x/1"), command: command).line
@@ -56,7 +60,7 @@ struct RoundTripTests {
     }
 
     @Test func commandsAndTopicsAreListedOnce() {
-        #expect(CommandName.list == "status, toggle, open, minimize, ack, strokes, clear, undo, precision, subscribe, unsubscribe, devices, reload")
+        #expect(CommandName.list == "status, toggle, open, minimize, ack, strokes, clear, undo, precision, subscribe, unsubscribe, devices, reload, output")
         #expect(HelloEvent(pid: 1).commands == CommandName.allCases.map(\.rawValue))
         #expect(HelloEvent(pid: 1).topics == Topic.allCases.map(\.rawValue))
         #expect(Set(CommandName.allCases.map(\.summary)).count == CommandName.allCases.count, "every command has its own summary")

@@ -18,7 +18,7 @@ struct WordListTests {
     /// The list itself, spelled out: a command added or renamed shows up here.
     @Test func theCommandNamesAreTheseWords() {
         #expect(Self.expectedNames == ["status", "toggle", "open", "minimize", "ack", "strokes", "clear", "undo",
-                                       "precision", "watch", "devices", "reload", "config", "completions"])
+                                       "precision", "watch", "devices", "reload", "output", "config", "completions"])
     }
 
     @Test func theSubcommandsAreTheCommandNames() {

@@ -725,6 +725,87 @@ def test_repeated_reloads_do_not_grow_memory(root):
             check(grown_good < 1024 and grown_bad < 1024, f"memory grows: {grown_good} KiB, {grown_bad} KiB")
 
 
+def filter_possible():
+    """What `auto` decides from: /dev/uinput opened for writing (this project's CI host has no uinput)."""
+    try:
+        os.close(os.open("/dev/uinput", os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC))
+        return True
+    except OSError:
+        return False
+
+
+def test_output_filter_without_uinput_is_refused_with_the_fix_and_observe_switches_with_an_event(root):
+    with Daemon(root) as d:
+        watcher, actor = d.connect(), d.connect()
+        check(watcher.request("subscribe", topics=["output"])["result"]["topics"] == ["output"], "subscribe output")
+        check(actor.request("precision", action="enable")["ok"] and actor.request("toggle")["ok"], "precision, toggle")
+        actor.request("ack")
+        out = actor.request("status")["result"]["output"]
+        check(out["requested"] == "auto" and out["waiting"] == [], f"default: {out}")
+        check(any(l.startswith(f"stylusd: output {out['mode']} (requested auto): ") for l in d.log), f"no start-up line: {d.log}")
+        if filter_possible():
+            print("    /dev/uinput is writable here: auto is filter, the refusal is not checked")
+            check(out["mode"] == "filter", f"{out}")
+        else:
+            check(out["mode"] == "observe" and "filter is not possible: /dev/uinput" in out["reason"], f"{out}")
+            r = actor.request("output", mode="filter")
+            message = r.get("error", {}).get("message", "")
+            check(not r["ok"] and r["error"]["code"] == "failed" and message.startswith("filter is not possible: /dev/uinput")
+                  and ("modprobe uinput" in message or "udev" in message) and message.endswith("the output stays observe"), f"{r}")
+            after = actor.request("status")["result"]["output"]
+            check(after == out, f"a refused switch changed the output: {after}")
+            ctl = stylusctl(d, "output", "filter")
+            check(ctl.returncode == 3 and "filter is not possible" in ctl.stderr, f"{ctl.returncode} {ctl.stderr}")
+        r = actor.request("output", mode="observe")
+        check(r["ok"] and r["result"]["changed"] is True, f"{r}")
+        check(r["result"]["output"]["mode"] == "observe" and r["result"]["output"]["requested"] == "observe", f"{r}")
+        e = watcher.next_event()
+        check(e["event"] == "output" and (e["mode"], e["requested"]) == ("observe", "observe") and e["reason"].startswith("observe: ")
+              and isinstance(e["time_us"], int), f"{e}")
+        r = actor.request("output", mode="observe")
+        check(r["ok"] and r["result"]["changed"] is False and r["result"]["reason"] == "output is already observe, requested observe", f"{r}")
+        ctl = stylusctl(d, "output", "auto")
+        check(ctl.returncode == 0 and "output     " in ctl.stdout and "(requested auto)" in ctl.stdout, f"{ctl.returncode} {ctl.stdout} {ctl.stderr}")
+        e = watcher.next_event()
+        check(e["event"] == "output" and e["requested"] == "auto", f"{e}")
+        bad = actor.request("output", mode="grab")
+        check(not bad["ok"] and bad["error"]["code"] == "bad-request", f"{bad}")
+        check(stylusctl(d, "output", "grab").returncode == 64, "stylusctl accepted an unknown mode")
+        status = stylusctl(d, "status")
+        check(status.returncode == 0 and "\noutput     " in status.stdout, f"{status.stdout}")
+        after = actor.request("status")["result"]
+        check(after["precision"]["enabled"] and after["canvas"]["state"] == "open", f"a switch changed the engine's state: {after}")
+        check(watcher.request("status")["ok"] and watcher.events == [], f"an event too many: {watcher.events}")
+
+
+def test_output_in_the_config_file_is_read_at_start_and_reload_and_the_command_line_wins(root):
+    config = os.path.join(root, "config", "stylusd", "config.toml")
+    os.makedirs(os.path.dirname(config))
+    with open(config, "w") as f:
+        f.write("[output]\nmode = \"observe\"\n")
+    with Daemon(root) as d:
+        watcher = d.connect()
+        check(watcher.request("status")["result"]["output"]["requested"] == "observe", "[output] mode not read at start")
+        watcher.request("subscribe", topics=["output"])
+        with open(config, "w") as f:
+            f.write("[output]\nmode = \"auto\"\ncapture_while_canvas_open = false\n")
+        r = watcher.request("reload")
+        check(r["ok"] and r["result"]["output"]["requested"] == "auto", f"{r}")
+        e = watcher.next_event()
+        check(e["event"] == "output" and e["requested"] == "auto", f"a reload that changes the mode sends no event: {e}")
+        with open(config, "w") as f:
+            f.write("[output]\n\nmode = \"grab\"\n")
+        r = watcher.request("reload")
+        check(not r["ok"] and f"{config}:3: output.mode: unknown mode" in r["error"]["message"], f"{r}")
+        check(watcher.request("status")["result"]["output"]["requested"] == "auto", "a bad reload changed the output")
+    with open(config, "w") as f:
+        f.write("[output]\nmode = \"filter\"\n")
+    with Daemon(root, "--output", "observe") as d:
+        c = d.connect()
+        check(c.request("status")["result"]["output"]["requested"] == "observe", "--output does not win over the file")
+        check(c.request("reload")["result"]["output"]["requested"] == "observe", "--output does not win at a reload")
+
+
 TESTS = [v for k, v in sorted(globals().items()) if k.startswith("test_")]
 
 
