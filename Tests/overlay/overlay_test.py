@@ -201,21 +201,74 @@ class Watcher:
             return [(int(p["x"] * WIDTH), int(p["y"] * HEIGHT), 14) for p in self.pens]
 
 
+class FilterModeProxy:
+    """A socket in front of the daemon's that tells its clients the daemon
+    runs in filter mode (it captures the pen): every line from the daemon
+    passes with its output mode rewritten. Filter mode needs /dev/uinput,
+    which only the hardware-in-the-loop guest has, and the guest has no display."""
+
+    def __init__(self, path, daemon_socket):
+        import socket as socketlib
+        self.listener = socketlib.socket(socketlib.AF_UNIX, socketlib.SOCK_STREAM)
+        self.listener.bind(path)
+        self.listener.listen(8)
+        self.daemon_socket = daemon_socket
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        import socket as socketlib
+        while True:
+            client, _ = self.listener.accept()
+            daemon = socketlib.socket(socketlib.AF_UNIX, socketlib.SOCK_STREAM)
+            daemon.connect(self.daemon_socket)
+            threading.Thread(target=self._pump, args=(client, daemon, lambda b: b), daemon=True).start()
+            threading.Thread(target=self._pump, args=(daemon, client, self._as_filter), daemon=True).start()
+
+    @staticmethod
+    def _as_filter(chunk):
+        return chunk.replace(b'"mode":"observe"', b'"mode":"filter"')
+
+    @staticmethod
+    def _pump(source, sink, change):
+        buffered = b""
+        try:
+            while True:
+                data = source.recv(65536)
+                if not data:
+                    break
+                buffered += data
+                lines, _, buffered = buffered.rpartition(b"\n")
+                if lines:
+                    sink.sendall(change(lines + b"\n"))
+        except OSError:
+            pass
+        finally:
+            for s in (source, sink):
+                try:
+                    s.shutdown(2)
+                except OSError:
+                    pass
+
+
 class Stack:
     """stylusd (replaying a recording, or idle) and stylus-canvas, in a private directory."""
 
-    def __init__(self, args, desktop, root, overlay_args=(), replay=True, state=None):
+    def __init__(self, args, desktop, root, overlay_args=(), replay=True, state=None, pen_captured=False):
         self.args, self.desktop, self.root = args, desktop, root
         self.socket = os.path.join(root, "stylusd.sock")
+        overlay_socket = self.socket
         self.state_file = os.path.join(root, "state.json")
         if state:
             shutil.copy(state, self.state_file)
         self.daemon = None
         self.start_daemon(replay)
         self.watcher = Watcher(self.socket)
+        if pen_captured:
+            overlay_socket = os.path.join(root, "captured.sock")
+            FilterModeProxy(overlay_socket, self.socket)
         self.overlay_log = []
         env = dict(desktop.env, GSK_RENDERER="cairo", NO_AT_BRIDGE="1")
-        self.overlay = subprocess.Popen([args.canvas, "--socket", self.socket, "--verbose", *overlay_args], env=env,
+        self.overlay = subprocess.Popen([args.canvas, "--socket", overlay_socket, "--verbose", *overlay_args], env=env,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         threading.Thread(target=self._read_overlay, daemon=True).start()
         self.wait_overlay("connected", 10)
@@ -292,10 +345,10 @@ DESKTOP_SESSION = None
 
 
 @contextlib.contextmanager
-def stack(overlay_args=(), replay=False):
+def stack(overlay_args=(), replay=False, pen_captured=False):
     """Without `replay`, the daemon starts from the strokes the whole recording drew (`drawn_state`), minimized."""
     with private_directory("stylus-canvas-test-") as root:
-        s = Stack(ARGS, DESKTOP_SESSION, root, overlay_args, replay, None if replay else drawn_state())
+        s = Stack(ARGS, DESKTOP_SESSION, root, overlay_args, replay, None if replay else drawn_state(), pen_captured)
         try:
             yield s
         finally:
@@ -473,9 +526,9 @@ def test_undo():
         print(f"  {len(kept)} strokes ({n_kept} points) stay; {len(gone)} points of the undone stroke are bare", flush=True)
 
 
-def click_reaches_window_below(overlay_args):
+def click_reaches_window_below(overlay_args, pen_captured=False):
     """A small xev window under the open canvas; a click on it; whether xev saw the press."""
-    with stack(overlay_args) as s:
+    with stack(overlay_args, pen_captured=pen_captured) as s:
         xev = subprocess.Popen(["xev", "-geometry", "200x150+300+300", "-event", "button", "-name", "click-target"],
                                env=DESKTOP_SESSION.env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         seen = []
@@ -486,7 +539,7 @@ def click_reaches_window_below(overlay_args):
                            env=DESKTOP_SESSION.env, check=True, timeout=10, stdout=subprocess.DEVNULL)
             since = time.monotonic()
             s.open_and_wait()
-            if "--click-through" in overlay_args:
+            if "--click-through" in overlay_args or pen_captured:
                 s.wait_overlay("click-through: empty input region", 5, since)
             subprocess.run(["xdotool", "mousemove", "400", "375", "click", "1"], env=DESKTOP_SESSION.env, check=True)
             # The press reaches xev or it does not; give a loaded machine 2 s to tell.
@@ -506,6 +559,12 @@ def test_click_through_reaches_the_window_below():
 
 def test_without_click_through_the_canvas_takes_the_click():
     check(not click_reaches_window_below([]), "without --click-through the click went through the canvas to the window below")
+
+
+def test_with_the_pen_captured_the_canvas_lets_clicks_through():
+    """Filter mode: the daemon holds the pen, so the canvas needs no pointer input and a mouse keeps working under it."""
+    check(click_reaches_window_below([], pen_captured=True),
+          "with the daemon in filter mode (capturing the pen) the canvas still took the click")
 
 
 def test_daemon_restart_redraws_within_2s():
@@ -546,6 +605,7 @@ def test_killed_daemon_hides_within_3s():
 TESTS = [test_replay_double_press_opens_the_canvas_with_its_ink, test_minimize_reopen_same_pixels,
          test_see_through_over_applications, test_escape_minimizes, test_undo,
          test_click_through_reaches_the_window_below, test_without_click_through_the_canvas_takes_the_click,
+         test_with_the_pen_captured_the_canvas_lets_clicks_through,
          test_daemon_restart_redraws_within_2s, test_killed_daemon_hides_within_3s]
 
 

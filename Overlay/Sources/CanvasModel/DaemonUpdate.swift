@@ -2,8 +2,13 @@
 /// (Sources/stylus-canvas/DaemonLink.swift) is the only code that knows the
 /// socket protocol; it turns the daemon's lines into these.
 public enum DaemonUpdate: Sendable, Equatable {
-    /// Subscribed (again, after a drop, when `again`); the canvas as `status` has it.
-    case connected(canvas: CanvasState, strokeCount: Int, again: Bool)
+    /// Subscribed (again, after a drop, when `again`); the canvas as `status`
+    /// has it, and whether the daemon captures the pen (filter mode).
+    case connected(canvas: CanvasState, strokeCount: Int, capturesPen: Bool, again: Bool)
+    /// An `output` event: the daemon started or stopped capturing the pen.
+    /// While it captures, the pen never reaches the desktop as a pointer, so
+    /// the window lets pointer input through (a mouse still works under it).
+    case capturesPen(Bool)
     /// The connection dropped; the link is reconnecting.
     case disconnected(reason: String)
     /// A `canvas` event.

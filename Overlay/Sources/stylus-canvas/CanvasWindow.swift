@@ -6,7 +6,7 @@ import Glibc
 
 struct Options {
     var socket: String?
-    /// An empty input region: clicks go to the windows under the canvas.
+    /// An empty input region whatever the daemon's output: clicks go to the windows under the canvas.
     var clickThrough = false
     var fadeMilliseconds = 120
     /// Which monitor to cover (GDK's order); nil: the window manager's choice for a fullscreen window.
@@ -37,6 +37,10 @@ final class CanvasWindow {
     /// Bumped on every connection change, so that a stale "hide after 2 s" does nothing.
     private var connectionGeneration = 0
     private var shown = false
+    /// The daemon captures the pen (filter mode): the canvas needs no pointer input.
+    private var daemonCapturesPen = false
+    /// Pointer input goes to the windows underneath: asked for, or the pen is captured.
+    private var passesPointerInput: Bool { options.clickThrough || daemonCapturesPen }
 
     private enum Fade { case none, inward, outward }
     private var fade = Fade.none
@@ -122,10 +126,11 @@ final class CanvasWindow {
 
     func handle(_ update: DaemonUpdate) {
         switch update {
-        case .connected(let canvas, let strokeCount, let again):
+        case .connected(let canvas, let strokeCount, let capturesPen, let again):
             connected = true
             connectionGeneration += 1
-            log("\(again ? "reconnected" : "connected"): canvas \(canvas.rawValue), \(strokeCount) strokes")
+            log("\(again ? "reconnected" : "connected"): canvas \(canvas.rawValue), \(strokeCount) strokes\(capturesPen ? ", the daemon captures the pen" : "")")
+            setDaemonCapturesPen(capturesPen)
             if again || strokeCount != book.finished.count { fetchStrokes() }
             follow(canvas)
         case .disconnected(let reason):
@@ -156,6 +161,9 @@ final class CanvasWindow {
             follow(canvas)
         case .strokeRecorded:
             fetchStrokes()
+        case .capturesPen(let captures):
+            log(captures ? "the daemon captures the pen (filter mode)" : "the daemon no longer captures the pen (observe mode)")
+            setDaemonCapturesPen(captures)
         case .pen(let device, let tool, let point, let tip):
             guard shown else { return }
             hover[device] = point
@@ -301,8 +309,24 @@ final class CanvasWindow {
         return OpaquePointer(item)
     }
 
+    /// In filter mode the pen reaches the canvas only through the daemon, so
+    /// the window's input region is emptied; in observe mode the window takes
+    /// pointer input, so that a stroke on the canvas does not also click the
+    /// application under it.
+    private func setDaemonCapturesPen(_ captures: Bool) {
+        guard captures != daemonCapturesPen else { return }
+        daemonCapturesPen = captures
+        guard shown, let surface = gtk_native_get_surface(OpaquePointer(window)) else { return }
+        if passesPointerInput {
+            mapped()
+        } else {
+            gdk_surface_set_input_region(surface, nil)   // nil: the whole surface takes input again
+            log("takes pointer input")
+        }
+    }
+
     private func mapped() {
-        guard options.clickThrough, let surface = gtk_native_get_surface(OpaquePointer(window)) else { return }
+        guard passesPointerInput, let surface = gtk_native_get_surface(OpaquePointer(window)) else { return }
         if !followsLayout {
             // GTK sets the input region again itself when the surface changes
             // size (its client-side decoration shape), as it does when the
@@ -320,7 +344,7 @@ final class CanvasWindow {
     }
 
     private func emptyInputRegion() {
-        guard options.clickThrough, let surface = gtk_native_get_surface(OpaquePointer(window)) else { return }
+        guard passesPointerInput, let surface = gtk_native_get_surface(OpaquePointer(window)) else { return }
         // Cleared first: after a hide and show GDK skips a region it thinks unchanged.
         gdk_surface_set_input_region(surface, nil)
         let empty = cairo_region_create()

@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// The overlay's only contact with stylusd, on StylusClient: a subscription
-/// to `canvas` and `pen` that reconnects by itself (100 ms doubling to 5 s,
+/// to `canvas`, `pen` and `output` that reconnects by itself (100 ms doubling to 5 s,
 /// a fresh `status` after each reconnection), and one-shot requests on their
 /// own threads. Everything it hands the window is a `DaemonUpdate` or a plain
 /// value, delivered through `deliver` (which the window hops onto GTK's thread).
@@ -22,7 +22,7 @@ final class DaemonLink: Sendable {
     /// Starts following the daemon; `deliver` runs on the subscription's thread.
     /// `onEnd` is called when retrying cannot help (another user's daemon).
     func start(_ deliver: @escaping @Sendable (DaemonUpdate) -> Void, onEnd: @escaping @Sendable (String?) -> Void) {
-        let subscription = StylusSubscription(topics: [.canvas, .pen], path: path)
+        let subscription = StylusSubscription(topics: [.canvas, .pen, .output], path: path)
         let h = subscription.start({ update in
             switch update {
             case .connected(let status): deliver(Self.connected(status, again: false))
@@ -38,7 +38,7 @@ final class DaemonLink: Sendable {
 
     private static func connected(_ status: StatusResult, again: Bool) -> DaemonUpdate {
         .connected(canvas: CanvasState(rawValue: status.canvas.state) ?? .minimized,
-                   strokeCount: status.canvas.strokeCount, again: again)
+                   strokeCount: status.canvas.strokeCount, capturesPen: status.output?.mode == "filter", again: again)
     }
 
     private static func translate(_ event: EventLine) -> DaemonUpdate? {
@@ -56,6 +56,8 @@ final class DaemonLink: Sendable {
             return .canvas(state, cause: event.string("cause") ?? "", strokeCount: Int(number("stroke_count") ?? 0))
         case "stroke":
             return .strokeRecorded(index: Int(number("index") ?? 0))
+        case "output":
+            return .capturesPen(event.string("mode") == "filter")
         default:
             return nil
         }

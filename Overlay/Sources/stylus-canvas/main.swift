@@ -12,9 +12,11 @@ let usage = """
 
       --socket PATH     the daemon's socket (default $STYLUSD_SOCKET, else
                         $XDG_RUNTIME_DIR/stylusd/stylusd.sock)
-      --click-through   let pointer input through to the windows underneath
-                        (an empty input region); without it the canvas takes
-                        pointer input, so drawing does not click the apps under it
+      --click-through   always let pointer input through to the windows underneath
+                        (an empty input region). Without it, the canvas lets it
+                        through only while stylusd captures the pen (filter
+                        mode); in observe mode it takes pointer input, so that
+                        drawing does not click the apps under it
       --fade-ms N       fade in and out over N ms (default 120, 0-1000)
       --monitor N       cover monitor N (GDK's order, from 0)
       --verbose         log what the overlay does on standard error
