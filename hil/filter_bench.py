@@ -127,6 +127,20 @@ def descendants(pid):
     return found
 
 
+def wait_until_children_idle(pid, timeout=45):
+    """Until the daemon's children (its start-up hardware probe) use no CPU
+    for half a second: under a loaded host the probe has run for 30 s, and
+    it must not share the guest's CPUs with the measured reports."""
+    end = time.monotonic() + timeout
+    previous = None
+    while time.monotonic() < end:
+        ticks = cpu_ticks(descendants(pid)[1:])
+        if ticks == previous:
+            return
+        previous = ticks
+        time.sleep(0.5)
+
+
 def rss_kib(pid):
     with open(f"/proc/{pid}/status") as f:
         return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
@@ -271,6 +285,7 @@ class Stylusd:
         self.d = tests.Stylusd("--output", "filter", *(["--device", pen.node] if self.path_backend else []))
         self.d.wait_log("stylusd: ready", timeout=60)
         self.d.wait_log("filter: grabbed", timeout=30)
+        wait_until_children_idle(self.d.proc.pid)
         line = next(l for l in self.d.log if "is cloned as" in l)
         return line.split("cloned as ", 1)[1].split()[0]
 
@@ -428,6 +443,7 @@ def rss_after_drawing(pen, mode, binary):
     try:
         d.wait_log("stylusd: ready", timeout=60)
         d.wait_log("filter: grabbed" if mode == "filter" else "pens found:", timeout=30)
+        wait_until_children_idle(d.proc.pid)
         stroke(pen, 1000, 30000, 1000, [d.proc.pid])
         time.sleep(0.5)
         return rss_kib(d.proc.pid)
