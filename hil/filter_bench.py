@@ -13,7 +13,9 @@ at 1 kHz through each forwarder in turn:
                    pen's BTN_STYLUS2 (it grabs a device only when a mapping
                    needs it, and forwards everything unmapped to
                    "input-remapper <name> forwarded"), started with
-                   input-remapper-control over a private system D-Bus.
+                   input-remapper-control over a private system D-Bus;
+  stylusd --device the same daemon on libinput's path backend, which does not
+                   see the clone (see StylusdPathBackend).
 
 The time runs from just before the uinput write of a report (one write(2)
 of its events and SYN_REPORT) to the moment a reader of the
