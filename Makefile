@@ -20,7 +20,7 @@ DEB_TEST   := $(DEB_BUILD) python3 evemu-tools groff-base
 RECORDING  := Tests/Fixtures/recordings/Wacom_Cintiq_22HDT_Pen.events
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: test-firstrun overlay test-overlay install-overlay bench-overlay bench-flood all deps deps-test build release run demo test test-swift test-crosscheck test-contract test-fuzz test-sanitize fuzz hil bench bench-latency install install-build install-udev uninstall clean
+.PHONY: test-firstrun overlay test-overlay install-overlay bench-overlay bench-flood bench-filter all deps deps-test build release run demo test test-swift test-crosscheck test-contract test-fuzz test-sanitize fuzz hil bench bench-latency install install-build install-udev uninstall clean
 
 all: build
 
@@ -128,6 +128,7 @@ bench: release install-build
 	python3 bench/bench.py --bin .build/release --static .build-static/release
 	$(MAKE) --no-print-directory bench-latency
 	$(MAKE) --no-print-directory bench-flood
+	$(MAKE) --no-print-directory bench-filter
 	$(MAKE) --no-print-directory bench-overlay
 
 bench-latency: release
@@ -137,6 +138,21 @@ bench-latency: release
 # status p99 and the longest pen gap against twice their baseline, in one guest run.
 bench-flood: release
 	@HIL_SUITE=flood hil/vm.sh | tee -a bench-report.txt | grep -E 'flood|SKIPPED'; true
+
+# Filter mode's pen latency, CPU and RSS beside interception-tools and
+# input-remapper, in one guest run. The guest runs on the host's root, so the
+# two peers are installed here; only root can (the guest has no sudo either).
+BENCH_FILTER_PEERS := interception-tools input-remapper
+bench-filter: release
+	@missing=$$(for p in $(BENCH_FILTER_PEERS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ] && [ "$$(id -u)" != 0 ]; then \
+		echo "bench-filter: SKIPPED: the peers $$missing are not installed and only root can install them (sudo apt-get install $$missing)"; exit 0; \
+	fi; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:" $$missing; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing || exit 1; \
+	fi; \
+	HIL_SUITE=filterbench hil/vm.sh | tee -a bench-report.txt | grep -E '^filterbench:|SKIPPED'; true
 
 # Installed binaries carry the Swift runtime inside (--static-swift-stdlib),
 # so they run without the toolchain and start with less memory.
