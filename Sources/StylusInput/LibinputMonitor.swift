@@ -38,6 +38,13 @@ public final class LibinputMonitor {
     /// The name suffix of stylusd's virtual pens (`UinputOutput`), which the monitor skips.
     public static let cloneNameSuffix = " (stylusd)"
 
+    /// Whether /dev/input/eventN is one of stylusd's virtual pens (its name in sysfs).
+    public static func isStylusdClone(devnode: String) -> Bool {
+        guard let node = devnode.split(separator: "/").last,
+              let bytes = try? readFileBytes("/sys/class/input/\(node)/device/name") else { return false }
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").first?.hasSuffix(cloneNameSuffix) ?? false
+    }
+
     /// The /dev/input node of a device the monitor reported.
     public func nodePath(of id: DeviceID) -> String? { nodePaths[id] }
     /// libinput's fd and the third-button readers, as one pollable fd.
@@ -238,6 +245,10 @@ public final class LibinputMonitor {
 /// so it is a global, not a temporary.
 nonisolated(unsafe) private var libinputInterface = libinput_interface(
     open_restricted: { path, flags, _ in
+        // stylusd's own virtual pens: skipped when added (below) is too late,
+        // libinput would still read and process every frame the clone gets,
+        // the whole pen stream a second time (seen in filter mode's benchmark).
+        if LibinputMonitor.isStylusdClone(devnode: String(cString: path!)) { return -ENODEV }
         let fd = open(path!, flags | O_CLOEXEC)
         return fd < 0 ? -errno : fd
     },
