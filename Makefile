@@ -2,6 +2,7 @@
 SWIFT      ?= swift
 PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
+LIBEXECDIR ?= $(PREFIX)/libexec/stylusd
 USERUNITDIR ?= $(PREFIX)/lib/systemd/user
 # udev reads /usr/lib/udev/rules.d and /etc/udev/rules.d, not /usr/local.
 UDEVRULESDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/udev/rules.d,/etc/udev/rules.d)
@@ -58,6 +59,7 @@ ARGS       ?=
 # Ctrl-C stops it. Options: make run ARGS='--device /dev/input/event5'.
 run: deps
 	$(RUN_BUILD) --product stylusd
+	$(RUN_BUILD) --product stylusd-parse-config
 	$(RUN_BUILD) --product stylusctl
 	@# The canvas overlay beside the daemon where there is a display to show it on.
 	$(if $(DISPLAY)$(WAYLAND_DISPLAY),$(MAKE) --no-print-directory overlay)
@@ -69,6 +71,7 @@ run: deps
 # prints them. Ctrl-C stops it. `stylusd replay FILE` is the offline run.
 demo: deps
 	$(RUN_BUILD) --product stylusd
+	$(RUN_BUILD) --product stylusd-parse-config
 	$(RUN_BUILD) --product stylusctl
 	tools/demo.sh $(ARGS)
 
@@ -158,6 +161,7 @@ bench-filter: release
 # so they run without the toolchain and start with less memory.
 install-build: deps
 	$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static --product stylusd
+	$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static --product stylusd-parse-config
 	$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static --product stylusctl
 
 # The binaries are stripped as they are installed (the build keeps its symbols).
@@ -165,6 +169,8 @@ install-build: deps
 install: install-build install-overlay
 	install -Dm755 -s --strip-program=$(STRIP) .build-static/release/stylusd $(DESTDIR)$(BINDIR)/stylusd
 	install -Dm755 -s --strip-program=$(STRIP) .build-static/release/stylusctl $(DESTDIR)$(BINDIR)/stylusctl
+	@# The daemon's config parser (stylusd links no TOML parser); stylusd finds it in ../libexec/stylusd.
+	install -Dm755 -s --strip-program=$(STRIP) .build-static/release/stylusd-parse-config $(DESTDIR)$(LIBEXECDIR)/stylusd-parse-config
 	install -d $(DESTDIR)$(USERUNITDIR)
 	sed 's|^ExecStart=.*|ExecStart=$(BINDIR)/stylusd|' systemd/stylusd.service > $(DESTDIR)$(USERUNITDIR)/stylusd.service
 	install -m644 systemd/stylusd.socket $(DESTDIR)$(USERUNITDIR)/stylusd.socket
@@ -190,7 +196,7 @@ install-udev:
 	udevadm control --reload && udevadm trigger --subsystem-match=input
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/stylusd $(DESTDIR)$(BINDIR)/stylusctl $(DESTDIR)$(USERUNITDIR)/stylusd.service \
+	rm -f $(DESTDIR)$(BINDIR)/stylusd $(DESTDIR)$(BINDIR)/stylusctl $(DESTDIR)$(LIBEXECDIR)/stylusd-parse-config $(DESTDIR)$(USERUNITDIR)/stylusd.service \
 	      $(DESTDIR)$(USERUNITDIR)/stylusd.socket $(DESTDIR)$(UDEVRULESDIR)/70-stylusd.rules \
 	      $(DESTDIR)$(UDEVRULESDIR)/70-stylusd-uinput.rules $(DESTDIR)$(MODULESLOADDIR)/stylusd-uinput.conf $(DESTDIR)$(QUIRKSDIR)/50-stylusd.quirks
 	for p in stylusd stylusctl; do \

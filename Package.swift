@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "stylusd", targets: ["stylusd"]),
         .executable(name: "stylusctl", targets: ["stylusctl"]),
+        .executable(name: "stylusd-parse-config", targets: ["stylusd-parse-config"]),
         .library(name: "StylusProtocol", targets: ["StylusProtocol"]),
         .library(name: "StylusClient", targets: ["StylusClient"]),
     ],
@@ -52,11 +53,15 @@ let package = Package(
             name: "StylusInput",
             dependencies: ["StylusCore", "StylusSystem", "CLibevdev", "CLibinput", "CLibwacom", "CLinux"]
         ),
-        // config.toml: presets, keys, errors that name file, line and key.
+        // config.toml: presets, errors that name file, line and key, and the
+        // parser child that reads it (started, waited for, answered).
+        .target(name: "StylusConfig", dependencies: ["StylusCore", "StylusSystem"]),
+        // The TOML parsing itself, in the child only (TOMLKit: toml++ and Foundation).
         .target(
-            name: "StylusConfig",
-            dependencies: ["StylusCore", "StylusSystem", .product(name: "TOMLKit", package: "TOMLKit")]
+            name: "StylusConfigParser",
+            dependencies: ["StylusConfig", "StylusCore", "StylusSystem", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
+        .executableTarget(name: "stylusd-parse-config", dependencies: ["StylusConfig", "StylusConfigParser", "StylusSystem"]),
         // The imperative shell: the event loop around the engine.
         .target(
             name: "StylusDaemon",
@@ -73,7 +78,7 @@ let package = Package(
         .executableTarget(
             name: "stylusctl",
             dependencies: [
-                "StylusCore", "StylusProtocol", "StylusClient", "StylusConfig",
+                "StylusCore", "StylusProtocol", "StylusClient", "StylusConfig", "StylusConfigParser",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -89,11 +94,11 @@ let package = Package(
         // The fuzz targets' bodies, shared by libFuzzer and the regression tests.
         .target(
             name: "StylusFuzz",
-            dependencies: ["StylusCore", "StylusProtocol", "StylusInput", "StylusConfig", "StylusDaemon"]
+            dependencies: ["StylusCore", "StylusProtocol", "StylusInput", "StylusConfig", "StylusConfigParser", "StylusDaemon"]
         ),
         .testTarget(
             name: "StylusFuzzTests",
-            dependencies: ["StylusFuzz", "StylusInput", "StylusConfig"]
+            dependencies: ["StylusFuzz", "StylusInput", "StylusConfig", "StylusConfigParser"]
         ),
         .testTarget(
             name: "StylusCoreTests",
@@ -133,7 +138,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StylusConfigTests",
-            dependencies: ["StylusCore", "StylusConfig"]
+            dependencies: ["StylusCore", "StylusConfig", "StylusConfigParser"]
         ),
         .testTarget(
             name: "StylusInputTests",
@@ -149,6 +154,6 @@ let package = Package(
 if Context.environment["STYLUSD_FUZZ"] == "1" {
     package.targets += [
         .systemLibrary(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"),
-        .executableTarget(name: "stylus-fuzz", dependencies: ["StylusFuzz", "StylusConfig", "CFuzzDriver"], path: "Fuzz/stylus-fuzz"),
+        .executableTarget(name: "stylus-fuzz", dependencies: ["StylusFuzz", "StylusConfig", "StylusConfigParser", "CFuzzDriver"], path: "Fuzz/stylus-fuzz"),
     ]
 }

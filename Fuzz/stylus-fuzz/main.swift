@@ -3,6 +3,7 @@
 // (STYLUSD_FUZZ=1, -sanitize=fuzzer), which links libFuzzer's driver.
 import CFuzzDriver
 import StylusConfig
+import StylusConfigParser
 import StylusFuzz
 
 #if canImport(Glibc)

@@ -23,7 +23,7 @@ extension ConfigFile {
         try ConfigParse.start(bytes, file: file, executable: executable, timeLimit: timeLimit).finish().get()
     }
 
-    static func tooBig(_ count: Int, file: String) -> ConfigError {
+    package static func tooBig(_ count: Int, file: String) -> ConfigError {
         ConfigError(file: file, line: nil, key: nil, message: "\(count) bytes; a config file is at most \(maxBytes)")
     }
 
@@ -63,6 +63,19 @@ public final class ConfigParse {
     public static var defaultExecutable: String {
         get { configuredExecutable.withLock { $0 } ?? selfExecutable }
         set { configuredExecutable.withLock { $0 = newValue } }
+    }
+
+    /// The daemon's parser: `stylusd-parse-config` in the same directory as
+    /// this process's program (where SwiftPM builds it), else in
+    /// `../libexec/stylusd/` (where `make install` puts it), else that
+    /// path though it is missing: starting it then fails with ENOENT,
+    /// which names the file.
+    public static var parserBesideThisProgram: String {
+        let name = "stylusd-parse-config"
+        if let beside = executableBesideThisProgram(named: name) { return beside }
+        guard let program = runningProgram(), let slash = program.lastIndex(of: "/") else { return name }
+        let installed = "\(program[..<slash])/../libexec/stylusd/\(name)"
+        return installed
     }
 
     /// The program file this process runs (readlink of /proc/self/exe).

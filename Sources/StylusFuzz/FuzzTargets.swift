@@ -1,5 +1,6 @@
 import FoundationEssentials
 import StylusConfig
+import StylusConfigParser
 import StylusCore
 import StylusDaemon
 import StylusProtocol

@@ -1,5 +1,6 @@
 import ArgumentParser
 import StylusConfig
+import StylusConfigParser
 
 /// `stylusctl parse-config-child -- FILE`: the config parser child that
 /// `config check` starts (config bytes on stdin, the answer on stdout). Hidden.

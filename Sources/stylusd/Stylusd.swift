@@ -20,13 +20,15 @@ struct Stylusd: ParsableCommand {
             `stylusd replay` runs the engine offline over an evemu recording.
             """,
         version: StylusVersion.current,
-        subcommands: [Run.self, Probe.self, Replay.self, ParseConfigChild.self],
+        subcommands: [Run.self, Probe.self, Replay.self],
         defaultSubcommand: Run.self
     )
 
     /// `stylusd --help` (and `-h`, `help`) shows the daemon's options too:
     /// they are the default subcommand's, which ArgumentParser's root help leaves out.
     static func main() {
+        // config.toml is parsed by a program beside this one: stylusd links no TOML parser.
+        ConfigParse.defaultExecutable = ConfigParse.parserBesideThisProgram
         let arguments = Array(CommandLine.arguments.dropFirst())
         if ["--help", "-h", "help"].contains(arguments.first), arguments.count == 1 {
             _ = writeAll(STDOUT_FILENO, Array(fullHelp().utf8))
@@ -77,7 +79,7 @@ struct Stylusd: ParsableCommand {
     static func fullHelp(columns: Int? = nil) -> String {
         var text = helpMessage(columns: columns)
         let run = helpMessage(for: Run.self, columns: columns)
-        if let usage = run.range(of: "USAGE: ") {
+        if let usage = run.firstRange(of: "USAGE: ") {
             if !text.hasSuffix("\n") { text += "\n" }
             text += "\nTHE DAEMON (stylusd with no subcommand, or stylusd run):\n\n" + run[usage.lowerBound...]
         }
@@ -234,16 +236,6 @@ struct RelativePaths {
         guard !resolved.isEmpty else { return }
         _ = writeAll(STDERR_FILENO, Array("stylusd: relative paths are taken from the working directory: \(resolved.joined(separator: ", "))\n".utf8))
     }
-}
-
-/// `stylusd parse-config-child -- FILE`: the config parser child that
-/// `ConfigParse` starts (config bytes on stdin, the answer on stdout). Hidden.
-struct ParseConfigChild: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: ConfigParseChild.command, shouldDisplay: false)
-
-    @Argument(parsing: .captureForPassthrough) var arguments: [String] = []
-
-    func run() throws { throw ExitCode(ConfigParseChild.main(arguments: arguments)) }
 }
 
 struct Probe: ParsableCommand {

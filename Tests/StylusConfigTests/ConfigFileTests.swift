@@ -2,6 +2,7 @@ import FoundationEssentials
 import StylusCore
 import Testing
 @testable import StylusConfig
+import StylusConfigParser
 
 @Suite("config.toml")
 struct ConfigFileTests {

@@ -1,6 +1,7 @@
 import StylusCore
 import Testing
 @testable import StylusConfig
+import StylusConfigParser
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,7 @@
 import StylusCore
 import Testing
 @testable import StylusConfig
+import StylusConfigParser
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,8 +11,8 @@ import Glibc
 enum Built {
     static var stylusd: String {
         get throws {
-            try #require(ConfigParse.executableBesideThisProgram(named: "stylusd"),
-                         "no executable stylusd beside \(ConfigParse.runningProgram() ?? "the test runner"); build it first (swift build --build-tests)")
+            try #require(ConfigParse.executableBesideThisProgram(named: "stylusd-parse-config"),
+                         "no executable stylusd-parse-config beside \(ConfigParse.runningProgram() ?? "the test runner"); build it first (swift build --build-tests)")
         }
     }
 

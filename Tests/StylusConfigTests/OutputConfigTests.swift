@@ -1,6 +1,7 @@
 import StylusCore
 import Testing
 @testable import StylusConfig
+@testable import StylusConfigParser
 
 @Suite("config.toml's [output] table")
 struct OutputConfigTests {

@@ -1,0 +1,210 @@
+public import StylusCore
+public import StylusConfig
+import TOMLKit
+
+// The TOML side of config.toml: only the parser child links it (toml++ and
+// TOMLKit's Foundation stay out of the daemon's memory).
+extension ConfigFile {
+    public static func parse(_ text: String, file: String) throws(ConfigError) -> EngineConfig {
+        try parse(Array(text.utf8), file: file)
+    }
+
+    /// The file's bytes as read: they need not be UTF-8, and the error says so.
+    public static func parse(_ bytes: [UInt8], file: String) throws(ConfigError) -> EngineConfig {
+        if let problem = TOMLGuard.problem(in: bytes) {
+            throw ConfigError(file: file, line: problem.line, key: nil, message: problem.message)
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigError(file: file, line: error.source.begin.line, key: nil, message: "not valid TOML: \(error.description)")
+        } catch {
+            throw ConfigError(file: file, line: nil, key: nil, message: "not valid TOML: \(error)")
+        }
+        let lines = KeyLines(text)
+        func fail(_ key: String, _ message: String) -> ConfigError {
+            ConfigError(file: file, line: lines.line(of: key), key: key, message: message)
+        }
+
+        // Every problem the file's keys, types and ranges have, not only the first.
+        var problems: [ConfigError] = []
+        func report(_ key: String, _ message: String) { problems.append(fail(key, message)) }
+
+        var config = EngineConfig()
+        if let value = table["preset"] {
+            if let name = value.string, let preset = Preset(rawValue: name) {
+                config = preset.config
+            } else if let name = value.string {
+                report("preset", "unknown preset \"\(name)\"; use \(Preset.allCases.map(\.rawValue).joined(separator: ", "))")
+            } else {
+                report("preset", "expected a string")
+            }
+        }
+
+        let topLevel = ["preset", "interval_ms", "debounce_ms", "transition_ms", "bindings", "precision", "canvas", "output"]
+        for key in table.keys where !topLevel.contains(key) {
+            report(key, "unknown key; known keys are \(topLevel.joined(separator: ", "))")
+        }
+        func integer(_ table: TOMLTable, _ key: String, _ path: String) -> Int? {
+            guard let value = table[key] else { return nil }
+            guard let int = value.int else {
+                report(path, "expected a whole number, found \(value.type)")
+                return nil
+            }
+            return int
+        }
+        func number(_ table: TOMLTable, _ key: String, _ path: String) -> Double? {
+            guard let value = table[key] else { return nil }
+            if let double = value.double { return double }
+            if let int = value.int { return Double(int) }
+            report(path, "expected a number, found \(value.type)")
+            return nil
+        }
+        func subtable(_ key: String, allowed: [String]?) -> TOMLTable? {
+            guard let value = table[key] else { return nil }
+            guard let sub = value.table else {
+                report(key, "expected a table ([\(key)])")
+                return nil
+            }
+            if let allowed {
+                for k in sub.keys where !allowed.contains(k) {
+                    report("\(key).\(k)", "unknown key; known keys are \(allowed.joined(separator: ", "))")
+                }
+            }
+            return sub
+        }
+
+        if let v = integer(table, "interval_ms", "interval_ms") { config.doublePressIntervalMS = v }
+        if let v = integer(table, "debounce_ms", "debounce_ms") { config.debounceMS = v }
+        if let v = integer(table, "transition_ms", "transition_ms") { config.transitionMS = v }
+
+        if let bindings = subtable("bindings", allowed: nil) {
+            for key in bindings.keys {
+                guard let button = ButtonID(name: key) else {
+                    report("bindings.\(key)", "unknown button; use BTN_STYLUS, BTN_STYLUS2, BTN_STYLUS3 or pad-0 … pad-\(ButtonID.maxPadButtons - 1)")
+                    continue
+                }
+                guard let name = bindings[key]?.string else {
+                    report("bindings.\(key)", "expected an action name (a string)")
+                    continue
+                }
+                guard let action = Action(rawValue: name) else {
+                    report("bindings.\(key)", "unknown action \"\(name)\"; use \(Action.spelledOut)")
+                    continue
+                }
+                config.bind(button, to: action)
+            }
+        }
+        if let precision = subtable("precision", allowed: ["minimum_scale", "full_speed_pressure", "hysteresis", "curve", "report_step"]) {
+            if let v = number(precision, "minimum_scale", "precision.minimum_scale") { config.precision.minimumScale = v }
+            if let v = number(precision, "full_speed_pressure", "precision.full_speed_pressure") { config.precision.fullSpeedPressure = v }
+            if let v = number(precision, "hysteresis", "precision.hysteresis") { config.precision.hysteresis = v }
+            if let v = number(precision, "report_step", "precision.report_step") { config.precision.reportStep = v }
+            if let value = precision["curve"] {
+                let points = value.array.map { Array($0) } ?? []
+                let numbers = points.compactMap { $0.double ?? $0.int.map(Double.init) }
+                if points.count == 4, numbers.count == 4, numbers.allSatisfy({ (0...100).contains($0) }) {
+                    config.precision.curve = PressureCurve(x1: numbers[0] / 100, y1: numbers[1] / 100, x2: numbers[2] / 100, y2: numbers[3] / 100)
+                } else {
+                    report("precision.curve", "expected four numbers 0-100: [x1, y1, x2, y2], e.g. [0, 0, 100, 100] (linear)")
+                }
+            }
+        }
+        if let canvas = subtable("canvas", allowed: ["max_points", "max_strokes"]) {
+            if let v = integer(canvas, "max_points", "canvas.max_points") { config.canvasLimits.maxPoints = v }
+            if let v = integer(canvas, "max_strokes", "canvas.max_strokes") { config.canvasLimits.maxStrokes = v }
+        }
+        if let output = subtable("output", allowed: ["mode", "capture_while_canvas_open", "passthrough"]) {
+            if let value = output["mode"] {
+                if let name = value.string, let mode = OutputChoice(rawValue: name) {
+                    config.output.mode = mode
+                } else {
+                    report("output.mode", "\(value.string.map { "unknown mode \"\($0)\"" } ?? "expected a string, found \(value.type)"); use \(OutputChoice.spelledOut)")
+                }
+            }
+            if let value = output["capture_while_canvas_open"] {
+                if let capture = value.bool {
+                    config.output.captureWhileCanvasOpen = capture
+                } else {
+                    report("output.capture_while_canvas_open", "expected true or false, found \(value.type)")
+                }
+            }
+            if let value = output["passthrough"] {
+                if let passthrough = value.table {
+                    for key in passthrough.keys {
+                        let path = "output.passthrough.\(key)"
+                        guard let button = SideButton.allCases.first(where: { $0.evdevName == key }) else {
+                            report(path, "unknown button; passthrough is set per side button: \(SideButton.allCases.map(\.evdevName).joined(separator: ", "))")
+                            continue
+                        }
+                        let value = passthrough[key]!
+                        guard let name = value.string, let mode = Passthrough(rawValue: name) else {
+                            report(path, "\(value.string.map { "unknown passthrough \"\($0)\"" } ?? "expected a string, found \(value.type)"); use \(Passthrough.spelledOut)")
+                            continue
+                        }
+                        config.output.passthrough[button.rawValue] = mode
+                    }
+                } else {
+                    report("output.passthrough", "expected a table ([output.passthrough]) of side buttons, e.g. BTN_STYLUS = \"defer\"")
+                }
+            }
+        }
+        for problem in config.problems() {
+            report(problem.key.hasPrefix("precision.curve") ? "precision.curve" : problem.key, problem.message)
+        }
+        if var first = problems.first {
+            // In the file's order; a problem without a line (none so far) last.
+            let ordered = problems.enumerated().sorted { ($0.element.line ?? .max, $0.offset) < ($1.element.line ?? .max, $1.offset) }.map(\.element)
+            first = ordered[0]
+            first.others = Array(ordered.dropFirst())
+            throw first
+        }
+        return config
+    }
+}
+
+/// Finds the line a key is set on: "interval_ms" at top level, "precision.curve"
+/// under [precision]. Good enough for error messages; TOMLKit keeps no positions.
+struct KeyLines {
+    private var entries: [(table: String, key: String, line: Int)] = []
+
+    init(_ text: String) {
+        var table = ""
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.drop { $0 == " " || $0 == "\t" }
+            if line.hasPrefix("[") {
+                table = String(line.dropFirst().prefix { $0 != "]" }).trimmingCharacters(in: " \t\"")
+                entries.append((table: "", key: table, line: index + 1))
+            } else if let equals = line.firstIndex(of: "="), !line.hasPrefix("#") {
+                let key = String(line[..<equals]).trimmingCharacters(in: " \t\"")
+                entries.append((table: table, key: key, line: index + 1))
+            }
+        }
+    }
+
+    /// A key may hold dots (quoted) and so may a table name: every split of
+    /// the path into table and key is tried, the first dot's first.
+    /// "output.passthrough.BTN_STYLUS" set in an inline table gets the line
+    /// of `passthrough` under [output].
+    func line(of path: String) -> Int? {
+        for dot in path.indices where path[dot] == "." {
+            let table = String(path[..<dot]), key = String(path[path.index(after: dot)...])
+            if let line = entries.first(where: { $0.table == table && $0.key == key })?.line { return line }
+        }
+        if let line = entries.first(where: { $0.table == "" && $0.key == path })?.line { return line }
+        guard let last = path.lastIndex(of: "."), path[..<last].contains(".") else { return nil }
+        return line(of: String(path[..<last]))
+    }
+}
+
+extension String {
+    func trimmingCharacters(in set: String) -> String {
+        let skip = Set(set)
+        var s = Substring(self)
+        while let c = s.first, skip.contains(c) { s = s.dropFirst() }
+        while let c = s.last, skip.contains(c) { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,111 @@
+import FoundationEssentials
+public import StylusConfig
+import StylusCore
+import StylusSystem
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension ConfigParseChild {
+    /// Runs the child; `arguments` are those after the command word (an
+    /// optional `--`, then the file's name for messages). Returns the exit status.
+    public static func main(arguments: [String]) -> Int32 {
+        // Nothing may turn toml++'s abort into anything but death by SIGABRT.
+        signal(SIGABRT, SIG_DFL)
+        if arguments.first == serveFlag { return serve() }
+        let rest = arguments.first == "--" ? Array(arguments.dropFirst()) : arguments
+        let file = rest.first ?? "config.toml"
+
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while bytes.count <= ConfigFile.maxBytes {
+            let n = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress!, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return cannotRead
+            }
+            if n == 0 { break }
+            bytes += chunk[0..<n]
+        }
+        // The parent never sends more than maxBytes; answer() refuses it for anyone who starts the child by hand.
+        let (status, reply) = answer(bytes, file: file)
+        return writeAll(STDOUT_FILENO, reply) ? status : cannotWrite
+    }
+
+    static func serve() -> Int32 {
+        var input = LineReader(fd: STDIN_FILENO)
+        for _ in 0..<maxServed {
+            guard let header = input.line() else { return parsed }   // EOF: the daemon let go
+            let sizes = header.split(separator: 0x20).compactMap { Int(String(decoding: $0, as: UTF8.self)) }
+            guard sizes.count == 2, sizes[0] >= 0, sizes[0] <= 4096, sizes[1] >= 0, sizes[1] <= ConfigFile.maxBytes,
+                  let name = input.bytes(sizes[0]), let bytes = input.bytes(sizes[1]) else { return cannotRead }
+            let file = String(decoding: name, as: UTF8.self)
+            let (status, reply) = answer(bytes, file: file)
+            guard writeAll(STDOUT_FILENO, Array("\(status) \(reply.count)\n".utf8) + reply) else { return cannotWrite }
+        }
+        return parsed
+    }
+
+    /// The one-shot child's exit status and output for `bytes`.
+    static func answer(_ bytes: [UInt8], file: String) -> (Int32, [UInt8]) {
+        do throws(ConfigError) {
+            guard bytes.count <= ConfigFile.maxBytes else { throw ConfigFile.tooBig(bytes.count, file: file) }
+            let config = try ConfigFile.parse(bytes, file: file)
+            guard let encoded = try? JSONEncoder().encode(config) else { return (cannotEncode, []) }
+            return (parsed, Array(encoded))
+        } catch {
+            let fields = error.all.flatMap { problem in
+                [problem.line.map(String.init) ?? "", (problem.key ?? "\u{1}").replacingNUL, problem.message.replacingNUL]
+            }
+            return (refused, Array(fields.joined(separator: "\u{0}").utf8))
+        }
+    }
+}
+
+/// Buffered reads from a descriptor: lines and exact byte counts.
+struct LineReader {
+    let fd: Int32
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var ended = false
+
+    init(fd: Int32) { self.fd = fd }
+
+    /// The next line without its newline; nil at EOF.
+    mutating func line() -> [UInt8]? {
+        while true {
+            if let newline = buffer[start...].firstIndex(of: 0x0a) {
+                defer { start = newline + 1 }
+                return Array(buffer[start..<newline])
+            }
+            guard fill() else { return nil }
+        }
+    }
+
+    /// Exactly `count` bytes; nil if the input ends first.
+    mutating func bytes(_ count: Int) -> [UInt8]? {
+        while buffer.count - start < count {
+            guard fill() else { return nil }
+        }
+        defer { start += count }
+        return Array(buffer[start..<(start + count)])
+    }
+
+    private mutating func fill() -> Bool {
+        guard !ended else { return false }
+        if start > 0 {
+            buffer.removeFirst(start)
+            start = 0
+        }
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        let n = retryingInterrupts { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) } }
+        guard n > 0 else { ended = true; return false }
+        buffer += chunk[0..<n]
+        return true
+    }
+}
+
+private extension String {
+    /// NUL separates the answer's fields, so none may be inside one.
+    var replacingNUL: String { contains("\u{0}") ? replacingOccurrences(of: "\u{0}", with: "\u{FFFD}") : self }
+}
