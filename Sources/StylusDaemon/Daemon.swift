@@ -143,6 +143,7 @@ public final class Daemon {
                 logger.critical("poll failed: \(String(cString: strerror(errno)))")
                 return 1
             }
+            output.loopTurned()
             if fds[1].revents != 0, let status = handleSignals(signals) { return status }
             if fds[2].revents != 0 {
                 // One timer for every deadline: the engine's, a save, a helper's.
@@ -240,7 +241,7 @@ public final class Daemon {
             if options.output == .filter { warn("--output filter: \(reason); running in observe mode") }
             return ObserveOutput(filterUnavailable: reason)
         }
-        return UinputOutput(engine: config, filter: options.filter, log: { [weak self] in self?.log($0) })
+        return UinputOutput(engine: config, filter: options.filter, log: info, warn: { [logger] in logger.warning("\($0)") })
     }
 
     // MARK: Input

@@ -59,6 +59,9 @@ public protocol PenOutput: AnyObject {
     /// with its effects before returning, so the node's frame can be written
     /// as the engine decided.
     func descriptorReady(_ handle: (TimedPenInput) -> Void)
+    /// Called at the start of every turn of the loop (a filter's watchdog
+    /// heartbeat); must be cheap.
+    func loopTurned()
     /// Gives back everything the output holds (grabs, virtual devices).
     func close()
 }
@@ -66,5 +69,6 @@ public protocol PenOutput: AnyObject {
 extension PenOutput {
     public var pollDescriptor: Int32? { nil }
     public func descriptorReady(_ handle: (TimedPenInput) -> Void) {}
+    public func loopTurned() {}
     public func close() {}
 }
