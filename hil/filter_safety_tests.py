@@ -229,13 +229,13 @@ MEASURES = ("desktop reads the pen", "clone hung up", "clone node deleted", "nod
 
 
 def test_filter_kill_9_frees_the_node_and_removes_the_clone_within_100_ms():
-    """kill -9 of stylusd in filter mode, three times, each beside the same
-    for a minimal grab-and-clone Python process (the kernel's own share)."""
+    """kill -9 of stylusd in filter mode, twice, each beside the same for a
+    minimal grab-and-clone Python process (the kernel's own share)."""
     import statistics
     import tests
     from tests import check
     rounds = {"stylusd": [], "minimal": []}
-    for _ in range(3):
+    for _ in range(2):
         pen = tests.VirtualPen()
         minimal = subprocess.Popen([sys.executable, "-c", GRAB_AND_CLONE, pen.node], stdout=subprocess.PIPE, text=True)
         clone = minimal.stdout.readline().strip()
@@ -254,7 +254,7 @@ def test_filter_kill_9_frees_the_node_and_removes_the_clone_within_100_ms():
         for run in runs:
             check(all(m in run for m in MEASURES), f"{who}: not everything within 3 s: {run}")
         medians[who] = {m: statistics.median(run[m] for run in runs) for m in MEASURES}
-        print(f"    {who}, median of 3 (ms): " + ", ".join(f"{m} {medians[who][m]:.0f}" for m in MEASURES))
+        print(f"    {who}, median of 2 (ms): " + ", ".join(f"{m} {medians[who][m]:.0f}" for m in MEASURES))
         print(f"      runs: " + "; ".join(", ".join(f"{run[m]:.0f}" for m in MEASURES) for run in runs))
     s = medians["stylusd"]
     check(s["desktop reads the pen"] <= 100, f"the desktop got the pen back only after {s['desktop reads the pen']:.0f} ms")
