@@ -228,14 +228,11 @@ def kill_and_time(pid, pen, clone):
 MEASURES = ("desktop reads the pen", "clone hung up", "clone node deleted", "node grabbable", "exited")
 
 
-def test_filter_kill_9_frees_the_node_and_removes_the_clone_within_100_ms():
-    """kill -9 of stylusd in filter mode, twice, each beside the same for a
-    minimal grab-and-clone Python process (the kernel's own share)."""
-    import statistics
+def kill_rounds(count):
+    """`count` rounds of kill -9: a minimal grab-and-clone process, then stylusd."""
     import tests
-    from tests import check
-    rounds = {"stylusd": [], "minimal": []}
-    for _ in range(2):
+    rounds = {"minimal": [], "stylusd": []}
+    for _ in range(count):
         pen = tests.VirtualPen()
         minimal = subprocess.Popen([sys.executable, "-c", GRAB_AND_CLONE, pen.node], stdout=subprocess.PIPE, text=True)
         clone = minimal.stdout.readline().strip()
@@ -249,16 +246,50 @@ def test_filter_kill_9_frees_the_node_and_removes_the_clone_within_100_ms():
             d.proc.wait(5)
         finally:
             pen.destroy()
-    medians = {}
+    return rounds
+
+
+def worst(rounds, label):
+    """The slowest of the rounds, per measure and process; printed with every round."""
+    from tests import check
+    slowest = {}
     for who, runs in rounds.items():
         for run in runs:
-            check(all(m in run for m in MEASURES), f"{who}: not everything within 3 s: {run}")
-        medians[who] = {m: statistics.median(run[m] for run in runs) for m in MEASURES}
-        print(f"    {who}, median of 2 (ms): " + ", ".join(f"{m} {medians[who][m]:.0f}" for m in MEASURES))
-        print(f"      runs: " + "; ".join(", ".join(f"{run[m]:.0f}" for m in MEASURES) for run in runs))
-    s = medians["stylusd"]
-    check(s["desktop reads the pen"] <= 100, f"the desktop got the pen back only after {s['desktop reads the pen']:.0f} ms")
-    check(s["clone hung up"] <= 100, f"the clone went away only after {s['clone hung up']:.0f} ms")
+            check(all(m in run for m in MEASURES), f"{label}, {who}: not everything within 3 s: {run}")
+        slowest[who] = {m: max(run[m] for run in runs) for m in MEASURES}
+        print(f"    {label}, {who} (ms; {' / '.join(MEASURES)}): "
+              + "; ".join(" / ".join(f"{run[m]:.0f}" for m in MEASURES) for run in runs))
+    return slowest
+
+
+def test_filter_kill_9_frees_the_node_and_removes_the_clone_within_100_ms():
+    """kill -9 of stylusd in filter mode, each time beside the same for a
+    minimal grab-and-clone Python process: the kernel's own share.
+
+    Each evdev or uinput descriptor the kernel closes waits for RCU grace
+    periods (evdev_ungrab, evdev_detach_client, input_close_device,
+    input_unregister_handle). Under this guest's emulated CPUs a grace
+    period takes tens of milliseconds, so a minimal process needs 130-620 ms
+    here too; with expedited grace periods (/sys/kernel/rcu_expedited) it
+    needs about 30 ms. So 100 ms is asserted with expedited grace periods,
+    where what is left is the process's own exit; with the default ones,
+    stylusd may take at most 100 ms more than the minimal process (a helper
+    process or thread keeping a descriptor would take seconds)."""
+    from tests import check
+    default = worst(kill_rounds(1), "default RCU")
+    with open("/sys/kernel/rcu_expedited") as f:
+        before = f.read().strip()
+    try:
+        with open("/sys/kernel/rcu_expedited", "w") as f:
+            f.write("1")
+        expedited = worst(kill_rounds(2), "expedited RCU")
+    finally:
+        with open("/sys/kernel/rcu_expedited", "w") as f:
+            f.write(before)
+    for m in ("desktop reads the pen", "clone hung up"):
+        check(expedited["stylusd"][m] <= 100, f"expedited RCU: {m} only after {expedited['stylusd'][m]:.0f} ms")
+        extra = default["stylusd"][m] - default["minimal"][m]
+        check(extra <= 100, f"default RCU: {m} {extra:.0f} ms later than for a minimal process")
 
 
 PTRACE_DETACH, PTRACE_SEIZE, PTRACE_INTERRUPT = 17, 0x4206, 0x4207
