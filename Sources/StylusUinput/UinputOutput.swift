@@ -127,8 +127,9 @@ public final class UinputOutput: PenOutput {
 
     public func deviceAdded(_ device: OutputDevice) {
         guard device.info.kind == .pen, let path = device.node, nodes[device.id] == nil else { return }
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return log("filter: cannot open \(path): \(String(cString: strerror(errno))); it stays observed") }
+        let opened = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard opened >= 0 else { return log("filter: cannot open \(path): \(String(cString: strerror(errno))); it stays observed") }
+        let fd = Self.movedToTheTop(opened)
         var devPointer: OpaquePointer?
         guard libevdev_new_from_fd(fd, &devPointer) == 0, let dev = devPointer else {
             Glibc.close(fd)
@@ -145,6 +146,24 @@ public final class UinputOutput: PenOutput {
         }
         nodes[device.id] = n
         if !tryGrab(n) { log("filter: waiting to grab \(path) until the pen leaves proximity with no button held") }
+    }
+
+    /// How many descriptors at the top of the table are kept for grabbed nodes.
+    private static let topDescriptors: rlim_t = 16
+
+    /// `fd` renumbered near the top of the descriptor table, above every
+    /// other descriptor the daemon will open. When the process dies, the
+    /// kernel (6.1) releases its descriptors highest number first, each
+    /// evdev or uinput one waiting for RCU grace periods; a grabbed node
+    /// released first is the desktop's again before the clone, libinput's
+    /// own nodes and the rest are torn down (docs/SECURITY.md, kill -9).
+    private static func movedToTheTop(_ fd: Int32) -> Int32 {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur > 4 * topDescriptors, limit.rlim_cur <= rlim_t(Int32.max) else { return fd }
+        let moved = fcntl(fd, F_DUPFD_CLOEXEC, Int32(limit.rlim_cur - topDescriptors))
+        guard moved >= 0 else { return fd }   // the top is full: the number does not matter for anything else
+        Glibc.close(fd)
+        return moved
     }
 
     public func deviceRemoved(_ id: DeviceID) {
@@ -168,14 +187,14 @@ public final class UinputOutput: PenOutput {
         // libinput has handled these events already; libevdev only follows the state.
         follow(n)
         guard n.readable, nothingNearOrHeld(n) else { return false }
-        let asked = monotonicMicroseconds()
         guard ioctl(n.fd, UInt(EVIOCGRAB), 1 as Int32) == 0 else {
             log("filter: cannot grab \(n.path): \(String(cString: strerror(errno))); it stays observed until its pen leaves proximity again")
             return false
         }
-        // An event that came between the look above and the grab reached
-        // libinput too; if it brought the pen in, the desktop must keep the node.
-        if follow(n, stampedBefore: asked), !nothingNearOrHeld(n) {
+        // The pen may have come in between the look above and the grab; then
+        // libinput has seen it come, and the desktop must keep the node. The
+        // kernel's own key state says, without taking an event from the queue.
+        guard nothingNearOrHeldNow(n) else {
             _ = ioctl(n.fd, UInt(EVIOCGRAB), 0 as Int32)
             return false
         }
@@ -197,23 +216,16 @@ public final class UinputOutput: PenOutput {
     }
 
     /// Reads what is pending on a node that is not grabbed into libevdev's
-    /// view of it; true if anything came. With `stampedBefore`, says
-    /// whether any of it was stamped before that time.
-    @discardableResult
-    private func follow(_ n: Node, stampedBefore limit: Microseconds = .max) -> Bool {
+    /// view of it.
+    private func follow(_ n: Node) {
         var ev = input_event()
         var flag = UInt32(LIBEVDEV_READ_FLAG_NORMAL.rawValue)
-        var early = false
         while true {
             let rc = libevdev_next_event(n.dev, flag, &ev)
             if rc == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue) { flag = UInt32(LIBEVDEV_READ_FLAG_SYNC.rawValue); continue }
             if rc == -EAGAIN, flag != UInt32(LIBEVDEV_READ_FLAG_NORMAL.rawValue) { flag = UInt32(LIBEVDEV_READ_FLAG_NORMAL.rawValue); continue }
-            if rc == -EAGAIN { return early }
-            if rc < 0 {
-                gone(n)
-                return early
-            }
-            if Microseconds(ev.time.tv_sec) * 1_000_000 + Microseconds(ev.time.tv_usec) < limit { early = true }
+            if rc == -EAGAIN { return }
+            if rc < 0 { return gone(n) }
         }
     }
 
@@ -223,6 +235,19 @@ public final class UinputOutput: PenOutput {
     private func nothingNearOrHeld(_ n: Node) -> Bool {
         !Self.nearOrHeld.contains { libevdev_get_event_value(n.dev, UInt32(EV.key), UInt32($0)) != 0 }
     }
+
+    /// The same, from the kernel's key state now (EVIOCGKEY) rather than from the events read so far.
+    private func nothingNearOrHeldNow(_ n: Node) -> Bool {
+        var bits = [UInt8](repeating: 0, count: Self.keyBytes)
+        let rc = bits.withUnsafeMutableBytes { ioctl(n.fd, UInt(Self.EVIOCGKEY), $0.baseAddress!) }
+        guard rc >= 0 else { return false }
+        return !Self.nearOrHeld.contains { bits[Int($0) / 8] & (1 << ($0 % 8)) != 0 }
+    }
+
+    /// KEY_MAX (0x2ff) + 1 bits.
+    private static let keyBytes = 0x300 / 8
+    /// EVIOCGKEY(keyBytes), `_IOC(_IOC_READ, 'E', 0x18, len)`: a macro Swift does not import.
+    private static let EVIOCGKEY: UInt32 = 0x8000_0000 | UInt32(keyBytes) << 16 | 0x45 << 8 | 0x18
 
     /// The node reported an error (ENODEV: unplugged): out of the epoll set,
     /// so it cannot wake the loop again; libinput reports the removal.
