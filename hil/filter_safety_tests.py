@@ -217,7 +217,10 @@ def kill_and_time(pid, pen, clone):
                     poller.unregister(desktop)
                 elif os.path.basename(clone) in deleted_names(deletions):
                     times.setdefault("clone node deleted", now)
-            if "node grabbable" not in times and try_grab(grabber):
+            # Only once the desktop reads the pen: EVIOCGRAB waits for the node's
+            # lock, which the dying process holds through a grace period, and no
+            # frame would be written meanwhile.
+            if "desktop reads the pen" in times and "node grabbable" not in times and try_grab(grabber):
                 times["node grabbable"] = time.monotonic() - t0
     finally:
         for fd in (desktop, grabber, reader, deletions, pidfd):
