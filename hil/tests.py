@@ -775,6 +775,7 @@ sys.modules.setdefault("tests", sys.modules[__name__])
 from flood import *  # noqa: E402,F401,F403  (the loop under a flood of devices and reload)
 from uinput_tests import *  # noqa: E402,F401,F403  (filter mode: the grabbed pen and its virtual clone)
 from output_switch_tests import *  # noqa: E402,F401,F403  (stylusctl output: observe frees the pen, filter grabs it)
+from filter_safety_tests import *  # noqa: E402,F401,F403  (filter mode: waiting to grab, kill -9, the watchdog)
 TESTS = [v for k, v in sorted(globals().items()) if k.startswith("test_")]
 
 

@@ -150,6 +150,7 @@ public final class Daemon {
                 logger.critical("poll failed: \(String(cString: strerror(errno)))")
                 return 1
             }
+            output.loopTurned()
             if fds[1].revents != 0, let status = handleSignals(signals) { return status }
             if fds[2].revents != 0 {
                 // One timer for every deadline: the engine's, a save, a helper's.
@@ -245,7 +246,7 @@ public final class Daemon {
             if requested == .filter { warn("output filter was asked for, but \(reason); running in observe mode") }
             return ObserveOutput(filterUnavailable: reason)
         }
-        return UinputOutput(engine: config, filter: config.output.filter, log: info)
+        return UinputOutput(engine: config, filter: config.output.filter, log: info, warn: { [logger] in logger.warning("\($0)") })
     }
 
     /// Why filter mode cannot run here, with the fix; nil when it can.

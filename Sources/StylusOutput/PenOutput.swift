@@ -62,6 +62,9 @@ public protocol PenOutput: AnyObject {
     /// with its effects before returning, so the node's frame can be written
     /// as the engine decided.
     func descriptorReady(_ handle: (TimedPenInput) -> Void)
+    /// Called at the start of every turn of the loop (a filter's watchdog
+    /// heartbeat); must be cheap.
+    func loopTurned()
     /// Gives back everything the output holds (grabs, virtual devices).
     func close()
 }
@@ -70,5 +73,6 @@ extension PenOutput {
     public var pollDescriptor: Int32? { nil }
     public var waitingToGrab: [String] { [] }
     public func descriptorReady(_ handle: (TimedPenInput) -> Void) {}
+    public func loopTurned() {}
     public func close() {}
 }

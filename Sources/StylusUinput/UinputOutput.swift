@@ -13,16 +13,27 @@ import Glibc
 /// the same `EvdevTranslator` a replay uses, and what `CloneFilter` decides
 /// is written to a faithful virtual clone of it (libevdev's uinput API: the
 /// same types, codes, ABS ranges and resolutions, properties and ids; the
-/// name with " (stylusd)", phys "stylusd/<node>"). On exit, crash or
-/// kill -9 the kernel drops the grab and destroys the clone.
+/// name with " (stylusd)", phys "stylusd/<node>"), made at the first grab.
+///
+/// A node that cannot be grabbed yet is read alongside libinput (a reader
+/// that does not grab takes no event from another), only to follow its
+/// state: its events wake the loop, and the first one that leaves nothing
+/// near or held is when it is grabbed. No timer, no polling.
+///
+/// On exit, crash or kill -9 the kernel drops the grab and destroys the
+/// clone. A hung loop is released by `GrabWatchdog`.
 public final class UinputOutput: PenOutput {
     public let mode = OutputMode.filter
     public var statusReason: String {
-        let waiting = nodes.values.filter { !$0.grabbed }.map(\.path).sorted()
-        var reason = "filter: stylusd grabs the pen and writes what the desktop sees to a virtual pen (\(nodes.count) clone\(nodes.count == 1 ? "" : "s"))"
+        let clones = nodes.values.filter { $0.uinput != nil }.count
+        var reason = "filter: stylusd grabs the pen and writes what the desktop sees to a virtual pen (\(clones) clone\(clones == 1 ? "" : "s"))"
+        let waiting = waitingNodes
         if !waiting.isEmpty { reason += "; waiting to grab \(waiting.joined(separator: ", ")) until the pen leaves proximity with no button held" }
         return reason
     }
+    /// The pen nodes not grabbed yet (or again, after the watchdog released them), by path.
+    public var waitingNodes: [String] { nodes.values.filter { !$0.grabbed && $0.readable }.map(\.path).sorted() }
+    public var waitingToGrab: [String] { waitingNodes }
     public var pollDescriptor: Int32? { epollFD }
 
     /// The suffix of every clone's name; stylusd's monitor and probe skip such devices.
@@ -34,21 +45,25 @@ public final class UinputOutput: PenOutput {
         let path: String
         let fd: Int32
         let dev: OpaquePointer
-        let uinput: OpaquePointer
+        let description: DeviceDescription
+        /// The clone, from the first grab on.
+        var uinput: OpaquePointer?
         var translator: EvdevTranslator
         var filter: CloneFilter
         var grabbed = false
+        /// In the epoll set; false once the node reported it is gone.
+        var readable = true
         var frame: [EvdevEvent] = []
 
-        init(id: DeviceID, path: String, fd: Int32, dev: OpaquePointer, uinput: OpaquePointer,
-             translator: EvdevTranslator, filter: CloneFilter) {
+        init(id: DeviceID, path: String, fd: Int32, dev: OpaquePointer, description: DeviceDescription,
+             engine: EngineConfig, filter: FilterConfig) {
             self.id = id
             self.path = path
             self.fd = fd
             self.dev = dev
-            self.uinput = uinput
-            self.translator = translator
-            self.filter = filter
+            self.description = description
+            translator = EvdevTranslator(device: id, description: description)
+            self.filter = CloneFilter(device: id, description: description, engine: engine, filter: filter)
             frame.reserveCapacity(32)
         }
     }
@@ -60,7 +75,9 @@ public final class UinputOutput: PenOutput {
     private var canvas = CanvasState.minimized
     private var out: [EvdevEvent] = []
     private var inputs: [TimedPenInput] = []
+    private var readyEvents = [epoll_event](repeating: epoll_event(), count: 8)
     private let log: (String) -> Void
+    private let watchdog: GrabWatchdog
 
     /// nil when /dev/uinput can be opened for writing; else why not, with the fix.
     public static func unavailableReason() -> String? {
@@ -80,11 +97,16 @@ public final class UinputOutput: PenOutput {
         }
     }
 
-    public init(engine: EngineConfig, filter: FilterConfig, log: @escaping (String) -> Void) {
+    /// - Parameters:
+    ///   - log: the loop's log lines.
+    ///   - warn: the watchdog's, from its own thread.
+    public init(engine: EngineConfig, filter: FilterConfig, log: @escaping (String) -> Void,
+                warn: @escaping @Sendable (String) -> Void) {
         engineConfig = engine
         filterConfig = filter
         epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
         self.log = log
+        watchdog = GrabWatchdog(log: warn)
         out.reserveCapacity(64)
         inputs.reserveCapacity(8)
     }
@@ -95,40 +117,54 @@ public final class UinputOutput: PenOutput {
         for node in nodes.values { node.filter.reconfigure(engine: engine, filter: filter) }
     }
 
+    /// The loop's heartbeat for the watchdog; after a watchdog release,
+    /// the nodes wait to be grabbed again.
+    public func loopTurned() {
+        watchdog.loopTurned()
+        if watchdog.takeRelease() { recoverFromRelease() }
+    }
+
     // MARK: Devices
 
     public func deviceAdded(_ device: OutputDevice) {
         guard device.info.kind == .pen, let path = device.node, nodes[device.id] == nil else { return }
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return log("filter: cannot open \(path): \(String(cString: strerror(errno))); it stays observed") }
+        let opened = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard opened >= 0 else { return log("filter: cannot open \(path): \(String(cString: strerror(errno))); it stays observed") }
+        let fd = Self.movedToTheTop(opened)
         var devPointer: OpaquePointer?
         guard libevdev_new_from_fd(fd, &devPointer) == 0, let dev = devPointer else {
             Glibc.close(fd)
             return log("filter: libevdev cannot read \(path); it stays observed")
         }
-        let description = Probe.describe(dev)
-        // The clone is made from the real node's own description, renamed.
-        let realName = String(cString: libevdev_get_name(dev))
-        let node = path.split(separator: "/").last.map(String.init) ?? path
-        libevdev_set_name(dev, realName + Self.nameSuffix)
-        libevdev_set_phys(dev, Self.physPrefix + node)
-        var uinputPointer: OpaquePointer?
-        let rc = libevdev_uinput_create_from_device(dev, Int32(LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue), &uinputPointer)
-        libevdev_set_name(dev, realName)
-        guard rc == 0, let uinput = uinputPointer else {
+        libevdev_set_clock_id(dev, CLOCK_MONOTONIC)   // the daemon's clock, as libinput's times are
+        let n = Node(id: device.id, path: path, fd: fd, dev: dev, description: Probe.describe(dev),
+                     engine: engineConfig, filter: filterConfig)
+        var event = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(u64: UInt64(n.id.rawValue)))
+        guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) == 0 else {
             libevdev_free(dev)
             Glibc.close(fd)
-            return log("filter: cannot create the virtual pen for \(path): \(String(cString: strerror(-rc))); it stays observed")
+            return log("filter: cannot watch \(path): \(String(cString: strerror(errno))); it stays observed")
         }
-        let n = Node(id: device.id, path: path, fd: fd, dev: dev, uinput: uinput,
-                     translator: EvdevTranslator(device: device.id, description: description),
-                     filter: CloneFilter(device: device.id, description: description, engine: engineConfig, filter: filterConfig))
         nodes[device.id] = n
-        n.filter.start(canvas: canvas, at: monotonicMicroseconds(), into: &out)
-        out.removeAll(keepingCapacity: true)   // nothing is in proximity on the clone yet
-        let clonePath = libevdev_uinput_get_devnode(uinput).map { String(cString: $0) } ?? "?"
-        log("filter: \(path) is cloned as \(clonePath) \"\(realName + Self.nameSuffix)\"")
-        tryGrab(n)
+        if !tryGrab(n) { log("filter: waiting to grab \(path) until the pen leaves proximity with no button held") }
+    }
+
+    /// How many descriptors at the top of the table are kept for grabbed nodes.
+    private static let topDescriptors: rlim_t = 16
+
+    /// `fd` renumbered near the top of the descriptor table, above every
+    /// other descriptor the daemon will open. When the process dies, the
+    /// kernel (6.1) releases its descriptors highest number first, each
+    /// evdev or uinput one waiting for RCU grace periods; a grabbed node
+    /// released first is the desktop's again before the clone, libinput's
+    /// own nodes and the rest are torn down (docs/SECURITY.md, kill -9).
+    private static func movedToTheTop(_ fd: Int32) -> Int32 {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur > 4 * topDescriptors, limit.rlim_cur <= rlim_t(Int32.max) else { return fd }
+        let moved = fcntl(fd, F_DUPFD_CLOEXEC, Int32(limit.rlim_cur - topDescriptors))
+        guard moved >= 0 else { return fd }   // the top is full: the number does not matter for anything else
+        Glibc.close(fd)
+        return moved
     }
 
     public func deviceRemoved(_ id: DeviceID) {
@@ -137,53 +173,143 @@ public final class UinputOutput: PenOutput {
     }
 
     private func release(_ n: Node) {
-        if n.grabbed { epoll_ctl(epollFD, EPOLL_CTL_DEL, n.fd, nil) }
-        libevdev_uinput_destroy(n.uinput)
+        watchdog.forget(fd: n.fd)
+        if n.readable { epoll_ctl(epollFD, EPOLL_CTL_DEL, n.fd, nil) }
+        if let uinput = n.uinput { libevdev_uinput_destroy(uinput) }
         libevdev_free(n.dev)
         Glibc.close(n.fd)   // closing drops the grab
     }
 
-    /// Grabs only when nothing of the pen is down or near: grabbing a held
-    /// button would leave it stuck for the desktop.
-    private func tryGrab(_ n: Node) {
-        guard !n.grabbed else { return }
-        // Bring libevdev's view of the node up to date (libinput already handled these events).
+    /// Grabs `n` if nothing of the pen is near or held (grabbing a held
+    /// button would leave it stuck for the desktop); true when grabbed.
+    @discardableResult
+    private func tryGrab(_ n: Node) -> Bool {
+        guard !n.grabbed, n.readable else { return n.grabbed }
+        // libinput has handled these events already; libevdev only follows the state.
+        follow(n)
+        guard n.readable, nothingNearOrHeld(n) else { return false }
+        guard ioctl(n.fd, UInt(EVIOCGRAB), 1 as Int32) == 0 else {
+            log("filter: cannot grab \(n.path): \(String(cString: strerror(errno))); it stays observed until its pen leaves proximity again")
+            return false
+        }
+        // The pen may have come in between the look above and the grab; then
+        // libinput has seen it come, and the desktop must keep the node. The
+        // kernel's own key state says, without taking an event from the queue.
+        guard nothingNearOrHeldNow(n) else {
+            _ = ioctl(n.fd, UInt(EVIOCGRAB), 0 as Int32)
+            return false
+        }
+        if n.uinput == nil, !makeClone(n) {
+            _ = ioctl(n.fd, UInt(EVIOCGRAB), 0 as Int32)
+            n.readable = false   // no clone, no filter: the node stays with libinput alone
+            epoll_ctl(epollFD, EPOLL_CTL_DEL, n.fd, nil)
+            return false
+        }
+        n.grabbed = true
+        n.translator = EvdevTranslator(device: n.id, description: n.description)
+        n.filter = CloneFilter(device: n.id, description: n.description, engine: engineConfig, filter: filterConfig)
+        n.filter.start(canvas: canvas, at: monotonicMicroseconds(), into: &out)
+        out.removeAll(keepingCapacity: true)   // nothing is in proximity on the clone yet
+        watchdog.watch(fd: n.fd, path: n.path)
+        let clonePath = n.uinput.flatMap { libevdev_uinput_get_devnode($0) }.map { String(cString: $0) } ?? "?"
+        log("filter: grabbed \(n.path); it is cloned as \(clonePath) \"\(String(cString: libevdev_get_name(n.dev)) + Self.nameSuffix)\"")
+        return true
+    }
+
+    /// Reads what is pending on a node that is not grabbed into libevdev's
+    /// view of it.
+    private func follow(_ n: Node) {
         var ev = input_event()
         var flag = UInt32(LIBEVDEV_READ_FLAG_NORMAL.rawValue)
         while true {
             let rc = libevdev_next_event(n.dev, flag, &ev)
             if rc == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue) { flag = UInt32(LIBEVDEV_READ_FLAG_SYNC.rawValue); continue }
             if rc == -EAGAIN, flag != UInt32(LIBEVDEV_READ_FLAG_NORMAL.rawValue) { flag = UInt32(LIBEVDEV_READ_FLAG_NORMAL.rawValue); continue }
-            if rc < 0 { break }
+            if rc == -EAGAIN { return }
+            if rc < 0 { return gone(n) }
         }
-        for code in [BTN.toolPen, BTN.toolRubber, BTN.toolBrush, BTN.toolPencil, BTN.toolAirbrush, BTN.toolMouse, BTN.toolLens,
-                     BTN.touch, BTN.stylus, BTN.stylus2, BTN.stylus3]
-        where libevdev_get_event_value(n.dev, UInt32(EV.key), UInt32(code)) != 0 {
-            return
-        }
-        guard libevdev_grab(n.dev, LIBEVDEV_GRAB) == 0 else { return log("filter: cannot grab \(n.path); it stays observed") }
-        n.grabbed = true
-        var event = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(u64: UInt64(n.id.rawValue)))
-        epoll_ctl(epollFD, EPOLL_CTL_ADD, n.fd, &event)
-        log("filter: grabbed \(n.path)")
     }
 
-    // MARK: Input from the grabbed nodes
+    private static let nearOrHeld = [BTN.toolPen, BTN.toolRubber, BTN.toolBrush, BTN.toolPencil, BTN.toolAirbrush,
+                                     BTN.toolMouse, BTN.toolLens, BTN.touch, BTN.stylus, BTN.stylus2, BTN.stylus3]
+
+    private func nothingNearOrHeld(_ n: Node) -> Bool {
+        !Self.nearOrHeld.contains { libevdev_get_event_value(n.dev, UInt32(EV.key), UInt32($0)) != 0 }
+    }
+
+    /// The same, from the kernel's key state now (EVIOCGKEY) rather than from the events read so far.
+    private func nothingNearOrHeldNow(_ n: Node) -> Bool {
+        var bits = [UInt8](repeating: 0, count: Self.keyBytes)
+        let rc = bits.withUnsafeMutableBytes { ioctl(n.fd, UInt(Self.EVIOCGKEY), $0.baseAddress!) }
+        guard rc >= 0 else { return false }
+        return !Self.nearOrHeld.contains { bits[Int($0) / 8] & (1 << ($0 % 8)) != 0 }
+    }
+
+    /// KEY_MAX (0x2ff) + 1 bits.
+    private static let keyBytes = 0x300 / 8
+    /// EVIOCGKEY(keyBytes), `_IOC(_IOC_READ, 'E', 0x18, len)`: a macro Swift does not import.
+    private static let EVIOCGKEY: UInt32 = 0x8000_0000 | UInt32(keyBytes) << 16 | 0x45 << 8 | 0x18
+
+    /// The node reported an error (ENODEV: unplugged): out of the epoll set,
+    /// so it cannot wake the loop again; libinput reports the removal.
+    private func gone(_ n: Node) {
+        guard n.readable else { return }
+        n.readable = false
+        watchdog.forget(fd: n.fd)
+        epoll_ctl(epollFD, EPOLL_CTL_DEL, n.fd, nil)
+    }
+
+    private func makeClone(_ n: Node) -> Bool {
+        // The clone is made from the real node's own description, renamed.
+        let realName = String(cString: libevdev_get_name(n.dev))
+        let node = n.path.split(separator: "/").last.map(String.init) ?? n.path
+        libevdev_set_name(n.dev, realName + Self.nameSuffix)
+        libevdev_set_phys(n.dev, Self.physPrefix + node)
+        var uinputPointer: OpaquePointer?
+        let rc = libevdev_uinput_create_from_device(n.dev, Int32(LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue), &uinputPointer)
+        libevdev_set_name(n.dev, realName)
+        guard rc == 0, let uinput = uinputPointer else {
+            log("filter: cannot create the virtual pen for \(n.path): \(String(cString: strerror(-rc))); it stays observed")
+            return false
+        }
+        n.uinput = uinput
+        return true
+    }
+
+    /// The watchdog released every grab while the loop hung. What the
+    /// clones still show (a tool in proximity, a held button) goes with
+    /// them; the nodes wait to be grabbed as if they had just appeared, and
+    /// until then libinput alone reports them.
+    private func recoverFromRelease() {
+        var paths: [String] = []
+        for n in nodes.values where n.grabbed {
+            n.grabbed = false
+            watchdog.forget(fd: n.fd)
+            if let uinput = n.uinput { libevdev_uinput_destroy(uinput) }
+            n.uinput = nil
+            n.frame.removeAll(keepingCapacity: true)
+            paths.append(n.path)
+        }
+        out.removeAll(keepingCapacity: true)
+        log("filter: the loop runs again after the watchdog released \(paths.sorted().joined(separator: ", ")); their clones are removed and each is grabbed again once its pen leaves proximity with no button held")
+        for n in nodes.values { tryGrab(n) }
+    }
+
+    // MARK: Input from the nodes
 
     public func descriptorReady(_ handle: (TimedPenInput) -> Void) {
-        var events = [epoll_event](repeating: epoll_event(), count: 8)
-        let count = epoll_wait(epollFD, &events, 8, 0)
+        let count = epoll_wait(epollFD, &readyEvents, Int32(readyEvents.count), 0)
         guard count > 0 else { return }
-        for e in events.prefix(Int(count)) {
-            guard let n = nodes[DeviceID(UInt32(truncatingIfNeeded: e.data.u64))] else { continue }
-            read(n, handle)
+        for i in 0..<Int(count) {
+            guard let n = nodes[DeviceID(UInt32(truncatingIfNeeded: readyEvents[i].data.u64))] else { continue }
+            if n.grabbed { read(n, handle) } else { tryGrab(n) }
         }
     }
 
     private func read(_ n: Node, _ handle: (TimedPenInput) -> Void) {
         var ev = input_event()
         var flag = UInt32(LIBEVDEV_READ_FLAG_NORMAL.rawValue)
-        while true {
+        while n.grabbed {
             let rc = libevdev_next_event(n.dev, flag, &ev)
             if rc == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue) {
                 // SYN_DROPPED: libevdev hands over the state's changes as events, then a SYN_REPORT.
@@ -192,7 +318,7 @@ public final class UinputOutput: PenOutput {
                 if flag == UInt32(LIBEVDEV_READ_FLAG_SYNC.rawValue) { flag = UInt32(LIBEVDEV_READ_FLAG_NORMAL.rawValue); continue }
                 return
             } else if rc != 0 {
-                return   // ENODEV: the node went away; libinput reports the removal
+                return gone(n)   // ENODEV: the node went away; libinput reports the removal
             }
             let time = Microseconds(ev.time.tv_sec) * 1_000_000 + Microseconds(ev.time.tv_usec)
             let event = EvdevEvent(type: ev.type, code: ev.code, value: ev.value, time: time)
@@ -220,15 +346,15 @@ public final class UinputOutput: PenOutput {
             switch effect {
             case .canvas(let state, _):
                 canvas = state
-                for n in nodes.values {
+                for n in nodes.values where n.grabbed {
                     n.filter.apply(effect, into: &out)
                     write(n)
                 }
             case .frame, .button, .pendingCleared:
-                guard let n = nodes[Self.device(of: effect)] else { continue }
+                // A node not grabbed reaches the desktop itself: nothing of it goes to a clone.
+                guard let n = nodes[Self.device(of: effect)], n.grabbed else { continue }
                 n.filter.apply(effect, into: &out)
                 write(n)
-                if !n.grabbed, case .frame(let f) = effect, !f.inProximity { tryGrab(n) }
             }
         }
     }
@@ -244,8 +370,10 @@ public final class UinputOutput: PenOutput {
 
     private func write(_ n: Node) {
         guard !out.isEmpty else { return }
-        for e in out {
-            libevdev_uinput_write_event(n.uinput, UInt32(e.type), UInt32(e.code), e.value)
+        if let uinput = n.uinput {
+            for e in out {
+                libevdev_uinput_write_event(uinput, UInt32(e.type), UInt32(e.code), e.value)
+            }
         }
         out.removeAll(keepingCapacity: true)
     }
@@ -254,11 +382,9 @@ public final class UinputOutput: PenOutput {
 
     /// Every grab is released at once and every clone destroyed.
     public func close() {
+        watchdog.stop()
         for n in nodes.values { release(n) }
         nodes.removeAll()
         if epollFD >= 0 { Glibc.close(epollFD) }
     }
-
-    /// What the watchdog needs: the grabbed descriptors.
-    public var grabbedDescriptors: [Int32] { nodes.values.filter(\.grabbed).map(\.fd) }
 }

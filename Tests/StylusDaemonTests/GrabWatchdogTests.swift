@@ -1,0 +1,86 @@
+import StylusSystem
+@testable import StylusUinput
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The watchdog on a pipe standing in for a grabbed node: input "waits"
+/// while a byte sits unread in it. (The release's EVIOCGRAB fails on a
+/// pipe; the grab itself is checked in the guest, hil/filter_safety_tests.py.)
+@Suite("Grab watchdog")
+struct GrabWatchdogTests {
+    final class Node {
+        let read: Int32
+        let write: Int32
+        init() {
+            var ends: [Int32] = [-1, -1]
+            pipe(&ends)
+            (read, write) = (ends[0], ends[1])
+        }
+        func inputArrives() { var byte: UInt8 = 1; _ = Glibc.write(write, &byte, 1) }
+        deinit { close(read); close(write) }
+    }
+
+    /// A watchdog (stall limit 200 ms, grace 50 ms) watching one node, after a first turn of the loop.
+    final class Watching {
+        let lines = Locked<[String]>([])
+        let dog: GrabWatchdog
+        let node = Node()
+        var logged: [String] { lines.withLock { $0 } }
+
+        init() {
+            let lines = lines
+            dog = GrabWatchdog(stallLimit: 200_000, grace: 50_000, log: { line in lines.withLock { $0.append(line) } })
+            dog.loopTurned()
+            dog.watch(fd: node.read, path: "/dev/input/event42")
+        }
+        deinit { dog.stop() }
+    }
+
+    @Test func inputWaitingOnAHungLoopIsReleasedAndTheReasonLogged() {
+        let w = Watching()
+        let start = monotonicMicroseconds()
+        w.node.inputArrives()   // and the loop never turns again
+        var released = false
+        while !released, monotonicMicroseconds() - start < 3_000_000 {
+            usleep(5_000)
+            released = w.dog.takeRelease()
+        }
+        let took = monotonicMicroseconds() - start
+        #expect(released)
+        #expect(took >= 200_000 && took < 1_000_000, "released after \(took) µs")
+        #expect(w.logged.count == 1)
+        #expect(w.logged.first?.contains("event loop has not turned") == true)
+        #expect(w.logged.first?.contains("/dev/input/event42") == true)
+        #expect(!w.dog.takeRelease(), "a release is reported once")
+    }
+
+    @Test func aLoopThatKeepsTurningIsNotReleasedEvenIfInputStaysUnread() {
+        let w = Watching()
+        w.node.inputArrives()
+        let start = monotonicMicroseconds()
+        while monotonicMicroseconds() - start < 1_000_000 {
+            w.dog.loopTurned()
+            #expect(!w.dog.takeRelease())
+            usleep(20_000)
+        }
+        #expect(w.logged.isEmpty)
+    }
+
+    @Test func anIdleLoopWithNothingWaitingIsNotReleased() {
+        let w = Watching()
+        usleep(600_000)   // three stall limits, no turn, nothing to read
+        #expect(!w.dog.takeRelease())
+        #expect(w.logged.isEmpty)
+    }
+
+    @Test func aForgottenNodeIsNotWatched() {
+        let w = Watching()
+        w.dog.forget(fd: w.node.read)
+        w.node.inputArrives()
+        usleep(600_000)
+        #expect(!w.dog.takeRelease())
+        #expect(w.logged.isEmpty)
+    }
+}
