@@ -106,16 +106,37 @@ public final class UinputOutput: PenOutput {
             Glibc.close(fd)
             return log("filter: libevdev cannot read \(path); it stays observed")
         }
+        // evdev stamps CLOCK_REALTIME unless asked; the engine's deadlines and
+        // the daemon's timer (and libinput's times) are CLOCK_MONOTONIC.
+        if libevdev_set_clock_id(dev, CLOCK_MONOTONIC) != 0 {
+            log("filter: cannot read \(path) on the monotonic clock; its double presses and transitions may be timed wrongly")
+        }
         let description = Probe.describe(dev)
         // The clone is made from the real node's own description, renamed.
         let realName = String(cString: libevdev_get_name(dev))
         let node = path.split(separator: "/").last.map(String.init) ?? path
         libevdev_set_name(dev, realName + Self.nameSuffix)
-        libevdev_set_phys(dev, Self.physPrefix + node)
+        // No fuzz on the clone: the kernel already filtered the real node's
+        // values by it, and would filter them a second time on the clone.
+        var fuzz: [(code: UInt32, value: Int32)] = []
+        for code in 0..<UInt32(ABS.count) where libevdev_has_event_code(dev, UInt32(EV.abs), code) != 0 && libevdev_get_abs_fuzz(dev, code) != 0 {
+            fuzz.append((code, libevdev_get_abs_fuzz(dev, code)))
+            libevdev_set_abs_fuzz(dev, code, 0)
+        }
         var uinputPointer: OpaquePointer?
-        let rc = libevdev_uinput_create_from_device(dev, Int32(LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue), &uinputPointer)
+        var rc: Int32 = -ENODEV
+        let uinputFD = open("/dev/uinput", O_RDWR | O_CLOEXEC)
+        if uinputFD < 0 {
+            rc = -errno
+        } else if stylusd_uinput_set_phys(uinputFD, Self.physPrefix + node) != 0 {
+            rc = -errno
+        } else {
+            rc = libevdev_uinput_create_from_device(dev, uinputFD, &uinputPointer)
+        }
         libevdev_set_name(dev, realName)
+        for (code, value) in fuzz { libevdev_set_abs_fuzz(dev, code, value) }
         guard rc == 0, let uinput = uinputPointer else {
+            if uinputFD >= 0 { Glibc.close(uinputFD) }
             libevdev_free(dev)
             Glibc.close(fd)
             return log("filter: cannot create the virtual pen for \(path): \(String(cString: strerror(-rc))); it stays observed")
@@ -138,7 +159,9 @@ public final class UinputOutput: PenOutput {
 
     private func release(_ n: Node) {
         if n.grabbed { epoll_ctl(epollFD, EPOLL_CTL_DEL, n.fd, nil) }
+        let uinputFD = libevdev_uinput_get_fd(n.uinput)   // ours, not libevdev's: it does not close it
         libevdev_uinput_destroy(n.uinput)
+        Glibc.close(uinputFD)
         libevdev_free(n.dev)
         Glibc.close(n.fd)   // closing drops the grab
     }
