@@ -769,6 +769,7 @@ def test_a_real_recording_gives_the_same_double_presses_live_and_offline():
 sys.modules.setdefault("tests", sys.modules[__name__])
 from flood import *  # noqa: E402,F401,F403  (the loop under a flood of devices and reload)
 from uinput_tests import *  # noqa: E402,F401,F403  (filter mode: the grabbed pen and its virtual clone)
+from filter_behaviour_tests import *  # noqa: E402,F401,F403  (filter mode: what the desktop sees of the clone)
 TESTS = [v for k, v in sorted(globals().items()) if k.startswith("test_")]
 
 
