@@ -152,6 +152,16 @@ public final class Daemon {
             }
             output.loopTurned()
             if fds[1].revents != 0, let status = handleSignals(signals) { return status }
+            if fds[6].revents != 0 {
+                // Filter mode: the grabbed nodes, read raw; each frame is written once the engine decided it.
+                // Before the timer: a frame the kernel stamped before a deadline is queued
+                // before the timer fires, and the engine must see it first (each input
+                // fires the deadlines due by its own time), as a replay of the stream does.
+                output.descriptorReady { timed in
+                    handler.handle(timed)
+                    publish()
+                }
+            }
             if fds[2].revents != 0 {
                 // One timer for every deadline: the engine's, a save, a helper's.
                 timer.acknowledge()
@@ -161,13 +171,6 @@ public final class Daemon {
                 finishReloads(reloader.timeOut(now: now))
                 // Waiting clients get an answer once no probe is left running.
                 if catalog.timeOut(now: now), catalog.fd == nil { answerProbeWaiters() }
-            }
-            if fds[6].revents != 0 {
-                // Filter mode: the grabbed nodes, read raw; each frame is written once the engine decided it.
-                output.descriptorReady { timed in
-                    handler.handle(timed)
-                    publish()
-                }
             }
             if fds[0].revents != 0 { drain(source) }
             if fds[4].revents != 0 { finishReloads(reloader.readable()) }

@@ -175,7 +175,7 @@ public final class UinputOutput: PenOutput {
     private func release(_ n: Node) {
         watchdog.forget(fd: n.fd)
         if n.readable { epoll_ctl(epollFD, EPOLL_CTL_DEL, n.fd, nil) }
-        if let uinput = n.uinput { libevdev_uinput_destroy(uinput) }
+        destroyClone(n)
         libevdev_free(n.dev)
         Glibc.close(n.fd)   // closing drops the grab
     }
@@ -264,16 +264,43 @@ public final class UinputOutput: PenOutput {
         let realName = String(cString: libevdev_get_name(n.dev))
         let node = n.path.split(separator: "/").last.map(String.init) ?? n.path
         libevdev_set_name(n.dev, realName + Self.nameSuffix)
-        libevdev_set_phys(n.dev, Self.physPrefix + node)
+        // No fuzz on the clone: the kernel already filtered the real node's
+        // values by it, and would filter them a second time on the clone.
+        var fuzz: [(code: UInt32, value: Int32)] = []
+        for code in 0..<UInt32(ABS.count) where libevdev_has_event_code(n.dev, UInt32(EV.abs), code) != 0 && libevdev_get_abs_fuzz(n.dev, code) != 0 {
+            fuzz.append((code, libevdev_get_abs_fuzz(n.dev, code)))
+            libevdev_set_abs_fuzz(n.dev, code, 0)
+        }
+        // libevdev's uinput API never sets phys (UI_SET_PHYS): stylusd opens
+        // /dev/uinput itself, sets it, and hands the descriptor to libevdev.
         var uinputPointer: OpaquePointer?
-        let rc = libevdev_uinput_create_from_device(n.dev, Int32(LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue), &uinputPointer)
+        var rc: Int32 = -ENODEV
+        let uinputFD = open("/dev/uinput", O_RDWR | O_CLOEXEC)
+        if uinputFD < 0 {
+            rc = -errno
+        } else if stylusd_uinput_set_phys(uinputFD, Self.physPrefix + node) != 0 {
+            rc = -errno
+        } else {
+            rc = libevdev_uinput_create_from_device(n.dev, uinputFD, &uinputPointer)
+        }
         libevdev_set_name(n.dev, realName)
+        for (code, value) in fuzz { libevdev_set_abs_fuzz(n.dev, code, value) }
         guard rc == 0, let uinput = uinputPointer else {
+            if uinputFD >= 0 { Glibc.close(uinputFD) }
             log("filter: cannot create the virtual pen for \(n.path): \(String(cString: strerror(-rc))); it stays observed")
             return false
         }
         n.uinput = uinput
         return true
+    }
+
+    /// Destroys a node's clone; the uinput descriptor is ours (libevdev does not close it).
+    private func destroyClone(_ n: Node) {
+        guard let uinput = n.uinput else { return }
+        let uinputFD = libevdev_uinput_get_fd(uinput)
+        libevdev_uinput_destroy(uinput)
+        Glibc.close(uinputFD)
+        n.uinput = nil
     }
 
     /// The watchdog released every grab while the loop hung. What the
@@ -285,8 +312,7 @@ public final class UinputOutput: PenOutput {
         for n in nodes.values where n.grabbed {
             n.grabbed = false
             watchdog.forget(fd: n.fd)
-            if let uinput = n.uinput { libevdev_uinput_destroy(uinput) }
-            n.uinput = nil
+            destroyClone(n)
             n.frame.removeAll(keepingCapacity: true)
             paths.append(n.path)
         }

@@ -172,12 +172,6 @@ struct CloneFilterProperties {
     }
 
     @Test func everyAcceptedFirstPressIsWrittenOrPairedAndNeverTwice() async {
-        // A known bug of the unfinished filter mode (issue 10, not the default):
-        // some streams that mix a drag with BTN_STYLUS3 presses write one press
-        // too many (seed VB9SsZwXMkhCyR6+qWTwuwIKs+lRQ6u1LGxgxS/FOb0= shrinks to
-        // releaseStylus2, enter, drag, enter, pressStylus3, …). The property still
-        // runs on every test run; a failure is reported as this known issue.
-        await withKnownIssue("filter mode: a drag mixed with BTN_STYLUS3 presses can write one press too many (issue 10)", isIntermittent: true) {
         await propertyCheck(input: Self.gen.0, Self.gen.1, Self.gen.2) { steps, gaps, values in
             var config = EngineConfig()
             config.sideButtonBindings = [.none, .none, .togglePrecision]
@@ -189,8 +183,9 @@ struct CloneFilterProperties {
             let accepted = Self.acceptedPresses(Self.keys(r.input, BTN.stylus3))
             let written = Self.keys(r.output, BTN.stylus3).filter { $0.value == 1 }.map(\.time)
             let doubles = r.doublePresses.filter { $0.button == .side(.stylus3) }
-            // A first press made while the tip touches went out at once (a drag) and may still pair.
-            let firstWentOut = doubles.filter { written.contains($0.firstPress) }.count
+            // A first press that went out before its pair came may still pair: one made while the
+            // tip touches goes out at once, a held one goes out (stamped then) when the tip touches.
+            let firstWentOut = doubles.filter { d in written.contains { $0 >= d.firstPress && $0 < d.time } }.count
             #expect(written.count + 2 * doubles.count - firstWentOut == accepted)
             // The clone's button alternates press/release (no press written twice).
             var down = false
@@ -199,7 +194,38 @@ struct CloneFilterProperties {
                 down = e.value != 0
             }
         }
+    }
+
+    /// The shrunk counterexample of seed VB9SsZwXMkhCyR6+qWTwuwIKs+lRQ6u1LGxgxS/FOb0=: a held
+    /// press becomes a button-drag, and a second press during the drag still makes the double press.
+    @Test func aHeldPressThatBecameADragStillPairsAndItsPairIsWithheld() {
+        var config = EngineConfig()
+        config.sideButtonBindings = [.none, .none, .togglePrecision]
+        var replay = CloneReplay(description: Self.description, config: config)
+        var out: [EvdevEvent] = []
+        var doubles: [DoublePressEvent] = []
+        func frame(_ events: [(UInt16, UInt16, Int32)], at ms: Int) {
+            for (type, code, value) in events + [(EV.syn, SYN.report, 0)] {
+                replay.feed(type: type, code: code, value: value, time: 1_000_000 + Microseconds(ms) * 1000, onEvent: {
+                    if case .doublePress(let d) = $0 { doubles.append(d) }
+                }, onFrames: { out += $0 })
+            }
         }
+        frame([(EV.abs, ABS.x, 100), (EV.key, BTN.toolPen, 1)], at: 0)
+        frame([(EV.key, BTN.stylus3, 1)], at: 100)                              // held back
+        frame([(EV.key, BTN.touch, 1), (EV.abs, ABS.pressure, 900)], at: 280)   // the drag: written now, before the tip
+        frame([(EV.key, BTN.stylus3, 0)], at: 300)
+        frame([(EV.key, BTN.stylus3, 1)], at: 420)                              // pairs with the press at 100
+        frame([(EV.key, BTN.touch, 0), (EV.abs, ABS.pressure, 0)], at: 430)
+        frame([(EV.key, BTN.stylus3, 0)], at: 470)
+        frame([(EV.abs, ABS.x, 200)], at: 2000)
+        replay.finish(onFrames: { out += $0 })
+        #expect(doubles.map { [$0.firstPress, $0.time] } == [[1_100_000, 1_420_000]])
+        let stylus3 = Self.keys(out, BTN.stylus3).map { [Int($0.value), Int(($0.time - 1_000_000) / 1000)] }
+        #expect(stylus3 == [[1, 280], [0, 300]], "the drag's press and release only; the double press's second press is withheld")
+        let press = out.firstIndex { $0.type == EV.key && $0.code == BTN.stylus3 && $0.value == 1 }!
+        let tip = out.firstIndex { $0.type == EV.key && $0.code == BTN.touch && $0.value == 1 }!
+        #expect(press < tip)
     }
 
     /// Presses that are not repeats (the button was up): what the rule accepts without debounce.
