@@ -180,7 +180,7 @@ if [ ! -f "$tarball" ]; then
         apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mmdebstrap >/dev/null
     } || { echo "test-deb: could not install mmdebstrap" >&2; exit 1; }
     echo "test-deb: making a clean Debian 12 root (mmdebstrap minbase + systemd, a few minutes, once)"
-    mmdebstrap --quiet --variant=minbase --include=systemd bookworm "$tarball.part" \
+    mmdebstrap --quiet --format=tar --variant=minbase --include=systemd bookworm "$tarball.part" \
         "deb $mirror bookworm main" "deb $mirror bookworm-updates main" "deb $security bookworm-security main" \
         || { echo "test-deb: mmdebstrap failed" >&2; exit 1; }
     mv "$tarball.part" "$tarball"
