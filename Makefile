@@ -84,6 +84,7 @@ test: deps-test
 	$(MAKE) --no-print-directory test-sanitize
 	$(MAKE) --no-print-directory test-overlay
 	$(MAKE) --no-print-directory test-firstrun
+	$(MAKE) --no-print-directory test-deb
 	$(MAKE) --no-print-directory hil
 
 # A new user's first commands: the CLI's messages, every shell command in
@@ -234,6 +235,29 @@ install-overlay: overlay
 bench-overlay: release overlay
 	$(call install_missing,$(DEB_OVERLAY_TEST) gromit-mpx)
 	python3 bench/overlay_bench.py --bin .build/release --canvas $(OVERLAY_BIN)
+
+# The Debian package, .build-deb/stylusd_VERSION_ARCH.deb: what `make install
+# PREFIX=/usr` installs, stylus-canvas built with the Swift runtime inside
+# like the other two, Depends from dpkg-shlibdeps, no lintian error
+# (docs/DEBIAN.md). Without root, missing tools are named, not installed.
+DEB_VERSION := $(shell sed -n 's/.*static let current = "\(.*\)"/\1/p' Sources/StylusProtocol/Protocol.swift)
+DEB_ARCH    := $(shell dpkg --print-architecture)
+DEB_FILE    := .build-deb/stylusd_$(DEB_VERSION)_$(DEB_ARCH).deb
+CANVAS_STATIC_BIN := Overlay/.build-static/release/stylus-canvas
+.PHONY: deb test-deb
+
+deb:
+	@packaging/need.sh deb $(DEB_BUILD) $(DEB_OVERLAY) dpkg-dev lintian || { echo "deb: not built"; exit 1; }
+	$(MAKE) --no-print-directory install-build
+	cd Overlay && $(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static --product stylus-canvas
+	packaging/build-deb.sh $(DEB_VERSION) $(CANVAS_STATIC_BIN) .build-deb
+
+# The package installed, run, verified and removed on a clean Debian 12 root
+# (Tests/deb/test_deb.sh). It needs root and, once, the Debian archive;
+# without either it says SKIPPED and why.
+test-deb:
+	@if [ "$$(id -u)" != 0 ]; then echo "test-deb: SKIPPED: installing into a clean root needs root (chroot, mounts)"; exit 0; fi; \
+	$(MAKE) --no-print-directory deb && Tests/deb/test_deb.sh $(DEB_FILE)
 
 clean:
 	rm -rf .build Overlay/.build
