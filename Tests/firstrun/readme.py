@@ -12,10 +12,12 @@ trailing `# comment` is dropped, `a | b` and `a|b` are alternatives,
   answer) and never with a usage error.
 - `stylusd ...` synopses: every option they name is one `--help` lists;
   `stylusd replay FILE ...` also runs on a bundled recording.
-- `make TARGET`: the target exists (`make -n`); `make run`, `make demo`
+- `make TARGET`: the target exists (make's database); `make run`, `make demo`
   and `make install` run for real in first_run.py, `make test` is CI.
 - `sudo`, `udevadm`, `systemctl --user`: the options exist (`--help`) and
   the units they name are in systemd/ (no session here to enable them in).
+- `apt install ./.build-deb/...deb`: the file `make deb` writes for this
+  version (make test-deb installs it on a clean Debian root).
 
 A line this script cannot read is a failure, not a skip: teach it, or
 write the README line so that it can be run.
@@ -150,11 +152,18 @@ def check_stylusd(number, words, d, cwd):
         check(result.returncode == 0, f"README line {number}: `stylusd replay` on a recording exited {result.returncode}: {result.stderr.strip()}")
 
 
+def make_targets():
+    """The Makefile's targets, from make's database: `make -n` would run
+    the recipes that call $(MAKE), test-deb's among them."""
+    database = subprocess.run(["make", "-pRrq", "-f", "Makefile", "__readme_check__"], cwd=ROOT,
+                              capture_output=True, text=True, timeout=60).stdout
+    return {m.group(1) for m in re.finditer(r"^([A-Za-z0-9][^$#/\t=:]*):(?!=)", database, re.M)}
+
+
 def check_make(number, words):
-    targets = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
-    for target in targets:
-        result = subprocess.run(["make", "-n", target], cwd=ROOT, capture_output=True, text=True, timeout=60)
-        check(result.returncode == 0, f"README line {number}: `make {target}` is no target: {result.stderr.strip()}")
+    targets = make_targets()
+    for target in (w for w in words[1:] if not w.startswith("-") and "=" not in w):
+        check(target in targets, f"README line {number}: `make {target}` is no target of the Makefile")
 
 
 def check_system_tool(number, words):
@@ -167,6 +176,12 @@ def check_system_tool(number, words):
         for unit in (w for w in words if re.search(r"\.(socket|service|target)$", w)):
             check(os.path.exists(os.path.join(ROOT, "systemd", unit)), f"README line {number}: no unit {unit} in systemd/")
         check("--user" in words, f"README line {number}: stylusd's units are user units; `systemctl` needs --user")
+    elif words[0] in ("apt", "apt-get") and words[1] == "install":
+        # The package make deb builds (run by make test-deb): its name carries the program's version.
+        version = run(os.path.join(BIN, "stylusd"), "--version").stdout.split()[-1]
+        for package in (w for w in words[2:] if w.endswith(".deb")):
+            check(package == f"./.build-deb/stylusd_{version}_amd64.deb",
+                  f"README line {number}: make deb builds ./.build-deb/stylusd_{version}_amd64.deb, not {package}")
     else:
         raise stylustest.Failure(f"README line {number}: this check cannot read `{' '.join(words)}`")
 
