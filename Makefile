@@ -227,8 +227,11 @@ test-overlay: release overlay
 
 # The overlay, its user unit and its autostart entry (part of `install`).
 install-overlay: overlay
-	install -Dm755 $(OVERLAY_BIN) $(DESTDIR)$(BINDIR)/stylus-canvas
-	install -Dm644 Overlay/stylus-canvas.service $(DESTDIR)$(USERUNITDIR)/stylus-canvas.service
+	@# With the Swift runtime inside, like the daemon's: it runs without the toolchain.
+	cd Overlay && $(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static --product stylus-canvas
+	install -Dm755 -s --strip-program=$(STRIP) Overlay/.build-static/release/stylus-canvas $(DESTDIR)$(BINDIR)/stylus-canvas
+	install -d $(DESTDIR)$(USERUNITDIR)
+	sed 's|^ExecStart=.*|ExecStart=$(BINDIR)/stylus-canvas|' Overlay/stylus-canvas.service > $(DESTDIR)$(USERUNITDIR)/stylus-canvas.service
 	install -Dm644 Overlay/stylus-canvas.desktop $(DESTDIR)$(AUTOSTARTDIR)/stylus-canvas.desktop
 
 # The toggle-to-first-frame benchmark beside gromit-mpx (part of `bench`).

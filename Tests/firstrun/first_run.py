@@ -138,6 +138,22 @@ def test_make_install_into_a_folder(home):
         check(lint.returncode == 0 and not lint.stderr, f"{program}.1: {lint.stderr}")
     with open(os.path.join(usr, "share/man/man1/stylusd.1")) as f:
         check("--replay" in f.read(), "stylusd.1 lacks the daemon's options")
+    # The installed daemon parses config.toml with the parser in libexec/stylusd: a good file
+    # starts it, a bad one is refused with its line.
+    parser = os.path.join(usr, "libexec/stylusd/stylusd-parse-config")
+    check(os.path.isfile(parser), "the config parser is not installed in libexec/stylusd")
+    example = os.path.join(usr, "share/doc/stylusd/examples/config.toml")
+    recording = os.path.join(ROOT, "Tests", "Fixtures", "recordings", "Wacom_Cintiq_22HDT_Pen.events")
+    with stylustest.Daemon([os.path.join(usr, "bin", "stylusd")], os.path.join(home, "daemon"), "--config", example,
+                           "--replay", recording) as d:
+        check(d.connect().request("status")["result"]["config"]["interval_ms"] > 0, "no configuration in status")
+    bad = os.path.join(home, "bad.toml")
+    with open(bad, "w") as f:
+        f.write("interval_ms = 300\ninterval_ms = 400\n")
+    refused = subprocess.run([os.path.join(usr, "bin", "stylusd"), "--config", bad, "--replay", recording,
+                              "--socket", os.path.join(home, "bad.sock")],
+                             capture_output=True, text=True, timeout=60)
+    check(refused.returncode != 0 and "bad.toml" in refused.stderr, f"a bad config.toml: {refused.returncode} {refused.stderr[-500:]}")
     sizes = {p: os.path.getsize(os.path.join(usr, "bin", p)) >> 20 for p in ("stylusd", "stylusctl")}
     print(f"  installed (stripped): stylusd {sizes['stylusd']} MiB, stylusctl {sizes['stylusctl']} MiB")
 
