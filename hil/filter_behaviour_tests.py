@@ -152,6 +152,17 @@ def test_filter_clone_is_a_tablet_with_the_real_pens_capabilities():
         devices = d.request("status")["result"]["input"]["devices"]
         check(len(devices) == 1 and devices[0]["name"].startswith(real["name"] + " (/dev/input/")
               and os.path.basename(pen.node) in devices[0]["name"], f"stylusd's devices {devices}")
+        # Its libinput never opens the clone, and says nothing about not opening it.
+        own = os.path.realpath(clone)
+        held = []
+        for fd in os.listdir(f"/proc/{d.proc.pid}/fd"):
+            try:
+                held.append(os.readlink(f"/proc/{d.proc.pid}/fd/{fd}"))
+            except OSError:
+                pass   # closed in between
+        check(own not in held, f"stylusd holds its own clone {own} open")
+        complaints = [line for line in d.log if os.path.basename(own) in line and ("cannot use" in line or "refused" in line)]
+        check(not complaints, f"stylusd complains about its own clone: {complaints}")
     finally:
         d.stop()
         pen.destroy()

@@ -212,10 +212,11 @@ public final class Daemon {
             }
             log("stopping on \(signo == SIGTERM ? "SIGTERM" : "SIGINT")")
             notifier.send("STOPPING=1")
+            // The pen goes back to the desktop first: the last save may wait for a slow disk.
+            output.close()
             if !saver.saveNow(persistedState()) {
                 warn("stopping with changes that could not be saved; \(saver.store?.path ?? "the state file") keeps the last state that could")
             }
-            output.close()
             reloader.close()
             fanout.flushStdout()
             clients.removeAll()

@@ -38,11 +38,18 @@ public final class LibinputMonitor {
     /// The name suffix of stylusd's virtual pens (`UinputOutput`), which the monitor skips.
     public static let cloneNameSuffix = " (stylusd)"
 
-    /// Whether /dev/input/eventN is one of stylusd's virtual pens (its name in sysfs).
+    /// The phys prefix of stylusd's virtual pens (`UinputOutput` sets it).
+    public static let clonePhysPrefix = "stylusd/"
+
+    /// Whether /dev/input/eventN is one of stylusd's virtual pens, by its phys
+    /// in sysfs (its name too: a long name loses the suffix to libevdev's limit).
     public static func isStylusdClone(devnode: String) -> Bool {
-        guard let node = devnode.split(separator: "/").last,
-              let bytes = try? readFileBytes("/sys/class/input/\(node)/device/name") else { return false }
-        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").first?.hasSuffix(cloneNameSuffix) ?? false
+        guard let node = devnode.split(separator: "/").last else { return false }
+        func attribute(_ name: String) -> Substring? {
+            guard let bytes = try? readFileBytes("/sys/class/input/\(node)/device/\(name)") else { return nil }
+            return String(decoding: bytes, as: UTF8.self).split(separator: "\n").first
+        }
+        return attribute("phys")?.hasPrefix(clonePhysPrefix) == true || attribute("name")?.hasSuffix(cloneNameSuffix) == true
     }
 
     /// The /dev/input node of a device the monitor reported.
@@ -132,7 +139,8 @@ public final class LibinputMonitor {
     /// Only pens are reported: on a seat, libinput also tries every keyboard
     /// and mouse, which a user outside the input group cannot open either.
     private func collectFailedOpens() {
-        for path in logSink.failedOpens where NodeAccess.looksLikePen(path) {
+        // stylusd's own clones are refused on purpose (open_restricted): not a failure to report.
+        for path in logSink.failedOpens where NodeAccess.looksLikePen(path) && !Self.isStylusdClone(devnode: path) {
             pending.append(.deviceFailed(path: path, reason: Self.explainFailure(path)))
         }
         logSink.failedOpens.removeAll()

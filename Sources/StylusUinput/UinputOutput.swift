@@ -38,7 +38,7 @@ public final class UinputOutput: PenOutput {
 
     /// The suffix of every clone's name; stylusd's monitor and probe skip such devices.
     public static let nameSuffix = " (stylusd)"
-    public static let physPrefix = "stylusd/"
+    public static let physPrefix = LibinputMonitor.clonePhysPrefix
 
     final class Node {
         let id: DeviceID

@@ -326,7 +326,12 @@ final class CanvasWindow {
     }
 
     private func mapped() {
-        guard passesPointerInput, let surface = gtk_native_get_surface(OpaquePointer(window)) else { return }
+        guard let surface = gtk_native_get_surface(OpaquePointer(window)) else { return }
+        guard passesPointerInput else {
+            // The daemon left filter mode while the window was hidden: the whole surface takes input again.
+            gdk_surface_set_input_region(surface, nil)
+            return
+        }
         if !followsLayout {
             // GTK sets the input region again itself when the surface changes
             // size (its client-side decoration shape), as it does when the
