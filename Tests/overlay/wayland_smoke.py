@@ -90,8 +90,14 @@ def test_wayland_canvas_opens_draws_and_minimizes():
                     check(len(inked) >= len(points) * 0.98, f"only {len(inked)} of {len(points)} points inked on Wayland")
                     check(all(min(ot.pixel(shown, *p)) > 60 for p in pale), "an eraser stroke is not drawn")
                     s.minimize_and_wait()
+                    # The overlay has acked; weston repaints on its own frame clock, later on a loaded
+                    # machine (seen once in CI): the desktop must be back within 3 s.
+                    restored_by = time.monotonic() + 3.0
                     after = weston.screenshot()
-                    check(after[2] == before[2], "the desktop after minimize differs from before the canvas opened")
+                    while after[2] != before[2] and time.monotonic() < restored_by:
+                        time.sleep(0.1)
+                        after = weston.screenshot()
+                    check(after[2] == before[2], "the desktop 3 s after minimize still differs from before the canvas opened")
                     settled = [e for e in s.watcher.states() if e["state"] in ("open", "minimized")]
                     check(len(settled) == 2 and all(e["cause"] == "ack" for e in settled),
                           f"transitions: {[(e['state'], e['cause']) for e in settled]}")
