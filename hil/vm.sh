@@ -7,7 +7,7 @@
 #   hil/vm.sh          prepare (once) and run the suite
 #   hil/vm.sh prepare  only install packages and build the kernel + initramfs
 #
-# Environment: HIL_CACHE (default .hil), HIL_TIMEOUT seconds (default 900),
+# Environment: HIL_CACHE (default .hil), HIL_TIMEOUT seconds (default 1800: the whole suite, filter mode included, takes about 16 min),
 # HIL_MEM MiB (default 1024), HIL_ONLY (a test name filter passed to the guest).
 set -uo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -119,7 +119,7 @@ else
   accel=(-accel tcg -cpu max)
 fi
 say "booting the guest (${accel[1]})"
-timeout -k 5 "${HIL_TIMEOUT:-900}" qemu-system-x86_64 "${accel[@]}" -smp 2 -m "${HIL_MEM:-1024}" \
+timeout -k 5 "${HIL_TIMEOUT:-1800}" qemu-system-x86_64 "${accel[@]}" -smp 2 -m "${HIL_MEM:-1024}" \
   -nodefaults -no-user-config -display none -serial stdio -no-reboot \
   -kernel "$CACHE/vmlinux" -initrd "$CACHE/initramfs.gz" \
   -append "console=ttyS0 panic=-1 quiet loglevel=3" \
