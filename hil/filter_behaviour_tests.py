@@ -36,14 +36,14 @@ def last(values, default=None):
     return values[-1][1] if values else default
 
 
-def hovering_pen_in_filter_mode():
+def hovering_pen_in_filter_mode(*args):
     """A pen hovering over the tablet, stylusd in filter mode over it, and a
     reader of the clone: (pen, daemon, reader)."""
     import tests
     from tests import E, EV_ABS as A
     from uinput_tests import CloneReader
     pen = tests.VirtualPen()
-    d, clone = filter_daemon_for()
+    d, clone = filter_daemon_for(*args)
     reader = CloneReader(clone)
     pen.enter()
     for _ in range(10):
@@ -242,6 +242,31 @@ def test_filter_canvas_takes_the_clone_out_of_proximity_and_gives_it_back():
         settle()
         check(last(reader.abs("ABS_X")) == pen.x, "hover motion after minimize did not reach the clone")
         check(last(reader.keys("BTN_STYLUS"), 0) == 0, "a press of the double presses reached the clone")
+    finally:
+        reader.close()
+        d.stop()
+        pen.destroy()
+
+
+def test_filter_without_capture_the_clone_follows_the_pen_over_the_open_canvas_and_status_says_so():
+    """capture_while_canvas_open = false (--no-capture): the clone stays in
+    proximity and keeps moving with the canvas open, so the pen still reaches
+    the desktop, and status says captures_pen false, so that the overlay
+    takes the pen's clicks itself instead of letting them through."""
+    from tests import check, E, EV_ABS as A
+    pen, d, reader = hovering_pen_in_filter_mode("--no-capture")
+    try:
+        check(d.request("status")["result"]["output"]["captures_pen"] is False, "captures_pen with --no-capture")
+        pen.double_click("BTN_STYLUS", gap=0.3)
+        d.wait(lambda e: e["event"] == "canvas" and e["state"] == "open", timeout=3, what="open after the transition time")
+        settle()
+        check(last(reader.keys("BTN_TOOL_PEN")) == 1, "the clone left proximity with the canvas open under --no-capture")
+        for _ in range(5):
+            pen.x += 7
+            pen.frame(E(A.ABS_X, pen.x))
+        settle()
+        check(last(reader.abs("ABS_X")) == pen.x, "the clone did not follow the pen with the canvas open under --no-capture")
+        check(last(reader.keys("BTN_STYLUS"), 0) == 0, "a press of the double press reached the clone")
     finally:
         reader.close()
         d.stop()

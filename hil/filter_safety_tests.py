@@ -116,9 +116,11 @@ def test_filter_grab_waits_for_a_held_button_and_the_pen_to_leave():
     try:
         d.wait_device("pen")
         d.wait_log(f"filter: waiting to grab {pen.node}")
+        check(d.request("subscribe", topics=["output"])["ok"], "subscribe output")
         status = d.request("status")["result"]
-        if "output" in status:   # the output's part of status, where this daemon has it
-            check(pen.node in json.dumps(status["output"]), f"status does not say it waits for {pen.node}: {status['output']}")
+        check(pen.node in json.dumps(status["output"]), f"status does not say it waits for {pen.node}: {status['output']}")
+        # The pen still reaches the desktop: an overlay must take pointer input.
+        check(status["output"]["captures_pen"] is False, f"captures_pen while a node waits: {status['output']}")
 
         def still_the_desktops(what):
             pending_events(node)
@@ -135,6 +137,8 @@ def test_filter_grab_waits_for_a_held_button_and_the_pen_to_leave():
         pen.leave()
         d.wait_log(f"filter: grabbed {pen.node}", timeout=5)
         grabbed_after = time.monotonic() - t0
+        event = d.wait(lambda e: e["event"] == "output" and e.get("captures_pen") is True, what="the output event saying the pen is captured")
+        check(d.request("status")["result"]["output"]["captures_pen"] is True, "status after the grab")
         line = next(l for l in d.log if "is cloned as" in l)
         clone = re.search(r"cloned as (/dev/input/event\d+)", line).group(1)
         check(os.path.exists(clone), f"no clone node {clone}")

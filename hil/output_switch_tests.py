@@ -54,7 +54,7 @@ def test_output_observe_frees_the_node_at_once_and_filter_grabs_it_again():
         d.wait_log("filter: grabbed", timeout=10)
         first = clones(d)[-1]
         out = d.request("status")["result"]["output"]
-        check((out["mode"], out["requested"], out["waiting"]) == ("filter", "filter", []), f"status: {out}")
+        check((out["mode"], out["requested"], out["waiting"], out["captures_pen"]) == ("filter", "filter", [], True), f"status: {out}")
         check(not grab_succeeds(pen.node), "stylusd in filter mode does not hold the grab")
 
         asked = time.monotonic()
@@ -71,8 +71,8 @@ def test_output_observe_frees_the_node_at_once_and_filter_grabs_it_again():
         check(gone is not None, f"the clone {first} is still there 1 s after `output observe`")
         print(f"    output observe: answered in {(answered - asked) * 1000:.0f} ms (stylusctl included), "
               f"the node grabbable at once, the clone gone {(gone - answered) * 1000:.1f} ms after the answer")
-        event = d.wait(lambda e: e["event"] == "output", what="the output event")
-        check((event["mode"], event["requested"]) == ("observe", "observe"), f"{event}")
+        event = d.wait(lambda e: e["event"] == "output" and e["mode"] == "observe", what="the output event")
+        check((event["mode"], event["requested"], event["captures_pen"]) == ("observe", "observe", False), f"{event}")
         # Observe: the daemon reads the pen through libinput again.
         pen.enter()
         d.wait(lambda e: e["event"] == "proximity" and e["state"] == "in", what="proximity in through libinput")

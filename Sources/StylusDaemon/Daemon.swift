@@ -28,6 +28,8 @@ public final class Daemon {
     private var output: any PenOutput = ObserveOutput()
     /// What was asked for last: `[output] mode` or `--output`, or the `output` command.
     private var requestedOutput = OutputChoice.auto
+    /// `captures_pen` as the last `output` event said it.
+    private var announcedCapture = false
     /// Every device the input source reported, for an output that takes over at run time.
     private var outputDevices: [DeviceID: OutputDevice] = [:]
     private var clients: [ClientConnection] = []
@@ -198,6 +200,8 @@ public final class Daemon {
             source.armPacing()
             catalog.startIfAsked(now: monotonicMicroseconds())
             output.flush()
+            // A grab that waited, a watchdog release, a clone that failed: the overlay must know.
+            if output.capturesPen != announcedCapture { announceOutput() }
             fanout.flushStdout()
             armTimer(timer)
         }
@@ -262,7 +266,7 @@ public final class Daemon {
     /// What `status` and the `output` event say of the output.
     private var outputInfo: StatusResult.OutputInfo {
         StatusResult.OutputInfo(mode: output.mode.rawValue, requested: requestedOutput.rawValue,
-                                reason: output.statusReason, waiting: output.waitingToGrab)
+                                reason: output.statusReason, waiting: output.waitingToGrab, capturesPen: output.capturesPen)
     }
 
     /// Replaces the output at run time; engine state (canvas, strokes,
@@ -296,7 +300,8 @@ public final class Daemon {
     /// Logs the output that runs now and sends `output` subscribers the event.
     private func announceOutput() {
         let now = outputInfo
-        log("output \(now.mode) (requested \(now.requested)): \(now.reason)")
+        announcedCapture = now.capturesPen ?? false
+        log("output \(now.mode) (requested \(now.requested)): \(now.reason)\(now.mode == OutputMode.filter.rawValue ? (announcedCapture ? "; while the canvas is open the pen reaches only the canvas" : "; while the canvas is open the pen still reaches the desktop, so the canvas window takes pointer input") : "")")
         let line = Response.line(OutputEvent(now, time: monotonicMicroseconds()))
         for client in clients where client.topics.contains(.output) { client.send(line, kind: .state) }
     }

@@ -51,6 +51,10 @@ public protocol PenOutput: AnyObject {
     /// The nodes a filter has not grabbed yet because the pen is in
     /// proximity or a button is held (`status`'s `output.waiting`).
     var waitingToGrab: [String] { get }
+    /// While the canvas is open, the pen reaches the desktop only through
+    /// this output (status's `output.captures_pen`): a canvas window then
+    /// needs no pointer input of its own.
+    var capturesPen: Bool { get }
 
     func deviceAdded(_ device: OutputDevice)
     func deviceRemoved(_ id: DeviceID)
@@ -72,6 +76,7 @@ public protocol PenOutput: AnyObject {
 extension PenOutput {
     public var pollDescriptor: Int32? { nil }
     public var waitingToGrab: [String] { [] }
+    public var capturesPen: Bool { false }
     public func descriptorReady(_ handle: (TimedPenInput) -> Void) {}
     public func loopTurned() {}
     public func close() {}

@@ -76,11 +76,21 @@ public struct StatusResult: Codable, Equatable, Sendable {
         /// Filter mode: the nodes not grabbed yet, because the pen is in
         /// proximity or a button is held.
         public var waiting: [String]
-        public init(mode: String, requested: String, reason: String, waiting: [String] = []) {
+        /// Whether, while the canvas is open, the pen reaches the desktop
+        /// only through stylusd: filter mode, every pen node grabbed, and
+        /// `capture_while_canvas_open`. An overlay then needs no pointer
+        /// input; otherwise the pen's clicks would go to the windows under
+        /// it. Optional only so that a client reads an older daemon's status.
+        public var capturesPen: Bool?
+        enum CodingKeys: String, CodingKey {
+            case mode, requested, reason, waiting, capturesPen = "captures_pen"
+        }
+        public init(mode: String, requested: String, reason: String, waiting: [String] = [], capturesPen: Bool = false) {
             self.mode = mode
             self.requested = requested
             self.reason = reason
             self.waiting = waiting
+            self.capturesPen = capturesPen
         }
     }
 
@@ -119,16 +129,19 @@ public struct OutputEvent: Codable, Equatable, Sendable {
     public var mode: String
     public var requested: String
     public var reason: String
+    /// As `status`'s `output.captures_pen`; optional for an older daemon.
+    public var capturesPen: Bool?
     /// CLOCK_MONOTONIC µs of the change, as every event's `time_us`.
     public var time: Int64
     enum CodingKeys: String, CodingKey {
-        case event, mode, requested, reason, time = "time_us"
+        case event, mode, requested, reason, capturesPen = "captures_pen", time = "time_us"
     }
 
     public init(_ output: StatusResult.OutputInfo, time: Int64) {
         mode = output.mode
         requested = output.requested
         reason = output.reason
+        capturesPen = output.capturesPen
         self.time = time
     }
 }

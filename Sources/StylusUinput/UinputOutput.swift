@@ -34,6 +34,12 @@ public final class UinputOutput: PenOutput {
     /// The pen nodes not grabbed yet (or again, after the watchdog released them), by path.
     public var waitingNodes: [String] { nodes.values.filter { !$0.grabbed && $0.readable }.map(\.path).sorted() }
     public var waitingToGrab: [String] { waitingNodes }
+    /// Every pen node is grabbed with its clone, and the clones leave
+    /// proximity while the canvas is open. A node waiting to grab, or left
+    /// to libinput because it could not be cloned, reaches the desktop itself.
+    public var capturesPen: Bool {
+        filterConfig.captureWhileCanvasOpen && !nodes.isEmpty && nodes.values.allSatisfy(\.grabbed)
+    }
     public var pollDescriptor: Int32? { epollFD }
 
     /// The suffix of every clone's name; stylusd's monitor and probe skip such devices.

@@ -44,11 +44,14 @@ struct OutputSwitchTests {
             return result["output"]
         }
         #expect(try output() == .object(["mode": .string("observe"), "requested": .string("auto"),
-                                         "reason": .string("observe: no /dev/uinput; load the module"), "waiting": .array([])]))
+                                         "reason": .string("observe: no /dev/uinput; load the module"), "waiting": .array([]), "captures_pen": .bool(false)]))
         info = .init(mode: "filter", requested: "filter", reason: "filter: grabbing", waiting: ["/dev/input/event4"])
         #expect(try output() == .object(["mode": .string("filter"), "requested": .string("filter"),
-                                         "reason": .string("filter: grabbing"), "waiting": .array([.string("/dev/input/event4")])]),
+                                         "reason": .string("filter: grabbing"), "waiting": .array([.string("/dev/input/event4")]), "captures_pen": .bool(false)]),
                 "a status asked for again after a switch is not the cached one")
+        info.capturesPen = true
+        guard case .object(let fields)? = try output() else { throw CommandHandlerTests.Failure("no output") }
+        #expect(fields["captures_pen"] == .bool(true), "a grab that waited changes status at once")
     }
 
     @Test func theAnswerIsTheStatusAfterOrTheReasonFilterIsImpossible() throws {

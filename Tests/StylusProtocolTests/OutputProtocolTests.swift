@@ -30,15 +30,25 @@ struct OutputProtocolTests {
         precision: .init(enabled: false, active: false),
         input: .init(mode: "pen", reason: nil, devices: []),
         config: .init(intervalMS: 500, debounceMS: 25, transitionMS: 250),
-        output: .init(mode: "filter", requested: "auto", reason: "filter: stylusd grabs the pen", waiting: ["/dev/input/event7"]))
+        output: .init(mode: "filter", requested: "auto", reason: "filter: stylusd grabs the pen", waiting: ["/dev/input/event7"],
+                      capturesPen: false))
 
     @Test func theStatusFieldHasTheAgreedShape() throws {
         let line = String(decoding: Response.success(id: .number(1), Self.status), as: UTF8.self)
-        #expect(line.contains(#","output":{"mode":"filter","reason":"filter: stylusd grabs the pen","requested":"auto","waiting":["/dev/input/event7"]},"#), "\(line)")
+        #expect(line.contains(#","output":{"captures_pen":false,"mode":"filter","reason":"filter: stylusd grabs the pen","requested":"auto","waiting":["/dev/input/event7"]},"#), "\(line)")
         #expect(try ProtocolV1.decode(StatusResult.self, from: Response.line(Self.status)) == Self.status)
         let none = StatusResult.OutputInfo(mode: "observe", requested: "observe", reason: "observe: asked for")
-        #expect(String(decoding: Response.line(none), as: UTF8.self) == #"{"mode":"observe","reason":"observe: asked for","requested":"observe","waiting":[]}"# + "\n",
+        #expect(String(decoding: Response.line(none), as: UTF8.self) == #"{"captures_pen":false,"mode":"observe","reason":"observe: asked for","requested":"observe","waiting":[]}"# + "\n",
                 "waiting is always there, empty when nothing waits")
+    }
+
+    @Test func capturesPenIsSaidInStatusAndEventAndAnOlderDaemonsLackOfItDecodesAsUnknown() throws {
+        var captured = Self.status.output!
+        captured.capturesPen = true
+        #expect(String(decoding: Response.line(captured), as: UTF8.self).hasPrefix(#"{"captures_pen":true,"#))
+        #expect(String(decoding: Response.line(OutputEvent(captured, time: 1)), as: UTF8.self).hasPrefix(#"{"captures_pen":true,"#))
+        let old = #"{"mode":"filter","reason":"r","requested":"auto","waiting":[]}"#
+        #expect(try ProtocolV1.decode(StatusResult.OutputInfo.self, from: Array(old.utf8)).capturesPen == nil)
     }
 
     @Test func anOlderDaemonsStatusWithoutOutputStillDecodes() throws {
@@ -53,7 +63,7 @@ struct OutputProtocolTests {
         let event = OutputEvent(Self.status.output!, time: 1_500_000)
         let line = Response.line(event)
         #expect(String(decoding: line, as: UTF8.self)
-                == #"{"event":"output","mode":"filter","reason":"filter: stylusd grabs the pen","requested":"auto","time_us":1500000}"# + "\n")
+                == #"{"captures_pen":false,"event":"output","mode":"filter","reason":"filter: stylusd grabs the pen","requested":"auto","time_us":1500000}"# + "\n")
         guard case .event(let parsed)? = ServerLine.decode(line) else {
             Issue.record("not an event")
             return

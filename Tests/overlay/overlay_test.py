@@ -207,8 +207,9 @@ class FilterModeProxy:
     passes with its output mode rewritten. Filter mode needs /dev/uinput,
     which only the hardware-in-the-loop guest has, and the guest has no display."""
 
-    def __init__(self, path, daemon_socket):
+    def __init__(self, path, daemon_socket, captures=True):
         import socket as socketlib
+        self.captures = captures
         self.listener = socketlib.socket(socketlib.AF_UNIX, socketlib.SOCK_STREAM)
         self.listener.bind(path)
         self.listener.listen(8)
@@ -224,9 +225,9 @@ class FilterModeProxy:
             threading.Thread(target=self._pump, args=(client, daemon, lambda b: b), daemon=True).start()
             threading.Thread(target=self._pump, args=(daemon, client, self._as_filter), daemon=True).start()
 
-    @staticmethod
-    def _as_filter(chunk):
-        return chunk.replace(b'"mode":"observe"', b'"mode":"filter"')
+    def _as_filter(self, chunk):
+        chunk = chunk.replace(b'"mode":"observe"', b'"mode":"filter"')
+        return chunk.replace(b'"captures_pen":false', b'"captures_pen":true') if self.captures else chunk
 
     @staticmethod
     def _pump(source, sink, change):
@@ -253,7 +254,8 @@ class FilterModeProxy:
 class Stack:
     """stylusd (replaying a recording, or idle) and stylus-canvas, in a private directory."""
 
-    def __init__(self, args, desktop, root, overlay_args=(), replay=True, state=None, pen_captured=False):
+    def __init__(self, args, desktop, root, overlay_args=(), replay=True, state=None, pen_captured=False,
+                 filter_without_capture=False):
         self.args, self.desktop, self.root = args, desktop, root
         self.socket = os.path.join(root, "stylusd.sock")
         overlay_socket = self.socket
@@ -263,9 +265,9 @@ class Stack:
         self.daemon = None
         self.start_daemon(replay)
         self.watcher = Watcher(self.socket)
-        if pen_captured:
+        if pen_captured or filter_without_capture:
             overlay_socket = os.path.join(root, "captured.sock")
-            FilterModeProxy(overlay_socket, self.socket)
+            FilterModeProxy(overlay_socket, self.socket, captures=pen_captured)
         self.overlay_log = []
         env = dict(desktop.env, GSK_RENDERER="cairo", NO_AT_BRIDGE="1")
         self.overlay = subprocess.Popen([args.canvas, "--socket", overlay_socket, "--verbose", *overlay_args], env=env,
@@ -345,10 +347,11 @@ DESKTOP_SESSION = None
 
 
 @contextlib.contextmanager
-def stack(overlay_args=(), replay=False, pen_captured=False):
+def stack(overlay_args=(), replay=False, pen_captured=False, filter_without_capture=False):
     """Without `replay`, the daemon starts from the strokes the whole recording drew (`drawn_state`), minimized."""
     with private_directory("stylus-canvas-test-") as root:
-        s = Stack(ARGS, DESKTOP_SESSION, root, overlay_args, replay, None if replay else drawn_state(), pen_captured)
+        s = Stack(ARGS, DESKTOP_SESSION, root, overlay_args, replay, None if replay else drawn_state(), pen_captured,
+                  filter_without_capture)
         try:
             yield s
         finally:
@@ -526,9 +529,9 @@ def test_undo():
         print(f"  {len(kept)} strokes ({n_kept} points) stay; {len(gone)} points of the undone stroke are bare", flush=True)
 
 
-def click_reaches_window_below(overlay_args, pen_captured=False):
+def click_reaches_window_below(overlay_args, pen_captured=False, filter_without_capture=False):
     """A small xev window under the open canvas; a click on it; whether xev saw the press."""
-    with stack(overlay_args, pen_captured=pen_captured) as s:
+    with stack(overlay_args, pen_captured=pen_captured, filter_without_capture=filter_without_capture) as s:
         xev = subprocess.Popen(["xev", "-geometry", "200x150+300+300", "-event", "button", "-name", "click-target"],
                                env=DESKTOP_SESSION.env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         seen = []
@@ -565,6 +568,13 @@ def test_with_the_pen_captured_the_canvas_lets_clicks_through():
     """Filter mode: the daemon holds the pen, so the canvas needs no pointer input and a mouse keeps working under it."""
     check(click_reaches_window_below([], pen_captured=True),
           "with the daemon in filter mode (capturing the pen) the canvas still took the click")
+
+
+def test_in_filter_mode_without_the_pen_captured_the_canvas_takes_the_click():
+    """Filter mode, but the pen still reaches the desktop (capture_while_canvas_open = false, or a node
+    waiting to be grabbed): the daemon says captures_pen false, and the canvas must take the pen's clicks."""
+    check(not click_reaches_window_below([], filter_without_capture=True),
+          "with the daemon in filter mode but not capturing the pen, the click went through the canvas")
 
 
 def test_daemon_restart_redraws_within_2s():
@@ -606,6 +616,7 @@ TESTS = [test_replay_double_press_opens_the_canvas_with_its_ink, test_minimize_r
          test_see_through_over_applications, test_escape_minimizes, test_undo,
          test_click_through_reaches_the_window_below, test_without_click_through_the_canvas_takes_the_click,
          test_with_the_pen_captured_the_canvas_lets_clicks_through,
+         test_in_filter_mode_without_the_pen_captured_the_canvas_takes_the_click,
          test_daemon_restart_redraws_within_2s, test_killed_daemon_hides_within_3s]
 
 

@@ -37,7 +37,7 @@ final class CanvasWindow {
     /// Bumped on every connection change, so that a stale "hide after 2 s" does nothing.
     private var connectionGeneration = 0
     private var shown = false
-    /// The daemon captures the pen (filter mode): the canvas needs no pointer input.
+    /// The daemon captures the pen (status output.captures_pen): the canvas needs no pointer input.
     private var daemonCapturesPen = false
     /// Pointer input goes to the windows underneath: asked for, or the pen is captured.
     private var passesPointerInput: Bool { options.clickThrough || daemonCapturesPen }
@@ -162,7 +162,9 @@ final class CanvasWindow {
         case .strokeRecorded:
             fetchStrokes()
         case .capturesPen(let captures):
-            log(captures ? "the daemon captures the pen (filter mode)" : "the daemon no longer captures the pen (observe mode)")
+            if captures != daemonCapturesPen {
+                log(captures ? "the daemon captures the pen" : "the daemon no longer captures the pen: the canvas takes pointer input")
+            }
             setDaemonCapturesPen(captures)
         case .pen(let device, let tool, let point, let tip):
             guard shown else { return }

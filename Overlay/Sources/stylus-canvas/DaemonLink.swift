@@ -38,7 +38,7 @@ final class DaemonLink: Sendable {
 
     private static func connected(_ status: StatusResult, again: Bool) -> DaemonUpdate {
         .connected(canvas: CanvasState(rawValue: status.canvas.state) ?? .minimized,
-                   strokeCount: status.canvas.strokeCount, capturesPen: status.output?.mode == "filter", again: again)
+                   strokeCount: status.canvas.strokeCount, capturesPen: status.output.map { $0.capturesPen ?? ($0.mode == "filter") } ?? false, again: again)
     }
 
     private static func translate(_ event: EventLine) -> DaemonUpdate? {
@@ -57,6 +57,8 @@ final class DaemonLink: Sendable {
         case "stroke":
             return .strokeRecorded(index: Int(number("index") ?? 0))
         case "output":
+            // A daemon older than captures_pen captured in every filter mode.
+            if case .bool(let captures)? = event.fields["captures_pen"] { return .capturesPen(captures) }
             return .capturesPen(event.string("mode") == "filter")
         default:
             return nil

@@ -15,8 +15,9 @@ let usage = """
       --click-through   always let pointer input through to the windows underneath
                         (an empty input region). Without it, the canvas lets it
                         through only while stylusd captures the pen (filter
-                        mode); in observe mode it takes pointer input, so that
-                        drawing does not click the apps under it
+                        mode with every pen grabbed: status output.captures_pen);
+                        otherwise it takes pointer input, so that drawing
+                        does not click the apps under it
       --fade-ms N       fade in and out over N ms (default 120, 0-1000)
       --monitor N       cover monitor N (GDK's order, from 0)
       --verbose         log what the overlay does on standard error
