@@ -111,7 +111,11 @@ final class GrabWatchdog: Sendable {
 
     private func startIfNeeded() {
         thread.withLock { t in
-            guard t == nil, wakeRead >= 0 else { return }
+            guard t == nil else { return }
+            guard wakeRead >= 0 else {
+                // Said at every grab, not once: the user must not miss it.
+                return log("filter: no watchdog (its wake-up pipe could not be made): a hung daemon would keep the pen grabbed until it is killed")
+            }
             let box = Unmanaged.passRetained(self).toOpaque()
             var created = pthread_t()
             if pthread_create(&created, nil, { argument in
@@ -146,19 +150,19 @@ final class GrabWatchdog: Sendable {
                 _ = sleepUntilWoken(milliseconds: Int32(stallLimit / 1000))
                 continue
             }
-            if stalled(since: monotonicMicroseconds(), nodes: nodes) { release(waitingSince: lastTurn.load(ordering: .acquiring)) }
+            if stalled(since: monotonicMicroseconds()) { release(waitingSince: lastTurn.load(ordering: .acquiring)) }
         }
     }
 
     /// Input was seen waiting at `seen`: true when the loop has not turned
     /// since, for long enough, and input still waits.
-    private func stalled(since seen: Int64, nodes: [Grabbed]) -> Bool {
+    private func stalled(since seen: Int64) -> Bool {
         while true {
             let turn = lastTurn.load(ordering: .acquiring)
             if turn > seen { return false }   // alive: it turned after the input came
             let now = monotonicMicroseconds()
             let deadline = max(turn + stallLimit, seen + grace)
-            if now >= deadline { return inputWaits(nodes) }
+            if now >= deadline { return inputWaits() }
             if sleepUntilWoken(milliseconds: Int32((deadline - now + 999) / 1000)) { return false }
         }
     }
@@ -169,9 +173,13 @@ final class GrabWatchdog: Sendable {
         return poll(&fd, 1, milliseconds) > 0
     }
 
-    private func inputWaits(_ nodes: [Grabbed]) -> Bool {
-        var fds = nodes.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
-        return poll(&fds, nfds_t(fds.count), 0) > 0 && fds.contains { $0.revents & Int16(POLLIN) != 0 }
+    /// Under the lock, on the nodes grabbed now: a descriptor the loop closed
+    /// since (and the kernel may have given to another file) is never asked.
+    private func inputWaits() -> Bool {
+        watched.withLock { w in
+            var fds = w.nodes.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+            return poll(&fds, nfds_t(fds.count), 0) > 0 && fds.contains { $0.revents & Int16(POLLIN) != 0 }
+        }
     }
 
     private func drainWakeups() {

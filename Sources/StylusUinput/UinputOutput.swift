@@ -318,6 +318,11 @@ public final class UinputOutput: PenOutput {
         for n in nodes.values where n.grabbed {
             n.grabbed = false
             watchdog.forget(fd: n.fd)
+            // A node grabbed again after the watchdog's release (later in the
+            // turn that ended the hang) still holds its grab: without this it
+            // would stay grabbed with no clone, a dead pen. For the others the
+            // kernel answers EINVAL, and nothing changes.
+            _ = ioctl(n.fd, UInt(EVIOCGRAB), 0 as Int32)
             destroyClone(n)
             n.frame.removeAll(keepingCapacity: true)
             paths.append(n.path)
