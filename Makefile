@@ -21,7 +21,7 @@ DEB_TEST   := $(DEB_BUILD) python3 evemu-tools groff-base
 RECORDING  := Tests/Fixtures/recordings/Wacom_Cintiq_22HDT_Pen.events
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: test-firstrun overlay test-overlay install-overlay bench-overlay bench-flood bench-filter all deps deps-test build release run demo test test-swift test-crosscheck test-contract test-fuzz test-sanitize fuzz hil bench bench-latency install install-build install-udev uninstall clean
+.PHONY: test-firstrun overlay test-overlay install-overlay bench-overlay bench-flood bench-filter all deps deps-test build release run demo test test-swift test-crosscheck test-contract test-fuzz test-sanitize fuzz hil bench bench-latency install install-paths-check install-build install-udev uninstall clean
 
 all: build
 
@@ -167,10 +167,10 @@ install-build: deps
 
 # The binaries are stripped as they are installed (the build keeps its symbols).
 # Completions and man pages for both programs come from their argument parsers.
-install: install-build install-overlay
+install: install-paths-check install-build install-overlay
 	install -Dm755 -s --strip-program=$(STRIP) .build-static/release/stylusd $(DESTDIR)$(BINDIR)/stylusd
 	install -Dm755 -s --strip-program=$(STRIP) .build-static/release/stylusctl $(DESTDIR)$(BINDIR)/stylusctl
-	@# The daemon's config parser (stylusd links no TOML parser); stylusd finds it in ../libexec/stylusd.
+	@# The daemon's config parser (stylusd links no TOML parser); install-paths-check made sure stylusd finds it.
 	install -Dm755 -s --strip-program=$(STRIP) .build-static/release/stylusd-parse-config $(DESTDIR)$(LIBEXECDIR)/stylusd-parse-config
 	install -d $(DESTDIR)$(USERUNITDIR)
 	sed 's|^ExecStart=.*|ExecStart=$(BINDIR)/stylusd|' systemd/stylusd.service > $(DESTDIR)$(USERUNITDIR)/stylusd.service
@@ -189,6 +189,16 @@ install: install-build install-overlay
 	install -Dm644 examples/config.toml $(DESTDIR)$(DOCDIR)/examples/config.toml
 	@echo "installed under $(DESTDIR)$(PREFIX); then: sudo udevadm control --reload && sudo udevadm trigger,"
 	@echo "and as yourself: systemctl --user daemon-reload && systemctl --user enable --now stylusd.socket"
+
+# stylusd looks for its parser beside itself, in ../libexec/stylusd, then in
+# /usr/local/libexec/stylusd, /usr/libexec/stylusd and /usr/lib/stylusd
+# (ConfigParse.parserCandidates): a LIBEXECDIR elsewhere would install a daemon that cannot reload.
+install-paths-check:
+	@libexec=$$(realpath -m "$(LIBEXECDIR)"); \
+	case "$$libexec" in \
+	"$$(realpath -m "$(BINDIR)/../libexec/stylusd")"|/usr/local/libexec/stylusd|/usr/libexec/stylusd|/usr/lib/stylusd) ;; \
+	*) echo "make install: LIBEXECDIR=$(LIBEXECDIR) is not where stylusd looks for stylusd-parse-config; use $(BINDIR)/../libexec/stylusd, /usr/local/libexec/stylusd, /usr/libexec/stylusd or /usr/lib/stylusd" >&2; exit 2;; \
+	esac
 
 # Only the udev rules (what the probe's permission hint points at).
 install-udev:
@@ -215,6 +225,9 @@ AUTOSTARTDIR     ?= /etc/xdg/autostart
 
 overlay: deps
 	$(call install_missing,$(DEB_OVERLAY))
+	@# SwiftPM (6.3) keeps its build plan when a file is added to the root package that
+	@# Overlay/ depends on by path, then fails with "cannot find ... in scope": plan afresh.
+	rm -f Overlay/.build/release.yaml
 	cd Overlay && $(SWIFT) build -c release --product stylus-canvas
 
 # Unit tests of the overlay's model, then the overlay against a live daemon on

@@ -65,17 +65,30 @@ public final class ConfigParse {
         set { configuredExecutable.withLock { $0 = newValue } }
     }
 
-    /// The daemon's parser: `stylusd-parse-config` in the same directory as
-    /// this process's program (where SwiftPM builds it), else in
-    /// `../libexec/stylusd/` (where `make install` puts it), else that
-    /// path though it is missing: starting it then fails with ENOENT,
-    /// which names the file.
+    /// The daemon's parser, `stylusd-parse-config`: the first of
+    /// `parserCandidates` that is executable, else the first candidate
+    /// though it is missing: starting it then fails with ENOENT, which
+    /// names the file.
     public static var parserBesideThisProgram: String {
-        let name = "stylusd-parse-config"
-        if let beside = executableBesideThisProgram(named: name) { return beside }
-        guard let program = runningProgram(), let slash = program.lastIndex(of: "/") else { return name }
-        let installed = "\(program[..<slash])/../libexec/stylusd/\(name)"
-        return installed
+        let candidates = parserCandidates(program: runningProgram())
+        return candidates.first { access($0, X_OK) == 0 } ?? candidates.first ?? parserName
+    }
+
+    public static let parserName = "stylusd-parse-config"
+    /// Where `make install` may put the parser when BINDIR and LIBEXECDIR
+    /// are not the default pair (the Makefile refuses any other place).
+    public static let installedParserDirectories = ["/usr/local/libexec/stylusd", "/usr/libexec/stylusd", "/usr/lib/stylusd"]
+
+    /// In order: the directory of the running program (where SwiftPM builds
+    /// it), `../libexec/stylusd/` from there (where `make install` and the
+    /// Debian package put it), then `installedParserDirectories`.
+    public static func parserCandidates(program: String?) -> [String] {
+        var directories: [String] = []
+        if let program, let slash = program.lastIndex(of: "/") {
+            let directory = String(program[..<slash])
+            directories += [directory, directory + "/../libexec/stylusd"]
+        }
+        return (directories + installedParserDirectories).map { "\($0)/\(parserName)" }
     }
 
     /// The program file this process runs (readlink of /proc/self/exe).

@@ -43,6 +43,17 @@ struct ConfigParseTests {
 
     struct ParseSucceeded: Error {}
 
+    @Test func theDaemonLooksForItsParserBesideItThenInLibexecThenWhereMakeInstallMayPutIt() {
+        #expect(ConfigParse.parserCandidates(program: "/home/u/bin/stylusd") == [
+            "/home/u/bin/stylusd-parse-config",
+            "/home/u/bin/../libexec/stylusd/stylusd-parse-config",
+            "/usr/local/libexec/stylusd/stylusd-parse-config",
+            "/usr/libexec/stylusd/stylusd-parse-config",
+            "/usr/lib/stylusd/stylusd-parse-config",
+        ])
+        #expect(ConfigParse.parserCandidates(program: nil).first == "/usr/local/libexec/stylusd/stylusd-parse-config")
+    }
+
     @Test func aGoodFileComesBackAsThisProcessParsesIt() throws {
         let text = "preset = \"fast\"\n[bindings]\npad-3 = \"toggle-canvas\"\n[precision]\ncurve = [1, 2, 98, 99.25]\n"
         let config = try Self.parse(text).get()
