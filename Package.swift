@@ -87,7 +87,7 @@ let package = Package(
         .executableTarget(
             name: "stylus-bench",
             dependencies: [
-                "StylusCore", "StylusInput", "CLinux",
+                "StylusCore", "StylusInput", "StylusProtocol", "CLinux",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]
         ),

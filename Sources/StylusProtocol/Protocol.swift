@@ -249,12 +249,12 @@ extension Request {
             return bad(.badJSON, "nested deeper than \(ProtocolV1.maxNesting) levels (at byte \(depth))")
         }
         let object: [String: JSONValue]
-        do {
-            let value = try JSONDecoder().decode(JSONValue.self, from: Data(line))
+        do throws(JSONParser.Failure) {
+            let value = try JSONParser.parse(line, maxDepth: ProtocolV1.maxNesting)
             guard case .object(let o) = value else { return bad(.badRequest, "a request is a JSON object, not \(value.typeName)") }
             object = o
         } catch {
-            return bad(.badJSON, "not valid JSON (or not UTF-8)")
+            return bad(.badJSON, "not valid JSON (or not UTF-8): \(error.reason) at byte \(error.offset)")
         }
         let id = object["id"] ?? .null
         guard let cmdValue = object["cmd"] else { return bad(.badRequest, "missing \"cmd\"", id: id) }

@@ -29,7 +29,11 @@ if arguments.count == 5, arguments[1] == "fanout" {
     fanout(socketPath: arguments[2], clients: Int(arguments[3]) ?? 1, seconds: Double(arguments[4]) ?? 8)
     exit(0)
 }
-guard arguments.count == 2 else { fail("usage: stylus-bench RECORDING.events | stylus-bench fanout SOCKET CLIENTS SECONDS") }
+if arguments.count == 3, arguments[1] == "requests" {
+    requests(count: Int(arguments[2]) ?? 20_000)
+    exit(0)
+}
+guard arguments.count == 2 else { fail("usage: stylus-bench RECORDING.events | stylus-bench fanout SOCKET CLIENTS SECONDS | stylus-bench requests N") }
 let path = arguments[1]
 
 // Parse once; the engine figures below exclude file reading and parsing.
