@@ -259,6 +259,15 @@ def bench_startup(args):
         say(f"   {label}: median {statistics.median(times):.1f} ms, max {max(times):.1f} ms over 10 starts -> {verdict(statistics.median(times) <= 50)} (target <= 50 ms)")
 
 
+def bench_requests(args):
+    say("8. Reading a request line: stylusd's JSON parser against JSONDecoder (what it used before)")
+    out = subprocess.run([os.path.join(args.bin, "stylus-bench"), "requests", "20000"],
+                         capture_output=True, text=True, check=True).stdout
+    fields = dict(item.split("=") for item in out.split()[1:])
+    say(f"   {fields['lines']} lines (status, devices, reload, subscribe), best of 5: "
+        f"parser {fields['ours_us']} µs a line, JSONDecoder {fields['jsondecoder_us']} µs a line ({fields['ratio']}x)")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
@@ -270,7 +279,8 @@ def main():
     say(f"stylusd benchmarks, {time.strftime('%Y-%m-%d %H:%M')} on {platform.node()}: {os.cpu_count()} cores, {platform.machine()}, "
         f"kernel {platform.release()}")
     for name, fn in [("engine", bench_engine), ("replay", bench_replay), ("fanout", bench_fanout),
-                     ("idle", bench_idle_and_load), ("memory", bench_memory), ("startup", bench_startup)]:
+                     ("idle", bench_idle_and_load), ("memory", bench_memory), ("startup", bench_startup),
+                     ("requests", bench_requests)]:
         if a.only and a.only not in name:
             continue
         try:
