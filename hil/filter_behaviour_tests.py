@@ -438,6 +438,21 @@ def first_difference(a, b):
     return min(len(a), len(b)) if len(a) != len(b) else None
 
 
+def reader_has_open(pid, node):
+    """Whether process `pid` has `node` open (chrt execs the reader in place, so the pid is the reader's)."""
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return False
+    for fd in fds:
+        try:
+            if os.readlink(f"/proc/{pid}/fd/{fd}") == node:
+                return True
+        except OSError:
+            pass
+    return False
+
+
 def test_filter_a_recording_reaches_the_clone_as_the_replay_predicts():
     """The Cintiq 22HDT recording (81 s: 5 double presses of both bound
     buttons, the canvas opened, minimized and opened again, precision
@@ -469,7 +484,12 @@ def test_filter_a_recording_reaches_the_clone_as_the_replay_predicts():
     # for half a second at a time, long enough to lose events.
     captured = "/tmp/22hdt.clone.events"
     record = subprocess.Popen(["chrt", "-f", "10", "evemu-record", clone, captured], stderr=subprocess.DEVNULL)
-    time.sleep(0.5)
+    # Playing starts once the reader holds the clone open: a fixed half second
+    # was not always enough on a busy host, and the clone's first frames went unread.
+    opened_by = time.monotonic() + 20
+    while not reader_has_open(record.pid, clone):
+        check(time.monotonic() < opened_by and record.poll() is None, f"evemu-record never opened {clone}")
+        time.sleep(0.02)
     fuzz = {code: a[2] for code, a in rec.axes().items()}
     delivered = KernelFilter(fuzz)
     before, after = [], []

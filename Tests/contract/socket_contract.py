@@ -313,8 +313,12 @@ def test_stylusctl_exit_statuses_and_watch_into_a_pipe(root):
         check(refused.returncode == 3 and "transition" in refused.stderr, f"{refused.returncode} {refused.stderr}")
         out = os.path.join(root, "watch.ndjson")
         with open(out, "w") as f:
-            watcher = subprocess.Popen([os.path.join(BIN, "stylusctl"), "watch", "canvas", "--json"], env=d.env, stdout=f)
-        time.sleep(0.5)
+            watcher = subprocess.Popen([os.path.join(BIN, "stylusctl"), "watch", "canvas", "--json"], env=d.env, stdout=f,
+                                       stderr=subprocess.PIPE)
+        # watch says what it follows on stderr once it is subscribed; an ack before that
+        # would not be its to see (a fixed sleep lost the race under a sanitizer on a busy host).
+        import select
+        check(select.select([watcher.stderr], [], [], 10)[0] and watcher.stderr.readline(), "watch never said it was subscribed")
         stylusctl(d, "ack")
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline and "open" not in open(out).read():
