@@ -175,7 +175,6 @@ public final class Daemon {
                 if catalog.timeOut(now: now), catalog.fd == nil { answerProbeWaiters() }
             }
             if fds[0].revents != 0 { drain(source) }
-            if fds[4].revents != 0 { finishReloads(reloader.readable()) }
             if fds[5].revents != 0, let report = catalog.readable(now: monotonicMicroseconds()) {
                 if let report { handler.devices = report }
                 if handler.devices != nil || catalog.fd == nil { answerProbeWaiters() }
@@ -192,6 +191,10 @@ public final class Daemon {
             for client in clients where client.canAnswerNow || client.peerClosed {
                 answerWaitingLines(client)
             }
+            // A parsed configuration is applied after the lines that waited this turn:
+            // applying it (and encoding a new status) is the costliest work a flood of
+            // reloads asks for, and a `status` that came meanwhile is not its to wait for.
+            if fds[4].revents != 0 { finishReloads(reloader.readable()) }
             for client in clients where !client.output.isEmpty {
                 if !client.flush() { client.closeReason = client.closeReason ?? .writeFailed }
             }
