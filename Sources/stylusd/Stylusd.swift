@@ -26,6 +26,7 @@ struct Stylusd: ParsableCommand {
 
     /// `stylusd --help` (and `-h`, `help`) shows the daemon's options too:
     /// they are the default subcommand's, which ArgumentParser's root help leaves out.
+    /// The completion scripts complete them too (`completionScriptWithDefaultSubcommand`).
     static func main() {
         // config.toml is parsed by a program beside this one: stylusd links no TOML parser.
         ConfigParse.defaultExecutable = ConfigParse.parserBesideThisProgram
@@ -34,17 +35,115 @@ struct Stylusd: ParsableCommand {
             _ = writeAll(STDOUT_FILENO, Array(fullHelp().utf8))
             return
         }
-        if arguments == ["--generate-completion-script", "bash"] || arguments == ["--generate-completion-script=bash"] {
-            _ = writeAll(STDOUT_FILENO, Array((completionScript(for: .bash) + bashDefaultSubcommand).utf8))
+        if let shell = completionShellRequested(arguments) {
+            _ = writeAll(STDOUT_FILENO, Array(completionScriptWithDefaultSubcommand(for: shell).utf8))
             return
         }
         main(arguments)
     }
 
-    /// ArgumentParser's bash completion knows the daemon's options only
-    /// after `run`; stylusd with no subcommand is the daemon too. Until a
-    /// subcommand is typed, this completes as if `run` had been, and the
-    /// first word also offers the subcommands.
+    /// The shell of `--generate-completion-script SHELL` (or `=SHELL`) given alone; nil for any other command line.
+    static func completionShellRequested(_ arguments: [String]) -> CompletionShell? {
+        let words = arguments.count == 1 ? arguments[0].split(separator: "=", maxSplits: 1).map(String.init) : arguments
+        guard words.count == 2, words[0] == "--generate-completion-script" else { return nil }
+        return CompletionShell(rawValue: words[1])
+    }
+
+    /// ArgumentParser's completion scripts know the daemon's options only
+    /// after `run`, but stylusd with no subcommand is the daemon too. Each
+    /// script is changed so that, until a subcommand is typed, it completes
+    /// as if `run` had been, and the first word also offers the subcommands:
+    /// bash gets a wrapper function registered in place of the generated one;
+    /// zsh and fish get one generated function renamed and a wrapper of ours
+    /// under its old name (fish also a new test for when the subcommands are
+    /// offered). Where ArgumentParser's script no longer holds the text we
+    /// rename (a newer ArgumentParser), the script is given as generated and stderr says so: the
+    /// daemon's options then complete only after `run`.
+    static func completionScriptWithDefaultSubcommand(for shell: CompletionShell) -> String {
+        let script = completionScript(for: shell)
+        let replacements: [(old: String, new: String)]
+        switch shell {
+        case .bash: return script + bashDefaultSubcommand
+        case .zsh: replacements = [("\n_stylusd() {\n", zshDefaultSubcommand + "\n_stylusd_as_typed() {\n")]
+        case .fish: replacements = [
+            ("\nfunction __stylusd_tokens\n", fishDefaultSubcommand + "\nfunction __stylusd_tokens_as_typed\n"),
+            ("'__stylusd_should_offer_completions_for_positional \"stylusd\" -eq 1'", "'__stylusd_at_first_word'"),
+        ]
+        default: return script
+        }
+        var changed = script
+        for (old, new) in replacements {
+            guard changed.contains(old) else {
+                let anchor = old.filter { $0 != "\n" }
+                _ = writeAll(STDERR_FILENO, Array("stylusd: the \(shell.rawValue) completion script has no \"\(anchor)\" to change; the daemon's options complete only after `run`\n".utf8))
+                return script
+            }
+            changed = changed.replacing(old, with: new)
+        }
+        return changed
+    }
+
+    /// The words after which the wrappers below leave completion to the generated scripts.
+    static let subcommandNames = configuration.subcommands.map { $0._commandName } + ["help"]
+
+    /// zsh: `words` and `CURRENT` are what the generated `_stylusd` completes
+    /// from; inserting `run` into them is typing it.
+    static let zshDefaultSubcommand = #"""
+
+        # stylusd with no subcommand runs the daemon: complete its options (run's) there too.
+        _stylusd() {
+            emulate -L zsh
+            local word
+            for word in "${(@)words[2,CURRENT-1]}"; do
+                case "${word}" in
+                \#(subcommandNames.joined(separator: "|"))) _stylusd_as_typed "$@"; return ;;
+                esac
+            done
+            local -i ret=1
+            if (( CURRENT == 2 )) && [[ "${PREFIX}" != -* ]]; then
+                # The subcommands; _arguments rewrites words and CURRENT, so they are put back after.
+                local -a typed=("${words[@]}")
+                _stylusd_as_typed "$@" && ret=0
+                words=("${typed[@]}")
+                CURRENT=2
+            fi
+            words=("${words[1]}" run "${(@)words[2,-1]}")
+            (( CURRENT++ ))
+            _stylusd_as_typed "$@" && ret=0
+            return "${ret}"
+        }
+
+        """#
+
+    /// fish: every generated condition parses the command line from
+    /// `__stylusd_tokens`; inserting `run` into what it returns is typing it.
+    static let fishDefaultSubcommand = #"""
+
+        # stylusd with no subcommand runs the daemon: complete its options (run's) there too.
+        function __stylusd_tokens
+            if contains -- -t $argv
+                __stylusd_tokens_as_typed $argv
+                return
+            end
+            set -l tokens (__stylusd_tokens_as_typed $argv)
+            for word in (__stylusd_tokens_as_typed -pc)[2..]
+                if contains -- $word \#(subcommandNames.joined(separator: " "))
+                    string join \n -- $tokens
+                    return
+                end
+            end
+            string join \n -- $tokens[1] run $tokens[2..]
+        end
+
+        # The subcommands are offered as the first word, where no subcommand is typed yet.
+        function __stylusd_at_first_word
+            test (count (__stylusd_tokens_as_typed -pc)) -eq 1
+        end
+
+        """#
+
+    /// bash: the wrapper is registered in place of the generated function
+    /// and calls it with `run` inserted into COMP_WORDS and COMP_LINE.
     static let bashDefaultSubcommand = #"""
 
         # stylusd with no subcommand runs the daemon: complete its options (run's) there too.
@@ -52,7 +151,7 @@ struct Stylusd: ParsableCommand {
             local -i i
             for ((i = 1; i < COMP_CWORD; i++)); do
                 case "${COMP_WORDS[i]}" in
-                run|probe|replay|help) _stylusd "$@"; return ;;
+                \#(subcommandNames.joined(separator: "|"))) _stylusd "$@"; return ;;
                 esac
             done
             local -a subcommands=()
