@@ -193,6 +193,32 @@ final class CommandHandler {
         }
     }
 
+    // MARK: Actions
+
+    /// `preset:NAME`: the running configuration as the loaded file would
+    /// give it with that preset (keys the file or command line set stay).
+    /// Nil when it switched, else why not.
+    func switchPreset(to name: String) -> String? {
+        guard let preset = Preset(rawValue: name) else { return "unknown preset \"\(name)\"" }
+        let current = engine.config
+        if current.preset == name { return "preset \(name) is already running" }
+        let switched = current.switchingPreset(to: name, presetConfig: preset.config)
+        if let problem = switched.problems().first {
+            return "preset \(name) with the file's own keys is not valid: \(problem)"
+        }
+        engine.reconfigure(switched)
+        log("preset \(name): interval \(switched.doublePressIntervalMS) ms, debounce \(switched.debounceMS) ms, transition \(switched.transitionMS) ms, minimum scale \(switched.precision.minimumScale)")
+        return nil
+    }
+
+    /// Marks the double press behind `request` as not applied, with the reason.
+    func ignore(_ request: ActionRequest, reason: String) {
+        guard effects.events.indices.contains(request.eventIndex),
+              case .doublePress(var event) = effects.events[request.eventIndex] else { return }
+        event.outcome = .ignored(reason: reason)
+        effects.events[request.eventIndex] = .doublePress(event)
+    }
+
     // MARK: Deferred answers
 
     /// Puts a parsed configuration in place; the running one stays on failure.

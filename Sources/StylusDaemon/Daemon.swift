@@ -39,6 +39,8 @@ public final class Daemon {
     /// accepted and told why before it is closed (else poll spins on it).
     private var spareFD: Int32 = open("/dev/null", O_RDONLY | O_CLOEXEC)
     private var descriptorsExhausted = false
+    /// `exec:` bindings' commands, reaped through the poll set.
+    private var launcher: CommandLauncher!
 
     public init(options: DaemonOptions) {
         self.options = options
@@ -46,6 +48,7 @@ public final class Daemon {
         notifier = ServiceNotifier(environment: options.environment)
         fanout = Fanout(printing: options.printing)
         reloader = ConfigReloader(options: options)
+        launcher = CommandLauncher(log: info)
     }
 
     private func log(_ message: String) { logger.info("\(message)") }
@@ -96,6 +99,7 @@ public final class Daemon {
             output = chooseOutput(requestedOutput, config: config)
             handler.withholdsPresses = output.mode == .filter
             handler.outputStatus = { [unowned self] in self.outputInfo }
+            handler.actionUnavailable = { [unowned self] in self.unavailableReason($0) }
             // The output learns the restored canvas state before any input.
             handler.describeStateForOutput(now: monotonicMicroseconds())
             publish()
@@ -138,6 +142,8 @@ public final class Daemon {
             watch(source.fd); watch(signals.fd); watch(timer.fd); watch(listener.fd)
             watch(reloader.fd ?? -1); watch(catalog.fd ?? -1); watch(output.pollDescriptor ?? -1)
             watch(saver.fd ?? -1)
+            let commands = fds.count
+            launcher.watch(into: &fds)
             let fixed = fds.count
             let polled = clients
             for client in polled {
@@ -179,6 +185,7 @@ public final class Daemon {
                 if handler.devices != nil || catalog.fd == nil { answerProbeWaiters() }
             }
             if fds[7].revents != 0 { saver.writerRang() }
+            if fixed > commands { launcher.serve(fds[commands..<fixed]) }
             if fds[3].revents != 0 { acceptClients(listener) }
             // Clients accepted just now were not in this poll; they are served next time round.
             for (i, client) in polled.enumerated() {
@@ -347,7 +354,50 @@ public final class Daemon {
     /// clients' sockets are written (end of the turn): an fsync never delays an event.
     private func publish() {
         output.apply(handler.effects)
+        performActions()
         if fanout.publish(&handler.effects, to: clients) { saver.markDirty() }
+    }
+
+    // MARK: Actions the engine hands over
+
+    /// Performs the double presses' preset, exec, key and click actions; one
+    /// that cannot be performed turns its double-press event into "ignored",
+    /// with the reason, before the event is published.
+    private func performActions() {
+        guard !handler.effects.actionRequests.isEmpty else { return }
+        for request in handler.effects.actionRequests {
+            if let reason = perform(request) {
+                log("double press \(request.button) -> \(request.action) ignored: \(reason)")
+                handler.ignore(request, reason: reason)
+            }
+        }
+        handler.effects.actionRequests.removeAll(keepingCapacity: true)
+    }
+
+    /// Nil when done, else why not.
+    private func perform(_ request: ActionRequest) -> String? {
+        switch request.action {
+        case .preset(let name):
+            if let reason = handler.switchPreset(to: name) { return reason }
+            (output as? UinputOutput)?.reconfigure(engine: handler.engine.config, filter: handler.engine.config.output.filter)
+            return nil
+        case .exec(let command):
+            return launcher.start(command, for: request.button)
+        case .key, .click:
+            return unavailableReason(request.action) ?? "not performed"
+        case .toggleCanvas, .togglePrecision, .undo, .clearCanvas, .openCanvas, .minimizeCanvas, .none:
+            return nil   // the engine's own
+        }
+    }
+
+    /// Why `action` cannot work here, with the fix; nil when it can.
+    private func unavailableReason(_ action: Action) -> String? {
+        switch action {
+        case .key, .click:
+            "\(action.form.rawValue): actions are not implemented in this build"
+        default:
+            nil
+        }
     }
 
     // MARK: Helper processes
