@@ -98,7 +98,7 @@ test-firstrun: release
 # double-press actions a daemon performs itself (exec:, preset:).
 test-contract: release
 	python3 Tests/contract/socket_contract.py --bin .build/release
-	python3 Tests/actions/exec_test.py --bin .build/release
+	python3 Tests/actions/actions_test.py --bin .build/release
 
 test-crosscheck: release
 	python3 Tests/crosscheck/crosscheck_replay.py --stylusd .build/release/stylusd Tests/Fixtures/recordings

@@ -41,6 +41,9 @@ public final class Daemon {
     private var descriptorsExhausted = false
     /// `exec:` bindings' commands, reaped through the poll set.
     private var launcher: CommandLauncher!
+    /// The virtual keyboard and pointer of `key:` and `click:` bindings,
+    /// made while a binding needs them; else why they could not be made.
+    private var actionDevices: Result<ActionDevices, ActionDevicesError>?
 
     public init(options: DaemonOptions) {
         self.options = options
@@ -100,6 +103,7 @@ public final class Daemon {
             handler.withholdsPresses = output.mode == .filter
             handler.outputStatus = { [unowned self] in self.outputInfo }
             handler.actionUnavailable = { [unowned self] in self.unavailableReason($0) }
+            prepareActionDevices(for: config)
             // The output learns the restored canvas state before any input.
             handler.describeStateForOutput(now: monotonicMicroseconds())
             publish()
@@ -383,8 +387,10 @@ public final class Daemon {
             return nil
         case .exec(let command):
             return launcher.start(command, for: request.button)
-        case .key, .click:
-            return unavailableReason(request.action) ?? "not performed"
+        case .key(let chord):
+            return withActionDevices { $0.press(chord) }
+        case .click(let button):
+            return withActionDevices { $0.click(button) }
         case .toggleCanvas, .togglePrecision, .undo, .clearCanvas, .openCanvas, .minimizeCanvas, .none:
             return nil   // the engine's own
         }
@@ -392,11 +398,40 @@ public final class Daemon {
 
     /// Why `action` cannot work here, with the fix; nil when it can.
     private func unavailableReason(_ action: Action) -> String? {
-        switch action {
-        case .key, .click:
-            "\(action.form.rawValue): actions are not implemented in this build"
+        switch (action, actionDevices) {
+        case (.key, .failure(let error)?), (.click, .failure(let error)?):
+            "no virtual \(action.form == .key ? "keyboard" : "pointer"): \(error.reason)"
         default:
             nil
+        }
+    }
+
+    /// Makes the virtual keyboard and pointer when a binding needs them and
+    /// they are not there; drops them when none does.
+    private func prepareActionDevices(for config: EngineConfig) {
+        let needed = config.boundButtons.contains { $0.action.form == .key || $0.action.form == .click }
+        guard needed else { return actionDevices = nil }
+        if case .success = actionDevices { return }
+        let holdMS = options.environment["STYLUSD_TEST_KEY_HOLD_MS"].flatMap { UInt32($0) } ?? 0
+        do {
+            let devices = try ActionDevices(holdMicroseconds: holdMS * 1000)
+            actionDevices = .success(devices)
+            log("key: and click: bindings write to the virtual keyboard \(devices.keyboardNode) and pointer \(devices.pointerNode)")
+        } catch {
+            actionDevices = .failure(error)
+            warn("key: and click: bindings cannot work: \(error.reason)")
+        }
+    }
+
+    /// Runs `body` on the virtual devices, made now if an earlier attempt
+    /// failed (the fix may have been applied since); nil when done, else why not.
+    private func withActionDevices(_ body: (ActionDevices) -> String?) -> String? {
+        if case .failure = actionDevices { actionDevices = nil }
+        prepareActionDevices(for: handler.engine.config)
+        switch actionDevices {
+        case .success(let devices)?: return body(devices)
+        case .failure(let error)?: return "no virtual keyboard or pointer: \(error.reason)"
+        case nil: return "no binding needs a virtual keyboard or pointer"
         }
     }
 
@@ -413,7 +448,10 @@ public final class Daemon {
         let previousOutput = handler.engine.config.output
         handler.applyReload(finished.last!.1)
         var outputChanged = false
-        if case .success(let config) = finished.last!.1 { outputChanged = reloadOutput(previous: previousOutput, config: config) }
+        if case .success(let config) = finished.last!.1 {
+            outputChanged = reloadOutput(previous: previousOutput, config: config)
+            prepareActionDevices(for: config)
+        }
         for (waiter, outcome) in finished {
             guard let client = waiter.client else { continue }
             client.awaitsDeferredAnswer = false

@@ -3,10 +3,14 @@
 recording of double presses (no hardware): each double press starts the
 command once, a command still running is not started again for the same
 button (the double press says so), and no zombie is left after 100. Also
-`preset:NAME`, which changes what `status` says. Prints 'N passed, N failed'.
+`preset:NAME`, which changes what `status` says, and `key:`/`click:` where
+/dev/uinput cannot be opened (the host; hil/ tests them where it can): the
+config loads, and `status` and the double press say why and the fix.
+Prints 'N passed, N failed'.
 
-    python3 Tests/actions/exec_test.py --bin .build/release [--only NAME]"""
+    python3 Tests/actions/actions_test.py --bin .build/release [--only NAME]"""
 import os
+import subprocess
 import sys
 import time
 
@@ -143,11 +147,19 @@ def test_no_zombie_after_a_hundred_double_presses(root):
     replay = recording(root, double_presses(100, every=0.3, gap=0.12))
     with daemon(root, f'[bindings]\nBTN_STYLUS2 = "exec:echo x >> {out}"\n', "--replay", replay, "--speed", "3") as d:
         wait_for(lambda: any("ended; the recorded pen stays" in l for l in d.log), "the end of the replay", timeout=60)
-        wait_for(lambda: len(lines_of(out)) >= 100, "a hundred commands")
+        # Under load a shell may still be starting when the next double press comes: that one is
+        # ignored, as a running command's is. Every double press either started one or was ignored so.
+        def counts():
+            started = sum("started: echo x" in l for l in d.log)
+            ignored = sum("ignored: the last command of BTN_STYLUS2" in l for l in d.log)
+            ended = sum("ended: exit status 0" in l for l in d.log)
+            return started, ignored, ended
+        wait_for(lambda: counts()[0] + counts()[1] >= 100 and counts()[2] >= counts()[0], "a hundred double presses handled")
         time.sleep(0.5)
-        started = sum("started: echo x" in l for l in d.log)
-        ended = sum("ended: exit status 0" in l for l in d.log)
-        check(started == 100 and ended == 100 and len(lines_of(out)) == 100, f"started {started}, ended {ended}, ran {len(lines_of(out))}")
+        started, ignored, ended = counts()
+        print(f"    {started} commands started and reaped, {ignored} double presses ignored while one ran")
+        check(started + ignored == 100 and ended == started == len(lines_of(out)) and started >= 50,
+              f"started {started}, ignored {ignored}, ended {ended}, ran {len(lines_of(out))}")
         left = children(d.proc.pid)
         check(not left, f"processes left under the daemon: {left}")
 
@@ -167,15 +179,38 @@ def test_a_preset_double_press_switches_the_running_preset(root):
         check(any(b == {"button": "BTN_STYLUS2", "action": "preset:accessibility"} for b in after["bindings"]), f"{after}")
 
 
+def test_key_and_click_without_uinput_load_and_say_why_with_the_fix(root):
+    if os.access("/dev/uinput", os.W_OK):
+        print("    SKIPPED: /dev/uinput is writable here; hil/ tests key: and click: against it")
+        return
+    replay = recording(root, double_presses(2, every=0.8) + [1.6, 1.85])
+    config = '[bindings]\nBTN_STYLUS2 = "key:CTRL+Z"\npad-1 = "click:right"\n'
+    with daemon(root, config, "--replay", replay) as d:
+        c = d.connect()
+        bindings = c.request("status")["result"]["config"]["bindings"]
+        by_button = {b["button"]: b for b in bindings}
+        check(by_button["BTN_STYLUS2"]["action"] == "key:LEFTCTRL+Z", f"{bindings}")
+        for b in (by_button["BTN_STYLUS2"], by_button["pad-1"]):
+            check("/dev/uinput" in b.get("unavailable", "") and ("modprobe uinput" in b["unavailable"] or "udev" in b["unavailable"]),
+                  f"no reason with the fix: {b}")
+        c.request("subscribe", topics=["double-press"])
+        events = double_press_events(c, 1)
+        check(events[0]["outcome"] == "ignored" and "no virtual keyboard" in events[0]["reason"] and "/dev/uinput" in events[0]["reason"], f"{events}")
+        text = subprocess.run([os.path.join(BIN, "stylusctl"), "status"], env=d.env, capture_output=True, text=True).stdout
+        check("binding    BTN_STYLUS2 = key:LEFTCTRL+Z (not available: no virtual keyboard: /dev/uinput" in text, text)
+        check(any("key: and click: bindings cannot work" in l for l in d.log), f"{d.log}")
+
+
 def use_binaries(folder):
     global BIN
     BIN = folder
 
 
 if __name__ == "__main__":
-    sys.exit(stylustest.main_with_binaries("actions (exec, preset)", [
+    sys.exit(stylustest.main_with_binaries("actions (exec, preset, key and click without uinput)", [
         test_each_double_press_runs_the_command_once,
         test_a_running_command_is_not_started_again_and_the_double_press_says_why,
         test_no_zombie_after_a_hundred_double_presses,
         test_a_preset_double_press_switches_the_running_preset,
+        test_key_and_click_without_uinput_load_and_say_why_with_the_fix,
     ], "stylusd-actions-", use_binaries))
