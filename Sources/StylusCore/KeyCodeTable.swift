@@ -1,6 +1,6 @@
 /// The keyboard block of the kernel's input-event-codes.h (KEY_ codes 1-255):
 /// the names `key:` bindings take, without their KEY_ prefix. Values are the
-/// kernel ABI; `KeyNameTests` checks every one against libevdev's table.
+/// kernel ABI; `KeyCodeTableTests` checks every one against libevdev's table.
 /// Generated from linux/input-event-codes.h; regenerate rather than edit by hand.
 enum KeyCodeTable {
     static let entries: [(name: String, code: UInt16)] = [
