@@ -1,3 +1,4 @@
+import StylusConfig
 import StylusCore
 import StylusSystem
 #if canImport(Glibc)
@@ -54,7 +55,8 @@ final class CommandLauncher {
         }
         let child: ChildProcess
         do {
-            child = try ChildProcess(executable: Self.shell, arguments: [Self.shell, "-c", command], errorToOutput: true)
+            child = try ChildProcess(executable: Self.shell, arguments: [Self.shell, "-c", command],
+                                     environment: Self.commandEnvironment(), errorToOutput: true)
         } catch {
             let reason = "cannot start \(Self.shell): \(error.errno.reason)"
             log("exec \(button): \(reason)")
@@ -102,6 +104,14 @@ final class CommandLauncher {
             }
         }
         running.removeAll { ended.contains(ObjectIdentifier($0)) }
+    }
+
+    /// The daemon's environment without what systemd addressed to the daemon
+    /// alone: a command that ran sd_notify must not speak for stylusd.
+    static func commandEnvironment() -> [String] {
+        var environment = ProcessEnvironment.current
+        for name in ["NOTIFY_SOCKET", "WATCHDOG_PID", "WATCHDOG_USEC"] { environment[name] = nil }
+        return environment.map { "\($0.key)=\($0.value)" }
     }
 
     private func readOutput(_ r: Running) {

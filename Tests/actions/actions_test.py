@@ -56,11 +56,11 @@ def double_presses(count, every, gap=0.25):
     return [i * every + g for i in range(count) for g in (0, gap)]
 
 
-def daemon(root, config, *args):
+def daemon(root, config, *args, env=None):
     os.makedirs(os.path.join(root, "config", "stylusd"), exist_ok=True)
     with open(os.path.join(root, "config", "stylusd", "config.toml"), "w") as f:
         f.write(config)
-    return stylustest.Daemon([os.path.join(BIN, "stylusd")], root, *args)
+    return stylustest.Daemon([os.path.join(BIN, "stylusd")], root, *args, env=env)
 
 
 def wait_for(predicate, what, timeout=20):
@@ -112,8 +112,9 @@ def double_press_events(client, count, timeout=20):
 def test_each_double_press_runs_the_command_once(root):
     out = os.path.join(root, "ran")
     replay = recording(root, double_presses(5, every=0.6))
-    with daemon(root, f'[bindings]\nBTN_STYLUS2 = "exec:echo pressed >> {out}; echo to-stdout; echo to-stderr >&2"\n',
-                "--replay", replay) as d:
+    with daemon(root, f'[bindings]\nBTN_STYLUS2 = "exec:echo pressed >> {out}; echo to-stdout; echo to-stderr >&2; '
+                      f'echo notify=$NOTIFY_SOCKET; echo home=$STYLUSD_TEST_HOME"\n',
+                "--replay", replay, env={"NOTIFY_SOCKET": "@not-for-commands", "STYLUSD_TEST_HOME": "kept"}) as d:
         c = d.connect()
         c.request("subscribe", topics=["double-press"])
         events = double_press_events(c, 5)
@@ -123,6 +124,8 @@ def test_each_double_press_runs_the_command_once(root):
         check(lines_of(out) == ["pressed"] * 5, f"ran {lines_of(out)}")
         check(sum(l.endswith(": to-stdout") and "exec BTN_STYLUS2 (pid" in l for l in d.log) == 5, f"stdout not logged: {d.log}")
         check(sum(l.endswith(": to-stderr") for l in d.log) == 5, f"stderr not logged: {d.log}")
+        check(sum(l.endswith(": notify=") for l in d.log) == 5, f"NOTIFY_SOCKET reached a command: {d.log}")
+        check(sum(l.endswith(": home=kept") for l in d.log) == 5, f"the environment did not reach the commands: {d.log}")
 
 
 def test_a_running_command_is_not_started_again_and_the_double_press_says_why(root):
