@@ -44,11 +44,13 @@ public final class ChildProcess {
     ///     competes with the daemon's loop for the CPU.
     ///   - inputPipe: standard input is a pipe whose write end (`inputFD`,
     ///     non-blocking) the caller keeps, instead of `input`'s bytes.
-    ///   - errorToOutput: standard error goes into the same pipe as standard
-    ///     output (a user's command, whose every line the daemon logs).
+    ///   - outputToStandardError: the child's standard output is this
+    ///     process's standard error (the daemon's log) instead of a pipe;
+    ///     `fd` is then -1. A user's command writes there, and can go on
+    ///     writing after the daemon is gone, where a pipe would kill it with SIGPIPE.
     public init(executable: String, arguments: [String], input: [UInt8] = [], inputPipe: Bool = false,
                 environment: [String]? = nil, niceness: Int32 = 0, maxOutputBytes: Int = 16 << 20,
-                errorToOutput: Bool = false) throws(SystemCallError) {
+                outputToStandardError: Bool = false) throws(SystemCallError) {
         self.maxOutputBytes = maxOutputBytes
         var descriptors: [Int32] = []
         defer { for d in descriptors { close(d) } }
@@ -81,8 +83,7 @@ public final class ChildProcess {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         guard posix_spawn_file_actions_adddup2(&actions, childInput, STDIN_FILENO) == 0,
-              posix_spawn_file_actions_adddup2(&actions, writeEnd, STDOUT_FILENO) == 0,
-              !errorToOutput || posix_spawn_file_actions_adddup2(&actions, writeEnd, STDERR_FILENO) == 0,
+              posix_spawn_file_actions_adddup2(&actions, outputToStandardError ? STDERR_FILENO : writeEnd, STDOUT_FILENO) == 0,
               posix_spawn_file_actions_addclosefrom_np(&actions, STDERR_FILENO + 1) == 0
         else { throw SystemCallError("posix_spawn_file_actions", executable, errno: Errno(rawValue: ENOMEM)) }
 
@@ -120,8 +121,14 @@ public final class ChildProcess {
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(child), getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) + niceness)
         }
         pid = child
-        fd = readEnd
         inputFD = keepsInputWriteEnd ? inputWriteEnd : -1
+        if outputToStandardError {
+            // The pipe went to nobody: nothing to read.
+            fd = -1
+            reachedEnd = true
+            return   // the defer closes every descriptor, the read end too
+        }
+        fd = readEnd
         descriptors = [childInput, writeEnd]   // closed by the defer; the read end is ours
         let flags = fcntl(readEnd, F_GETFL)
         _ = fcntl(readEnd, F_SETFL, (flags < 0 ? 0 : flags) | O_NONBLOCK)

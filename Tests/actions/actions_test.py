@@ -10,6 +10,7 @@ Prints 'N passed, N failed'.
 
     python3 Tests/actions/actions_test.py --bin .build/release [--only NAME]"""
 import os
+import re
 import subprocess
 import sys
 import time
@@ -122,10 +123,12 @@ def test_each_double_press_runs_the_command_once(root):
         wait_for(lambda: len(lines_of(out)) >= 5 and sum("ended: exit status 0" in l for l in d.log) >= 5, "five commands")
         time.sleep(0.3)
         check(lines_of(out) == ["pressed"] * 5, f"ran {lines_of(out)}")
-        check(sum(l.endswith(": to-stdout") and "exec BTN_STYLUS2 (pid" in l for l in d.log) == 5, f"stdout not logged: {d.log}")
-        check(sum(l.endswith(": to-stderr") for l in d.log) == 5, f"stderr not logged: {d.log}")
-        check(sum(l.endswith(": notify=") for l in d.log) == 5, f"NOTIFY_SOCKET reached a command: {d.log}")
-        check(sum(l.endswith(": home=kept") for l in d.log) == 5, f"the environment did not reach the commands: {d.log}")
+        # The commands write to the daemon's standard error, its log, between its own lines about them.
+        check(d.log.count("to-stdout") == 5, f"stdout not in the log: {d.log}")
+        check(d.log.count("to-stderr") == 5, f"stderr not in the log: {d.log}")
+        check(d.log.count("notify=") == 5, f"NOTIFY_SOCKET reached a command: {d.log}")
+        check(d.log.count("home=kept") == 5, f"the environment did not reach the commands: {d.log}")
+        check(sum(re.search(r"exec BTN_STYLUS2 \(pid \d+\): started: echo pressed", l) is not None for l in d.log) == 5, f"{d.log}")
 
 
 def test_a_running_command_is_not_started_again_and_the_double_press_says_why(root):
@@ -142,6 +145,16 @@ def test_a_running_command_is_not_started_again_and_the_double_press_says_why(ro
             check("still running" in e["reason"] and "one runs at a time per button" in e["reason"], f"{e}")
         check(lines_of(out)[:3] == ["start", "end", "start"], f"{lines_of(out)}")
         check(any("ignored: the last command of BTN_STYLUS2" in l for l in d.log), f"{d.log}")
+
+
+def test_a_command_outlives_a_daemon_that_stops(root):
+    out = os.path.join(root, "ran")
+    replay = recording(root, double_presses(1, every=1))
+    # It writes after the daemon is gone: no pipe to the daemon kills it with SIGPIPE, no stop kills it.
+    with daemon(root, f'[bindings]\nBTN_STYLUS2 = "exec:sleep 1; echo still-here; echo after-stop >> {out}"\n', "--replay", replay) as d:
+        d.wait_log("started: sleep 1")
+        check(d.stop() == 0, "no clean stop")
+    wait_for(lambda: lines_of(out) == ["after-stop"], "the command to finish after the daemon stopped", timeout=5)
 
 
 def test_no_zombie_after_a_hundred_double_presses(root):
@@ -213,6 +226,7 @@ if __name__ == "__main__":
     sys.exit(stylustest.main_with_binaries("actions (exec, preset, key and click without uinput)", [
         test_each_double_press_runs_the_command_once,
         test_a_running_command_is_not_started_again_and_the_double_press_says_why,
+        test_a_command_outlives_a_daemon_that_stops,
         test_no_zombie_after_a_hundred_double_presses,
         test_a_preset_double_press_switches_the_running_preset,
         test_key_and_click_without_uinput_load_and_say_why_with_the_fix,
