@@ -97,9 +97,11 @@ test-firstrun: release
 	python3 Tests/firstrun/readme.py --bin .build/release
 	python3 Tests/firstrun/first_run.py
 
-# The socket contract against a live daemon on this machine.
+# The socket contract against a live daemon on this machine, and the
+# double-press actions a daemon performs itself (exec:, preset:).
 test-contract: release
 	python3 Tests/contract/socket_contract.py --bin .build/release
+	python3 Tests/actions/actions_test.py --bin .build/release
 
 test-crosscheck: release
 	python3 Tests/crosscheck/crosscheck_replay.py --stylusd .build/release/stylusd Tests/Fixtures/recordings

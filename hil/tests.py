@@ -777,6 +777,7 @@ from uinput_tests import *  # noqa: E402,F401,F403  (filter mode: the grabbed pe
 from output_switch_tests import *  # noqa: E402,F401,F403  (stylusctl output: observe frees the pen, filter grabs it)
 from filter_safety_tests import *  # noqa: E402,F401,F403  (filter mode: waiting to grab, kill -9, the watchdog)
 from filter_behaviour_tests import *  # noqa: E402,F401,F403  (filter mode: what the desktop sees of the clone)
+from action_tests import *  # noqa: E402,F401,F403  (key: and click: bindings: the virtual keyboard and pointer)
 TESTS = [v for k, v in sorted(globals().items()) if k.startswith("test_")]
 
 

@@ -7,6 +7,7 @@
 #include <sys/epoll.h>
 #include <spawn.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 
 // glibc declares these only under _GNU_SOURCE, which Swift's Glibc module
 // does not define. Same declarations as glibc's (closefrom_np needs 2.34;
@@ -15,3 +16,8 @@ int memfd_create(const char *name, unsigned int flags);
 int pipe2(int pipefd[2], int flags);
 int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
 #define CLINUX_MFD_CLOEXEC 1U
+
+// pidfd_open(2) (Linux 5.3): a descriptor that polls readable once the
+// process has ended, so a child is reaped from the poll set. glibc has no
+// wrapper before 2.36, and syscall(2) is variadic, which Swift cannot call.
+static inline int clinux_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }

@@ -36,6 +36,7 @@ extension ConfigFile {
         if let value = table["preset"] {
             if let name = value.string, let preset = Preset(rawValue: name) {
                 config = preset.config
+                config.preset = preset.rawValue
             } else if let name = value.string {
                 report("preset", "unknown preset \"\(name)\"; use \(Preset.allCases.map(\.rawValue).joined(separator: ", "))")
             } else {
@@ -76,9 +77,11 @@ extension ConfigFile {
             return sub
         }
 
-        if let v = integer(table, "interval_ms", "interval_ms") { config.doublePressIntervalMS = v }
-        if let v = integer(table, "debounce_ms", "debounce_ms") { config.debounceMS = v }
-        if let v = integer(table, "transition_ms", "transition_ms") { config.transitionMS = v }
+        // What the file sets of what a preset chooses, so that a `preset:NAME` binding can switch the rest.
+        func setInFile(_ setting: PresetSetting) { config.setInFile.insert(setting) }
+        if let v = integer(table, "interval_ms", "interval_ms") { config.doublePressIntervalMS = v; setInFile(.interval) }
+        if let v = integer(table, "debounce_ms", "debounce_ms") { config.debounceMS = v; setInFile(.debounce) }
+        if let v = integer(table, "transition_ms", "transition_ms") { config.transitionMS = v; setInFile(.transition) }
 
         if let bindings = subtable("bindings", allowed: nil) {
             for key in bindings.keys {
@@ -87,22 +90,25 @@ extension ConfigFile {
                     continue
                 }
                 guard let name = bindings[key]?.string else {
-                    report("bindings.\(key)", "expected an action name (a string)")
+                    report("bindings.\(key)", "expected an action (a string), e.g. \"\(Action.Form.key.example)\"; use \(Action.spelledOut)")
                     continue
                 }
-                guard let action = Action(rawValue: name) else {
-                    report("bindings.\(key)", "unknown action \"\(name)\"; use \(Action.spelledOut)")
-                    continue
+                switch Action.parse(name) {
+                case .success(let action): config.bind(button, to: action)
+                case .failure(let error): report("bindings.\(key)", error.message)
                 }
-                config.bind(button, to: action)
             }
         }
         if let precision = subtable("precision", allowed: ["minimum_scale", "full_speed_pressure", "hysteresis", "curve", "report_step"]) {
-            if let v = number(precision, "minimum_scale", "precision.minimum_scale") { config.precision.minimumScale = v }
-            if let v = number(precision, "full_speed_pressure", "precision.full_speed_pressure") { config.precision.fullSpeedPressure = v }
-            if let v = number(precision, "hysteresis", "precision.hysteresis") { config.precision.hysteresis = v }
-            if let v = number(precision, "report_step", "precision.report_step") { config.precision.reportStep = v }
+            if let v = number(precision, "minimum_scale", "precision.minimum_scale") { config.precision.minimumScale = v; setInFile(.minimumScale) }
+            if let v = number(precision, "full_speed_pressure", "precision.full_speed_pressure") {
+                config.precision.fullSpeedPressure = v
+                setInFile(.fullSpeedPressure)
+            }
+            if let v = number(precision, "hysteresis", "precision.hysteresis") { config.precision.hysteresis = v; setInFile(.hysteresis) }
+            if let v = number(precision, "report_step", "precision.report_step") { config.precision.reportStep = v; setInFile(.reportStep) }
             if let value = precision["curve"] {
+                setInFile(.curve)
                 let points = value.array.map { Array($0) } ?? []
                 let numbers = points.compactMap { $0.double ?? $0.int.map(Double.init) }
                 if points.count == 4, numbers.count == 4, numbers.allSatisfy({ (0...100).contains($0) }) {

@@ -250,17 +250,9 @@ public struct Engine: Sendable {
         case .toggleCanvas:
             return toggleCanvas(source: .command, at: time, into: &effects)
         case .openCanvas:
-            switch canvas.state {
-            case .open, .opening: return .unchanged(reason: "canvas is already \(canvas.state.rawValue)")
-            case .minimizing: return .refused(reason: "canvas is minimizing; wait for the transition to end")
-            case .minimized: return toggleCanvas(source: .command, at: time, into: &effects)
-            }
+            return openCanvas(source: .command, at: time, into: &effects)
         case .minimizeCanvas:
-            switch canvas.state {
-            case .minimized, .minimizing: return .unchanged(reason: "canvas is already \(canvas.state.rawValue)")
-            case .opening: return .refused(reason: "canvas is opening; wait for the transition to end")
-            case .open: return toggleCanvas(source: .command, at: time, into: &effects)
-            }
+            return minimizeCanvas(source: .command, at: time, into: &effects)
         case .acknowledgeTransition:
             guard canvas.transition != nil else {
                 return .refused(reason: "no transition in progress (canvas is \(canvas.state.rawValue))")
@@ -268,17 +260,7 @@ public struct Engine: Sendable {
             finishTransition(cause: .ack, at: time, into: &effects)
             return .done
         case .clearCanvas:
-            for i in devices.indices { devices[i].recordingStroke = nil }
-            let hadContent = canvas.hasContent
-            canvas.strokes.removeAll()
-            canvas.pointCount = 0
-            canvas.isFull = false
-            if canvas.state == .open {
-                for i in devices.indices where devices[i].tipDown { startStroke(device: i, at: time, into: &effects) }
-            }
-            effects.events.append(.canvas(canvasEvent(source: .command, cause: .clear, at: time)))
-            effects.stateChanged = true
-            return hadContent ? .done : .unchanged(reason: "canvas was already empty")
+            return clearCanvas(source: .command, at: time, into: &effects)
         case .undo:
             return undoLastStroke(source: .command, at: time, into: &effects)
         case .precision(let request):
@@ -343,15 +325,60 @@ public struct Engine: Sendable {
             setPrecision(enabled: !precisionEnabled, source: source, at: time, into: &effects)
             outcome = .applied
         case .undo:
-            switch undoLastStroke(source: source, at: time, into: &effects) {
-            case .done: outcome = .applied
-            case .unchanged(let reason), .refused(let reason): outcome = .ignored(reason: reason)
-            }
+            outcome = Self.doublePressOutcome(undoLastStroke(source: source, at: time, into: &effects))
+        case .clearCanvas:
+            outcome = Self.doublePressOutcome(clearCanvas(source: source, at: time, into: &effects))
+        case .openCanvas:
+            outcome = Self.doublePressOutcome(openCanvas(source: source, at: time, into: &effects))
+        case .minimizeCanvas:
+            outcome = Self.doublePressOutcome(minimizeCanvas(source: source, at: time, into: &effects))
+        case .preset, .exec, .key, .click:
+            // Applied unless the shell, performing it, says otherwise in this same event.
+            effects.actionRequests.append(ActionRequest(action: action, device: devices[i].id, button: button, time: time, eventIndex: slot))
+            outcome = .applied
         }
         if case .doublePress(var event) = effects.events[slot] {
             event.outcome = outcome
             effects.events[slot] = .doublePress(event)
         }
+    }
+
+    /// A double press's outcome from a command's: nothing done is "ignored", with the reason.
+    private static func doublePressOutcome(_ outcome: CommandOutcome) -> DoublePressEvent.Outcome {
+        switch outcome {
+        case .done: .applied
+        case .unchanged(let reason), .refused(let reason): .ignored(reason: reason)
+        }
+    }
+
+    private mutating func openCanvas(source: ChangeSource, at time: Microseconds, into effects: inout Effects) -> CommandOutcome {
+        switch canvas.state {
+        case .open, .opening: .unchanged(reason: "canvas is already \(canvas.state.rawValue)")
+        case .minimizing: .refused(reason: "canvas is minimizing; wait for the transition to end")
+        case .minimized: toggleCanvas(source: source, at: time, into: &effects)
+        }
+    }
+
+    private mutating func minimizeCanvas(source: ChangeSource, at time: Microseconds, into effects: inout Effects) -> CommandOutcome {
+        switch canvas.state {
+        case .minimized, .minimizing: .unchanged(reason: "canvas is already \(canvas.state.rawValue)")
+        case .opening: .refused(reason: "canvas is opening; wait for the transition to end")
+        case .open: toggleCanvas(source: source, at: time, into: &effects)
+        }
+    }
+
+    private mutating func clearCanvas(source: ChangeSource, at time: Microseconds, into effects: inout Effects) -> CommandOutcome {
+        for i in devices.indices { devices[i].recordingStroke = nil }
+        let hadContent = canvas.hasContent
+        canvas.strokes.removeAll()
+        canvas.pointCount = 0
+        canvas.isFull = false
+        if canvas.state == .open {
+            for i in devices.indices where devices[i].tipDown { startStroke(device: i, at: time, into: &effects) }
+        }
+        effects.events.append(.canvas(canvasEvent(source: source, cause: .clear, at: time)))
+        effects.stateChanged = true
+        return hadContent ? .done : .unchanged(reason: "canvas was already empty")
     }
 
     private mutating func toggleCanvas(source: ChangeSource, at time: Microseconds, into effects: inout Effects) -> CommandOutcome {

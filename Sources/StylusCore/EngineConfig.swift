@@ -1,18 +1,3 @@
-/// What a double press of a button does.
-public enum Action: String, Sendable, CaseIterable, Codable {
-    case toggleCanvas = "toggle-canvas"
-    case togglePrecision = "toggle-precision"
-    /// Removes the last finished stroke, like the `undo` command.
-    case undo
-    case none
-
-    /// "toggle-canvas, toggle-precision, undo or none", as help and errors list them.
-    public static var spelledOut: String {
-        let names = allCases.map(\.rawValue)
-        return names.dropLast().joined(separator: ", ") + " or " + names.last!
-    }
-}
-
 /// A cubic Bezier from (0,0) to (1,1) with two control points, the curve
 /// shape tablet users already know from xf86-input-wacom and GNOME
 /// ("0 0 100 100" is linear).
@@ -69,14 +54,48 @@ public struct EngineConfig: Equatable, Sendable, Codable {
     public var canvasLimits = CanvasLimits()
     /// `[output]`: read by the shell, not by the engine.
     public var output = OutputConfig()
+    /// The preset these settings started from (`preset` in the file, or a
+    /// `preset:NAME` binding since); one of `Action.presetNames`.
+    public var preset = "default"
+    /// The settings a preset chooses that the file set itself: a switch of
+    /// preset keeps them (see `switchingPreset`).
+    public var setInFile: Set<PresetSetting> = []
 
     public init() {}
+
+    /// This configuration with `presetConfig`'s values, the preset called
+    /// `name`, for every preset-chosen setting the file left alone: what
+    /// parsing the same file with `preset = name` gives.
+    public func switchingPreset(to name: String, presetConfig: EngineConfig) -> EngineConfig {
+        var c = self
+        c.preset = name
+        for setting in PresetSetting.allCases where !setInFile.contains(setting) {
+            switch setting {
+            case .interval: c.doublePressIntervalMS = presetConfig.doublePressIntervalMS
+            case .debounce: c.debounceMS = presetConfig.debounceMS
+            case .transition: c.transitionMS = presetConfig.transitionMS
+            case .minimumScale: c.precision.minimumScale = presetConfig.precision.minimumScale
+            case .fullSpeedPressure: c.precision.fullSpeedPressure = presetConfig.precision.fullSpeedPressure
+            case .hysteresis: c.precision.hysteresis = presetConfig.precision.hysteresis
+            case .curve: c.precision.curve = presetConfig.precision.curve
+            case .reportStep: c.precision.reportStep = presetConfig.precision.reportStep
+            }
+        }
+        return c
+    }
 
     public func binding(for button: ButtonID) -> Action {
         switch button {
         case .side(let b): sideButtonBindings[b.rawValue]
         case .pad(let n): padBindings[n] ?? .none
         }
+    }
+
+    /// Every button with an action other than `none`: side buttons, then pads by number.
+    public var boundButtons: [(button: ButtonID, action: Action)] {
+        let sides = SideButton.allCases.map { (button: ButtonID.side($0), action: binding(for: .side($0))) }
+        let pads = padBindings.sorted { $0.key < $1.key }.map { (button: ButtonID.pad($0.key), action: $0.value) }
+        return (sides + pads).filter { $0.action != .none }
     }
 
     public mutating func bind(_ button: ButtonID, to action: Action) {
@@ -130,6 +149,18 @@ public struct EngineConfig: Equatable, Sendable, Codable {
         }
         return found
     }
+}
+
+/// The settings a preset may choose, by their key in config.toml.
+public enum PresetSetting: String, CaseIterable, Sendable, Codable {
+    case interval = "interval_ms"
+    case debounce = "debounce_ms"
+    case transition = "transition_ms"
+    case minimumScale = "precision.minimum_scale"
+    case fullSpeedPressure = "precision.full_speed_pressure"
+    case hysteresis = "precision.hysteresis"
+    case curve = "precision.curve"
+    case reportStep = "precision.report_step"
 }
 
 public struct ConfigProblem: Equatable, Sendable, CustomStringConvertible {

@@ -124,6 +124,8 @@ public struct Effects: Sendable {
     /// For the output stage, always filled (unlike `samples`): a frame per
     /// pen position input, a decision per button event, canvas changes.
     public var output: [OutputEffect] = []
+    /// Double presses whose action the shell performs (preset, exec, key, click).
+    public var actionRequests: [ActionRequest] = []
 
     public init() {
         events.reserveCapacity(8)
@@ -137,6 +139,7 @@ public struct Effects: Sendable {
         if !events.isEmpty { events.removeAll(keepingCapacity: true) }
         if !samples.isEmpty { samples.removeAll(keepingCapacity: true) }
         if !output.isEmpty { output.removeAll(keepingCapacity: true) }
+        if !actionRequests.isEmpty { actionRequests.removeAll(keepingCapacity: true) }
         stateChanged = false
     }
 }

@@ -32,6 +32,10 @@ final class CommandHandler {
         StatusResult.OutputInfo(mode: "observe", requested: "observe", reason: "observe: no output has been chosen yet")
     }
 
+    /// Why an action cannot work here, with the fix (no /dev/uinput for
+    /// `key:`), for `status`; the daemon, which performs them, answers it.
+    var actionUnavailable: (Action) -> String? = { _ in nil }
+
     enum Answer {
         case now([UInt8])
         /// Answer with `reloadAnswer` once the configuration is parsed.
@@ -160,6 +164,7 @@ final class CommandHandler {
         var config: EngineConfig
         var output: StatusResult.OutputInfo
         var changed: Bool?, reason: String?
+        var unavailable: [String?]
     }
     private var statusCache: [Bool?: (key: StatusKey, encoded: Response.EncodedResult)] = [:]
 
@@ -169,12 +174,13 @@ final class CommandHandler {
         let key = StatusKey(canvas: c.state, strokes: c.strokes.count, points: c.pointCount, full: c.isFull,
                             precisionEnabled: engine.precisionEnabled, precisionActive: engine.precisionActive,
                             devices: engine.deviceIDs, buttonOnlyReason: buttonOnlyReason, config: engine.config,
-                            output: output, changed: changed, reason: reason)
+                            output: output, changed: changed, reason: reason,
+                            unavailable: engine.config.boundButtons.map { actionUnavailable($0.action) })
         if let cached = statusCache[changed], cached.key == key {
             return Response.success(id: id, encodedResult: cached.encoded)
         }
         let encoded = Response.EncodedResult(StatusResult(engine: engine, buttonOnlyReason: buttonOnlyReason, output: output,
-                                                          changed: changed, reason: reason))
+                                                          changed: changed, reason: reason, unavailable: actionUnavailable))
         statusCache[changed] = (key, encoded)
         return Response.success(id: id, encodedResult: encoded)
     }
@@ -185,6 +191,32 @@ final class CommandHandler {
         case .unchanged(let reason): return status(id, changed: false, reason: reason)
         case .refused(let reason): return Response.failure(id: id, ProtocolError(code: .refused, message: reason))
         }
+    }
+
+    // MARK: Actions
+
+    /// `preset:NAME`: the running configuration as the loaded file would
+    /// give it with that preset (keys the file or command line set stay).
+    /// Nil when it switched, else why not.
+    func switchPreset(to name: String) -> String? {
+        guard let preset = Preset(rawValue: name) else { return "unknown preset \"\(name)\"" }
+        let current = engine.config
+        if current.preset == name { return "preset \(name) is already running" }
+        let switched = current.switchingPreset(to: name, presetConfig: preset.config)
+        if let problem = switched.problems().first {
+            return "preset \(name) with the file's own keys is not valid: \(problem)"
+        }
+        engine.reconfigure(switched)
+        log("preset \(name): interval \(switched.doublePressIntervalMS) ms, debounce \(switched.debounceMS) ms, transition \(switched.transitionMS) ms, minimum scale \(switched.precision.minimumScale)")
+        return nil
+    }
+
+    /// Marks the double press behind `request` as not applied, with the reason.
+    func ignore(_ request: ActionRequest, reason: String) {
+        guard effects.events.indices.contains(request.eventIndex),
+              case .doublePress(var event) = effects.events[request.eventIndex] else { return }
+        event.outcome = .ignored(reason: reason)
+        effects.events[request.eventIndex] = .doublePress(event)
     }
 
     // MARK: Deferred answers

@@ -41,6 +41,11 @@ public final class Daemon {
     /// accepted and told why before it is closed (else poll spins on it).
     private var spareFD: Int32 = open("/dev/null", O_RDONLY | O_CLOEXEC)
     private var descriptorsExhausted = false
+    /// `exec:` bindings' commands, reaped through the poll set.
+    private var launcher: CommandLauncher!
+    /// The virtual keyboard and pointer of `key:` and `click:` bindings,
+    /// made while a binding needs them; else why they could not be made.
+    private var actionDevices: Result<ActionDevices, ActionDevicesError>?
 
     public init(options: DaemonOptions) {
         self.options = options
@@ -48,6 +53,7 @@ public final class Daemon {
         notifier = ServiceNotifier(environment: options.environment)
         fanout = Fanout(printing: options.printing)
         reloader = ConfigReloader(options: options)
+        launcher = CommandLauncher(log: info)
     }
 
     private func log(_ message: String) { logger.info("\(message)") }
@@ -98,6 +104,8 @@ public final class Daemon {
             output = chooseOutput(requestedOutput, config: config)
             handler.withholdsPresses = output.mode == .filter
             handler.outputStatus = { [unowned self] in self.outputInfo }
+            handler.actionUnavailable = { [unowned self] in self.unavailableReason($0) }
+            prepareActionDevices(for: config)
             // The output learns the restored canvas state before any input.
             handler.describeStateForOutput(now: monotonicMicroseconds())
             publish()
@@ -140,6 +148,8 @@ public final class Daemon {
             watch(source.fd); watch(signals.fd); watch(timer.fd); watch(listener.fd)
             watch(reloader.fd ?? -1); watch(catalog.fd ?? -1); watch(output.pollDescriptor ?? -1)
             watch(saver.fd ?? -1)
+            let commands = fds.count
+            launcher.watch(into: &fds)
             let fixed = fds.count
             let polled = clients
             for client in polled {
@@ -180,6 +190,7 @@ public final class Daemon {
                 if handler.devices != nil || catalog.fd == nil { answerProbeWaiters() }
             }
             if fds[7].revents != 0 { saver.writerRang() }
+            if fixed > commands { launcher.serve(fds[commands..<fixed]) }
             if fds[3].revents != 0 { acceptClients(listener) }
             // Clients accepted just now were not in this poll; they are served next time round.
             for (i, client) in polled.enumerated() {
@@ -355,7 +366,81 @@ public final class Daemon {
     /// clients' sockets are written (end of the turn): an fsync never delays an event.
     private func publish() {
         output.apply(handler.effects)
+        performActions()
         if fanout.publish(&handler.effects, to: clients) { saver.markDirty() }
+    }
+
+    // MARK: Actions the engine hands over
+
+    /// Performs the double presses' preset, exec, key and click actions; one
+    /// that cannot be performed turns its double-press event into "ignored",
+    /// with the reason, before the event is published.
+    private func performActions() {
+        guard !handler.effects.actionRequests.isEmpty else { return }
+        for request in handler.effects.actionRequests {
+            if let reason = perform(request) {
+                log("double press \(request.button) -> \(request.action) ignored: \(reason)")
+                handler.ignore(request, reason: reason)
+            }
+        }
+        handler.effects.actionRequests.removeAll(keepingCapacity: true)
+    }
+
+    /// Nil when done, else why not.
+    private func perform(_ request: ActionRequest) -> String? {
+        switch request.action {
+        case .preset(let name):
+            if let reason = handler.switchPreset(to: name) { return reason }
+            (output as? UinputOutput)?.reconfigure(engine: handler.engine.config, filter: handler.engine.config.output.filter)
+            return nil
+        case .exec(let command):
+            return launcher.start(command, for: request.button)
+        case .key(let chord):
+            return withActionDevices { $0.press(chord) }
+        case .click(let button):
+            return withActionDevices { $0.click(button) }
+        case .toggleCanvas, .togglePrecision, .undo, .clearCanvas, .openCanvas, .minimizeCanvas, .none:
+            return nil   // the engine's own
+        }
+    }
+
+    /// Why `action` cannot work here, with the fix; nil when it can.
+    private func unavailableReason(_ action: Action) -> String? {
+        switch (action, actionDevices) {
+        case (.key, .failure(let error)?), (.click, .failure(let error)?):
+            "no virtual \(action.form == .key ? "keyboard" : "pointer"): \(error.reason)"
+        default:
+            nil
+        }
+    }
+
+    /// Makes the virtual keyboard and pointer when a binding needs them and
+    /// they are not there; drops them when none does.
+    private func prepareActionDevices(for config: EngineConfig) {
+        let needed = config.boundButtons.contains { $0.action.form == .key || $0.action.form == .click }
+        guard needed else { return actionDevices = nil }
+        if case .success = actionDevices { return }
+        let holdMS = options.environment["STYLUSD_TEST_KEY_HOLD_MS"].flatMap { UInt32($0) } ?? 0
+        do {
+            let devices = try ActionDevices(holdMicroseconds: holdMS * 1000)
+            actionDevices = .success(devices)
+            log("key: and click: bindings write to the virtual keyboard \(devices.keyboardNode) and pointer \(devices.pointerNode)")
+        } catch {
+            actionDevices = .failure(error)
+            warn("key: and click: bindings cannot work: \(error.reason)")
+        }
+    }
+
+    /// Runs `body` on the virtual devices, made now if an earlier attempt
+    /// failed (the fix may have been applied since); nil when done, else why not.
+    private func withActionDevices(_ body: (ActionDevices) -> String?) -> String? {
+        if case .failure = actionDevices { actionDevices = nil }
+        prepareActionDevices(for: handler.engine.config)
+        switch actionDevices {
+        case .success(let devices)?: return body(devices)
+        case .failure(let error)?: return "no virtual keyboard or pointer: \(error.reason)"
+        case nil: return "no binding needs a virtual keyboard or pointer"
+        }
     }
 
     // MARK: Helper processes
@@ -371,7 +456,10 @@ public final class Daemon {
         let previousOutput = handler.engine.config.output
         handler.applyReload(finished.last!.1)
         var outputChanged = false
-        if case .success(let config) = finished.last!.1 { outputChanged = reloadOutput(previous: previousOutput, config: config) }
+        if case .success(let config) = finished.last!.1 {
+            outputChanged = reloadOutput(previous: previousOutput, config: config)
+            prepareActionDevices(for: config)
+        }
         for (waiter, outcome) in finished {
             guard let client = waiter.client else { continue }
             client.awaitsDeferredAnswer = false

@@ -22,9 +22,10 @@ public struct ConfigOverrides: Sendable {
     public init() {}
 
     public func apply(to config: inout EngineConfig) {
-        if let intervalMS { config.doublePressIntervalMS = intervalMS }
-        if let debounceMS { config.debounceMS = debounceMS }
-        if let transitionMS { config.transitionMS = transitionMS }
+        // The command line wins over a preset, a switched one too.
+        if let intervalMS { config.doublePressIntervalMS = intervalMS; config.setInFile.insert(.interval) }
+        if let debounceMS { config.debounceMS = debounceMS; config.setInFile.insert(.debounce) }
+        if let transitionMS { config.transitionMS = transitionMS; config.setInFile.insert(.transition) }
         for (button, action) in bindings { config.bind(button, to: action) }
         if let output { config.output.mode = output }
         if let passthrough { config.output.passthrough = SideButton.allCases.map { _ in passthrough } }

@@ -4,7 +4,9 @@ import StylusProtocol
 
 extension StatusResult {
     /// The engine's state as `status` reports it.
-    init(engine: Engine, buttonOnlyReason: String?, output: OutputInfo? = nil, changed: Bool? = nil, reason: String? = nil) {
+    /// - Parameter unavailable: why an action cannot work here, with the fix (nil when it can).
+    init(engine: Engine, buttonOnlyReason: String?, output: OutputInfo? = nil, changed: Bool? = nil, reason: String? = nil,
+         unavailable: (Action) -> String? = { _ in nil }) {
         let c = engine.canvas
         let devices = engine.deviceIDs.compactMap { id in
             engine.deviceInfo(id).map { DeviceInfoResult(device: id.rawValue, name: $0.name, kind: $0.kind.rawValue) }
@@ -16,7 +18,9 @@ extension StatusResult {
             precision: PrecisionInfo(enabled: engine.precisionEnabled, active: engine.precisionActive),
             input: InputInfo(mode: hasPen ? "pen" : "button-only", reason: hasPen ? nil : buttonOnlyReason, devices: devices),
             config: ConfigInfo(intervalMS: engine.config.doublePressIntervalMS, debounceMS: engine.config.debounceMS,
-                               transitionMS: engine.config.transitionMS),
+                               transitionMS: engine.config.transitionMS, preset: engine.config.preset,
+                               bindings: engine.config.boundButtons.map { BindingInfo(button: $0.button.description, action: $0.action.rawValue,
+                                                                                      unavailable: unavailable($0.action)) }),
             output: output, changed: changed, reason: reason)
     }
 }

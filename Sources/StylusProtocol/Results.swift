@@ -54,13 +54,34 @@ public struct StatusResult: Codable, Equatable, Sendable {
         public var intervalMS: Int
         public var debounceMS: Int
         public var transitionMS: Int
+        /// The running preset (the file's, or the last `preset:NAME` double press). Optional for older daemons.
+        public var preset: String?
+        /// Every button with an action, side buttons first. Optional for older daemons.
+        public var bindings: [BindingInfo]?
         enum CodingKeys: String, CodingKey {
-            case intervalMS = "interval_ms", debounceMS = "debounce_ms", transitionMS = "transition_ms"
+            case intervalMS = "interval_ms", debounceMS = "debounce_ms", transitionMS = "transition_ms", preset, bindings
         }
-        public init(intervalMS: Int, debounceMS: Int, transitionMS: Int) {
+        public init(intervalMS: Int, debounceMS: Int, transitionMS: Int, preset: String? = nil, bindings: [BindingInfo]? = nil) {
             self.intervalMS = intervalMS
             self.debounceMS = debounceMS
             self.transitionMS = transitionMS
+            self.preset = preset
+            self.bindings = bindings
+        }
+    }
+
+    /// One button's double-press action, and why it cannot work here when it cannot.
+    public struct BindingInfo: Codable, Equatable, Sendable {
+        /// BTN_STYLUS, BTN_STYLUS2, BTN_STYLUS3 or pad-N.
+        public var button: String
+        /// As config.toml spells it: "toggle-canvas", "key:LEFTCTRL+Z", "exec:…".
+        public var action: String
+        /// Why a double press would not apply it, with the fix; nil when it works.
+        public var unavailable: String?
+        public init(button: String, action: String, unavailable: String? = nil) {
+            self.button = button
+            self.action = action
+            self.unavailable = unavailable
         }
     }
 
@@ -213,8 +234,10 @@ public struct HelloEvent: Codable, Equatable, Sendable {
     /// Names, not `Topic`s, so that a client reads a newer daemon's greeting.
     public var topics = Topic.allCases.map(\.rawValue)
     public var commands: [String]? = CommandName.allCases.map(\.rawValue)
+    /// The double-press actions this daemon performs, as `Action.Form.spelling`: "toggle-canvas", "key:KEYS".
+    public var actions: [String]? = Action.Form.allCases.map(\.spelling)
     enum CodingKeys: String, CodingKey {
-        case event, protocolVersion = "protocol", daemon, version, pid, topics, commands
+        case event, protocolVersion = "protocol", daemon, version, pid, topics, commands, actions
     }
 
     public init(version: String = StylusVersion.current, pid: Int32) {

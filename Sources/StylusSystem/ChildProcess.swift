@@ -44,8 +44,13 @@ public final class ChildProcess {
     ///     competes with the daemon's loop for the CPU.
     ///   - inputPipe: standard input is a pipe whose write end (`inputFD`,
     ///     non-blocking) the caller keeps, instead of `input`'s bytes.
+    ///   - outputToStandardError: the child's standard output is this
+    ///     process's standard error (the daemon's log) instead of a pipe;
+    ///     `fd` is then -1. A user's command writes there, and can go on
+    ///     writing after the daemon is gone, where a pipe would kill it with SIGPIPE.
     public init(executable: String, arguments: [String], input: [UInt8] = [], inputPipe: Bool = false,
-                environment: [String]? = nil, niceness: Int32 = 0, maxOutputBytes: Int = 16 << 20) throws(SystemCallError) {
+                environment: [String]? = nil, niceness: Int32 = 0, maxOutputBytes: Int = 16 << 20,
+                outputToStandardError: Bool = false) throws(SystemCallError) {
         self.maxOutputBytes = maxOutputBytes
         var descriptors: [Int32] = []
         defer { for d in descriptors { close(d) } }
@@ -78,7 +83,7 @@ public final class ChildProcess {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         guard posix_spawn_file_actions_adddup2(&actions, childInput, STDIN_FILENO) == 0,
-              posix_spawn_file_actions_adddup2(&actions, writeEnd, STDOUT_FILENO) == 0,
+              posix_spawn_file_actions_adddup2(&actions, outputToStandardError ? STDERR_FILENO : writeEnd, STDOUT_FILENO) == 0,
               posix_spawn_file_actions_addclosefrom_np(&actions, STDERR_FILENO + 1) == 0
         else { throw SystemCallError("posix_spawn_file_actions", executable, errno: Errno(rawValue: ENOMEM)) }
 
@@ -116,17 +121,27 @@ public final class ChildProcess {
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(child), getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) + niceness)
         }
         pid = child
-        fd = readEnd
         inputFD = keepsInputWriteEnd ? inputWriteEnd : -1
+        if outputToStandardError {
+            // The pipe went to nobody: nothing to read.
+            fd = -1
+            reachedEnd = true
+            return   // the defer closes every descriptor, the read end too
+        }
+        fd = readEnd
         descriptors = [childInput, writeEnd]   // closed by the defer; the read end is ours
         let flags = fcntl(readEnd, F_GETFL)
         _ = fcntl(readEnd, F_SETFL, (flags < 0 ? 0 : flags) | O_NONBLOCK)
     }
 
+    /// Whether dropping this object before `wait` kills the child. A user's
+    /// command outlives a daemon that stops (the service manager or init reaps it).
+    public var killedWhenDropped = true
+
     deinit {
         if inputFD >= 0 { close(inputFD) }
         closeOutput()
-        if ending == nil {
+        if ending == nil, killedWhenDropped {
             kill(pid, SIGKILL)
             var status: Int32 = 0
             _ = retryingInterrupts { waitpid(pid, &status, 0) }
@@ -175,6 +190,12 @@ public final class ChildProcess {
         let result: Ending = reaped < 0 ? .exited(0) : (status & 0x7f != 0 ? .signalled(status & 0x7f) : .exited((status >> 8) & 0xff))
         ending = result
         return result
+    }
+
+    /// A descriptor (pidfd, close-on-exec) that polls readable once the
+    /// child has ended: then `wait()` returns at once. The caller closes it.
+    public func endingDescriptor() throws(SystemCallError) -> Int32 {
+        try systemCall("pidfd_open") { clinux_pidfd_open(pid) }
     }
 
     /// Kills the child (SIGKILL) and reaps it.

@@ -33,6 +33,10 @@ struct Stylusctl: ParsableCommand {
             Exit status: 0 on success, \(Status.notRunning) when stylusd is not running, \(Status.refused) when it refused \
             the command, \(Status.protocolError) when its answer made no sense, \(Status.badConfig) when `config check` \
             finds a problem.
+
+            Double-press actions, for config.toml's [bindings] (BTN_STYLUS, BTN_STYLUS2, BTN_STYLUS3, pad-N) and \
+            stylusd --bind BUTTON=ACTION:
+            \(Action.helpTable)
             """,
         version: StylusVersion.current,
         // One subcommand per protocol command (CommandName's order), then stylusctl's own.
@@ -206,7 +210,10 @@ func describeStatus(_ r: StatusResult) -> String {
     } else {
         lines.append("input      button-only" + (r.input.reason.map { ": \($0)" } ?? ""))
     }
-    lines.append("config     interval \(r.config.intervalMS) ms, debounce \(r.config.debounceMS) ms, transition \(r.config.transitionMS) ms")
+    lines.append("config     \(r.config.preset.map { "preset \($0), " } ?? "")interval \(r.config.intervalMS) ms, debounce \(r.config.debounceMS) ms, transition \(r.config.transitionMS) ms")
+    for binding in r.config.bindings ?? [] {
+        lines.append("binding    \(binding.button) = \(binding.action)" + (binding.unavailable.map { " (not available: \($0))" } ?? ""))
+    }
     if let o = r.output { lines.append(describeOutput(o)) }
     return lines.joined(separator: "\n")
 }

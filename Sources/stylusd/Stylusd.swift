@@ -379,12 +379,16 @@ struct EngineOptions: ParsableArguments {
 
     @Option(name: .customLong("bind"), help: ArgumentHelp(
         "Bind a button's double press to an action: BUTTON=ACTION (repeatable).",
-        discussion: "BUTTON is BTN_STYLUS, BTN_STYLUS2, BTN_STYLUS3 or pad-N; ACTION is \(Action.spelledOut).",
+        discussion: "BUTTON is BTN_STYLUS, BTN_STYLUS2, BTN_STYLUS3 or pad-N; ACTION is \(Action.spelledOut), e.g. "
+            + Action.Form.allCases.filter { $0.argument != nil }.map { "BTN_STYLUS2=\"\($0.example)\"" }.joined(separator: ", ") + ".",
         valueName: "button=action"), completion: .list(bindingWords))
     var bindings: [String] = []
 
-    /// What `--bind` completes to: every side button with every action (pad-N=ACTION is typed).
-    static let bindingWords = SideButton.allCases.flatMap { button in Action.allCases.map { "\(button.evdevName)=\($0.rawValue)" } }
+    /// What `--bind` completes to: every side button with every action, the
+    /// values of those that take one, and `exec:`/`key:` to type on (pad-N=ACTION is typed).
+    static let bindingWords = SideButton.allCases.flatMap { button in
+        Action.Form.allCases.flatMap(\.completions).map { "\(button.evdevName)=\($0)" }
+    }
 
     func overrides() throws -> ConfigOverrides {
         var o = ConfigOverrides()
@@ -396,10 +400,10 @@ struct EngineOptions: ParsableArguments {
             guard parts.count == 2, let button = ButtonID(name: parts[0]) else {
                 throw ValidationError("--bind \(binding): expected BUTTON=ACTION with BUTTON one of BTN_STYLUS, BTN_STYLUS2, BTN_STYLUS3, pad-0 … pad-63")
             }
-            guard let action = Action(rawValue: parts[1]) else {
-                throw ValidationError("--bind \(binding): unknown action \"\(parts[1])\"; use \(Action.spelledOut)")
+            switch Action.parse(parts[1]) {
+            case .success(let action): o.bindings.append((button, action))
+            case .failure(let error): throw ValidationError("--bind \(binding): \(error)")
             }
-            o.bindings.append((button, action))
         }
         var config = EngineConfig()
         o.apply(to: &config)

@@ -41,7 +41,7 @@ struct RoundTripTests {
         let devices = String(decoding: Response.line(DevicesResult(nodes: [.init(path: "/dev/input/event5", name: "?", kind: .unreadable, error: "no", looksLikePen: true)], buttonOnlyReason: "no readable pen")), as: UTF8.self)
         #expect(devices == #"{"button_only_reason":"no readable pen","nodes":[{"error":"no","kind":"unreadable","looks_like_pen":true,"name":"?","path":"/dev/input/event5"}]}"# + "\n")
         let hello = String(decoding: Response.line(HelloEvent(version: "0.1.0", pid: 7)), as: UTF8.self)
-        #expect(hello == #"{"commands":["status","toggle","open","minimize","ack","strokes","clear","undo","precision","subscribe","unsubscribe","devices","reload","output"],"daemon":"stylusd","event":"hello","pid":7,"protocol":1,"topics":["canvas","double-press","precision","device","pen","output"],"version":"0.1.0"}"# + "\n")
+        #expect(hello == #"{"actions":["toggle-canvas","toggle-precision","undo","clear-canvas","open-canvas","minimize-canvas","preset:NAME","exec:COMMAND","key:KEYS","click:BUTTON","none"],"commands":["status","toggle","open","minimize","ack","strokes","clear","undo","precision","subscribe","unsubscribe","devices","reload","output"],"daemon":"stylusd","event":"hello","pid":7,"protocol":1,"topics":["canvas","double-press","precision","device","pen","output"],"version":"0.1.0"}"# + "\n")
     }
 
     @Test(arguments: CommandName.allCases)
