@@ -235,19 +235,31 @@ struct ExampleConfigTests {
 
     @Test func itIsTheDefaultsExactly() throws {
         var parsed = try ConfigFile.parse(Self.text(), file: Self.path)
-        #expect(parsed.setInFile == Set(PresetSetting.allCases), "the example sets every key a preset chooses")
-        parsed.setInFile = []
+        #expect(parsed.setInFile.isEmpty, "a key a preset chooses, set in the example, would silently defeat every preset")
         #expect(parsed == EngineConfig(), "the example documents the defaults as they are")
+        // Uncommented, the preset's keys give the defaults too.
+        let presetKeys = PresetSetting.allCases.map { "\($0.rawValue.split(separator: ".").last!) = " }
+        var uncommented = 0
+        let text = try Self.text().split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            guard line.hasPrefix("# "), presetKeys.contains(where: { line.dropFirst(2).hasPrefix($0) }) else { return String(line) }
+            uncommented += 1
+            return String(line.dropFirst(2))
+        }.joined(separator: "\n")
+        #expect(uncommented == PresetSetting.allCases.count, "each key a preset chooses is shown, commented out")
+        var all = try ConfigFile.parse(text, file: Self.path)
+        #expect(all.setInFile == Set(PresetSetting.allCases))
+        all.setInFile = []
+        #expect(all == EngineConfig(), "the commented-out values are the defaults")
     }
 
-    /// Every key is set, and a comment stands above it or above the run of keys and table headers it is in.
+    /// Every key is shown (set, or for a preset's, commented out), and a comment stands above it or above the run of keys and table headers it is in.
     @Test func itSetsEveryKeyWithACommentAboveIt() throws {
         let lines = try Self.text().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let keys = ["preset", "interval_ms", "debounce_ms", "transition_ms", "BTN_STYLUS", "BTN_STYLUS2", "BTN_STYLUS3",
                     "minimum_scale", "full_speed_pressure", "hysteresis", "curve", "report_step", "max_points", "max_strokes",
                     "mode", "capture_while_canvas_open"]
         for key in keys {
-            var index = try #require(lines.firstIndex { $0.hasPrefix("\(key) = ") }, "\(key) is not set")
+            var index = try #require(lines.firstIndex { $0.hasPrefix("\(key) = ") || $0.hasPrefix("# \(key) = ") }, "\(key) is not shown")
             repeat { index -= 1 } while index > 0 && (lines[index].hasPrefix("[") || lines[index].contains(" = ") && !lines[index].hasPrefix("#"))
             #expect(lines[index].hasPrefix("#"), "\(key) has no comment above it")
         }
