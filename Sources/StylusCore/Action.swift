@@ -254,7 +254,7 @@ public struct KeyChord: Hashable, Sendable, CustomStringConvertible {
         "CTRL": "LEFTCTRL", "CONTROL": "LEFTCTRL", "SHIFT": "LEFTSHIFT", "ALT": "LEFTALT", "ALTGR": "RIGHTALT",
         "SUPER": "LEFTMETA", "META": "LEFTMETA", "WIN": "LEFTMETA", "LOGO": "LEFTMETA", "CMD": "LEFTMETA",
         "ESCAPE": "ESC", "RETURN": "ENTER", "DEL": "DELETE", "INS": "INSERT", "PGUP": "PAGEUP", "PGDN": "PAGEDOWN",
-        "PAGE_UP": "PAGEUP", "PAGE_DOWN": "PAGEDOWN", "BKSP": "BACKSPACE", "PRINTSCREEN": "SYSRQ", "PRINT": "SYSRQ",
+        "PAGE_UP": "PAGEUP", "PAGE_DOWN": "PAGEDOWN", "BKSP": "BACKSPACE", "PRINTSCREEN": "SYSRQ",
         "ARROWUP": "UP", "ARROWDOWN": "DOWN", "ARROWLEFT": "LEFT", "ARROWRIGHT": "RIGHT",
     ]
 
@@ -270,11 +270,16 @@ public struct KeyChord: Hashable, Sendable, CustomStringConvertible {
         return table
     }()
 
-    /// The evdev code of a key name or alias, nil for an unknown one.
+    /// The evdev code of a key name or alias, nil for an unknown one. An
+    /// evdev name wins over an alias of the same spelling (KEY_PRINT and PRINT
+    /// are key 210, PRINTSCREEN is SYSRQ); a KEY_ name is never an alias.
     public static func code(named name: String) -> UInt16? {
         var upper = name.uppercased()
-        if upper.hasPrefix("KEY_") { upper.removeFirst(4) }
-        return codesByName[aliases[upper] ?? upper]
+        if upper.hasPrefix("KEY_") {
+            upper.removeFirst(4)
+            return codesByName[upper]
+        }
+        return codesByName[upper] ?? aliases[upper].flatMap { codesByName[$0] }
     }
 
     /// The evdev name of a code, without KEY_.

@@ -46,7 +46,8 @@ final class CommandLauncher {
         }
         let child: ChildProcess
         do {
-            // Not a pipe: a command that outlives the daemon would die of SIGPIPE at its next line.
+            // Not a pipe: a command still running after the daemon stopped (outside a systemd
+            // unit, whose stop ends the whole control group) would die of SIGPIPE at its next line.
             child = try ChildProcess(executable: Self.shell, arguments: [Self.shell, "-c", command],
                                      environment: Self.commandEnvironment(), outputToStandardError: true)
         } catch {
@@ -54,7 +55,9 @@ final class CommandLauncher {
             log("exec \(button): \(reason)")
             return reason
         }
-        // A command may start a program meant to outlive the daemon (an editor); it is not killed at a stop.
+        // A command may start a program meant to outlive the daemon (an editor); stylusd does not
+        // kill it at a stop. Under the systemd unit the stop ends it with the control group
+        // (README: `exec:systemd-run --user …` for a program that must outlive stylusd).
         child.killedWhenDropped = false
         let endFD: Int32
         do {

@@ -434,9 +434,16 @@ public final class Daemon {
     /// Runs `body` on the virtual devices, made now if an earlier attempt
     /// failed (the fix may have been applied since); nil when done, else why not.
     private func withActionDevices(_ body: (ActionDevices) -> String?) -> String? {
-        if case .failure = actionDevices { actionDevices = nil }
+        var madeNow = false
+        if case .failure = actionDevices {
+            actionDevices = nil
+            madeNow = true
+        }
         prepareActionDevices(for: handler.engine.config)
         switch actionDevices {
+        case .success? where madeNow:
+            // The desktop has not opened a device made this instant: what it writes now reaches no one.
+            return "the virtual keyboard and pointer were made just now (the fix works); the desktop takes them up in a moment: double press again"
         case .success(let devices)?: return body(devices)
         case .failure(let error)?: return "no virtual keyboard or pointer: \(error.reason)"
         case nil: return "no binding needs a virtual keyboard or pointer"

@@ -9,9 +9,13 @@ public import StylusCore
 /// daemon's work per request under a flood (docs/SECURITY.md). This parser
 /// reads the bytes once. It accepts what JSONDecoder accepted before it and
 /// nothing more: valid UTF-8 only, no control characters in strings, no
-/// lone surrogates, finite numbers, one value and only whitespace around
-/// it; like JSONDecoder, one trailing comma in an object or array. The
-/// tests check it against JSONDecoder on random lines.
+/// lone surrogates, numbers a Double holds (no overflow, no underflow to
+/// zero), one value and only whitespace around it; like JSONDecoder, one
+/// trailing comma in an object or array. Stricter on purpose: a member
+/// name given twice is refused (JSONDecoder kept the first, so
+/// `{"cmd":"status","cmd":"clear"}` meant whichever a decoder chose), and
+/// so is a byte-order mark. The tests check it against JSONDecoder on
+/// random lines.
 public struct JSONParser {
     public struct Failure: Error, Equatable, Sendable {
         /// Byte offset of the first byte that does not fit.
@@ -73,7 +77,9 @@ public struct JSONParser {
         guard try open(closedBy: 0x7d) else { return .object(fields) }
         repeat {
             guard current == 0x22 else { throw failure("a member name (a string) was expected") }
+            let keyStart = i
             let key = try string()
+            guard fields[key] == nil else { i = keyStart; throw failure("the member name \"\(key.prefix(32))\" given twice") }
             skipWhitespace()
             guard current == 0x3a else { throw failure("':' was expected") }
             i += 1
@@ -136,7 +142,11 @@ public struct JSONParser {
             guard digits() else { throw failure("a digit was expected in the exponent") }
         }
         let text = String(decoding: bytes[start..<i], as: UTF8.self)
-        guard let n = Double(text), n.isFinite else { i = start; throw failure("the number \(text) is out of range") }
+        let mantissa = text.prefix { $0 != "e" && $0 != "E" }
+        guard let n = Double(text), n.isFinite, n != 0 || !mantissa.contains(where: { ("1"..."9").contains($0) }) else {
+            i = start
+            throw failure("the number \(text.prefix(32))\(text.count > 32 ? "…" : "") is out of range")
+        }
         return n
     }
 

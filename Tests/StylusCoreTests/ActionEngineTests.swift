@@ -108,6 +108,9 @@ struct ActionEngineTests {
         #expect(KeyChord.code(named: "F12") == 88 && KeyChord.code(named: "ENTER") == 28 && KeyChord.code(named: "RETURN") == 28)
         #expect(KeyChord.code(named: "SUPER") == 125 && KeyChord.code(named: "ESCAPE") == 1)
         #expect(KeyChord.code(named: "NOPE") == nil && KeyChord.code(named: "") == nil)
+        // An evdev name is never shadowed by an alias of the same spelling, and KEY_ is never an alias.
+        #expect(KeyChord.code(named: "KEY_PRINT") == 210 && KeyChord.code(named: "PRINT") == 210 && KeyChord.code(named: "PRINTSCREEN") == 99)
+        #expect(KeyChord.code(named: "KEY_CTRL") == nil, "CTRL is an alias, not an evdev name")
         #expect(KeyChord(modifiers: [29, 56], key: 111).pressOrder == [29, 56, 111])
     }
 

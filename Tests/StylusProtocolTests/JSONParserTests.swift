@@ -38,6 +38,19 @@ struct JSONParserTests {
         #expect(Self.ours(bytes) == nil, "the parser accepts \(text)")
     }
 
+    @Test func whereItIsStricterThanJSONDecoderOnPurpose() throws {
+        #expect(throws: JSONParser.Failure(offset: 16, reason: #"the member name "cmd" given twice"#)) {
+            try JSONParser.parse(Array(#"{"cmd":"status","cmd":"clear"}"#.utf8))
+        }
+        #expect(Self.ours([0xef, 0xbb, 0xbf] + Array("{}".utf8)) == nil, "a byte-order mark")
+        #expect(Self.ours(Array("1e-400".utf8)) == nil && Self.foundation(Array("1e-400".utf8)) == nil, "underflow to zero")
+        #expect(try JSONParser.parse(Array("0e-400".utf8)) == .number(0) && JSONParser.parse(Array("-0.0".utf8)) == .number(0))
+        let long = String(repeating: "9", count: 400) + "e999"
+        #expect(throws: JSONParser.Failure(offset: 0, reason: "the number \(String(repeating: "9", count: 32))… is out of range")) {
+            try JSONParser.parse(Array(long.utf8))
+        }
+    }
+
     @Test func invalidUTF8IsRefusedInsideAndOutsideStrings() {
         for bytes: [UInt8] in [[0x22, 0xff, 0x22], [0x22, 0xc3, 0x22], [0x22, 0xed, 0xa0, 0x80, 0x22], [0x7b, 0x80, 0x7d],
                                [0x22, 0x5c, 0x6e, 0xfe, 0x22]] {

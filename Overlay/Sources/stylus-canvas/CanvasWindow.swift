@@ -138,6 +138,9 @@ final class CanvasWindow {
             connectionGeneration += 1
             let generation = connectionGeneration
             log("disconnected: \(reason)")
+            // A daemon that stopped gave the pen back to the desktop: until the
+            // window hides, it must take the pen's clicks itself.
+            setDaemonCapturesPen(false)
             after(milliseconds: 2000) { [self] in
                 guard generation == connectionGeneration, !connected, shown else { return }
                 log("stylusd gone for 2 s: hiding")
