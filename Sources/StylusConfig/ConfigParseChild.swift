@@ -42,7 +42,10 @@ public enum ConfigParseChild {
         switch status {
         case parsed:
             guard let config = try? JSONDecoder().decode(EngineConfig.self, from: Data(reply)) else {
-                return .failure(ConfigFile.parserDied("answered with a configuration this process cannot read", file: file))
+                // Not the TOML's fault: a parser from another build speaks another configuration.
+                return .failure(ConfigFile.cannotCheck(
+                    "the parser child answered with a configuration this stylusd cannot read; is \(ConfigParse.parserBesideThisProgram) "
+                        + "from another version of stylusd? Install both from the same build", file: file))
             }
             return .success(config)
         case refused:
