@@ -103,7 +103,15 @@ def wait_until(predicate, timeout=3.0):
     while time.monotonic() < end:
         if predicate():
             return True
+        time.sleep(0.0005)   # a poll every ~0.5 ms plus its round trip, without spinning a core the measured need
     return False
+
+
+def check_compositor(desktop, part):
+    """Figures taken without the compositor are of another desktop: say so instead of printing them."""
+    for p in desktop.procs:
+        if p.args[0] == "xcompmgr":
+            ot.check(p.poll() is None, f"xcompmgr exited (status {p.returncode}) during {part}: its figures are void")
 
 
 def bench_canvas(args, desktop, x):
@@ -415,12 +423,14 @@ def main():
         x = X(desktop.display)
         if args.only in (None, "toggle"):
             times, rss, strokes = bench_canvas(args, desktop, x)
+            check_compositor(desktop, "the overlay's toggles")
             points = sum(len(t["points"]) for t in strokes)
             print(f"stylus-canvas: toggle -> first frame on the X server, {len(times)} toggles: "
                   f"p50 {percentile(times, 50):.1f} ms, p99 {percentile(times, 99):.1f} ms, max {max(times):.1f} ms", flush=True)
             print(f"stylus-canvas RSS: never shown {mib(rss['never shown'])}; shown with the recording's {len(strokes)} strokes "
                   f"({points} points) {mib(rss['shown'])}; hidden again {mib(rss['hidden again'])}", flush=True)
             gromit, detail = bench_gromit(args, desktop, x, strokes)
+            check_compositor(desktop, "gromit-mpx's toggles")
             if gromit is None:
                 print(f"gromit-mpx: SKIPPED: {detail}", flush=True)
             else:
@@ -431,6 +441,7 @@ def main():
                       f"{mib(detail['shown'])}; hidden again {mib(detail['hidden again'])}", flush=True)
         if args.only in (None, "ink"):
             ink = bench_ink(args, desktop, x)
+            check_compositor(desktop, "the ink latency run")
             t, iv = ink["latencies"], ink["intervals"]
             ot.check(len(t) >= ink["expected"] * 9 // 10,
                      f"ink seen for only {len(t)} of {ink['expected']} samples ({len(ink['late'])} not within 2 s, "
