@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""`make run` from a terminal on a desktop: the canvas overlay starts beside the
+daemon and stops with it.
+
+The headless X11 desktop of the overlay tests (Xvfb, openbox, xcompmgr), and
+`make run` started on it as a new user starts it: DISPLAY set, no login session
+(Tests/firstrun/first_run.py's Make: its own process group, stopped by SIGINT to
+that group as Ctrl-C in a terminal stops it).
+
+- The overlay starts and follows the daemon: `open` on the socket make run
+  printed shows a window named stylus-canvas (xdotool, viewable) and the canvas
+  opens by the overlay's ack, not by the daemon's timeout.
+- Ctrl-C leaves nothing behind: no stylus-canvas process on this display and no
+  stylus-canvas window, within 5 s.
+
+    python3 Tests/overlay/make_run_test.py [--canvas Overlay/.build/release/stylus-canvas] [--no-install]
+
+Standard library only."""
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(ROOT, "Tests", "firstrun"))
+import overlay_test as ot  # noqa: E402
+from first_run import Make  # noqa: E402
+from stylustest import Client, Failure, check, private_directory, run_tests  # noqa: E402
+
+ARGS = None
+DESKTOP = None
+
+
+def canvas_processes(canvas, display):
+    """Pids of stylus-canvas processes of this build on this display."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if os.path.realpath(f"/proc/{pid}/exe") != canvas:
+                continue
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                environ = f.read().split(b"\0")
+        except OSError:
+            continue   # gone meanwhile, or not ours to read
+        if f"DISPLAY={display}".encode() in environ:
+            found.append(int(pid))
+    return found
+
+
+def canvas_windows(only_visible):
+    argv = ["xdotool", "search"] + (["--onlyvisible"] if only_visible else []) + ["--name", "^stylus-canvas$"]
+    return subprocess.run(argv, env=DESKTOP.env, capture_output=True, text=True).stdout.split()
+
+
+def wait_until(predicate, seconds):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.1)
+    return predicate()
+
+
+def interrupt(make, canvas):
+    """Ctrl-C to make run; a process left holding its output (an overlay that did not stop) is
+    named, then ended so that the test can finish."""
+    try:
+        return make.interrupt()
+    except subprocess.TimeoutExpired:
+        left = canvas_processes(canvas, DESKTOP.display)
+        for pid in left:
+            os.kill(pid, signal.SIGKILL)
+        os.killpg(make.process.pid, signal.SIGKILL)
+        make.process.wait(10)
+        raise Failure(f"make run did not end within 30 s of Ctrl-C; stylus-canvas still ran there: pids {left}")
+
+
+def next_canvas_state(watcher, state, seconds=10):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        event = watcher.read()
+        if event.get("event") == "canvas" and event.get("state") == state:
+            return event
+    raise Failure(f"the canvas was not {state} within {seconds} s")
+
+
+def test_make_run_starts_the_canvas_and_ctrl_c_stops_it(home):
+    canvas = os.path.realpath(ARGS.canvas)
+    check(not canvas_processes(canvas, DESKTOP.display), "a stylus-canvas already runs on the test's display")
+    # The terminal's environment on this desktop: make run decides from DISPLAY.
+    os.environ["DISPLAY"] = DESKTOP.display
+    os.environ.pop("WAYLAND_DISPLAY", None)
+    make = Make("run", home)
+    try:
+        match = make.wait_for(r"^\s+STYLUSD_SOCKET=(\S+) \S+/stylusctl status$")
+        check(match, "make run never printed the stylusctl status command")
+        check(any("starting the canvas overlay" in line for line in make.lines),
+              "make run did not start the canvas overlay although DISPLAY is set")
+        check(wait_until(lambda: canvas_processes(canvas, DESKTOP.display), 10),
+              f"no {canvas} process on {DESKTOP.display}")
+        watcher = Client(match.group(1))
+        watcher.request("subscribe", topics=["canvas"])
+        client = Client(match.group(1))
+        # The overlay connects on its own once the socket answers; an open before it
+        # follows ends by the daemon's timeout: minimize and try again, for up to 15 s.
+        deadline = time.monotonic() + 15
+        causes = []
+        while True:
+            check(client.request("open").get("ok"), "open was refused")
+            opened = next_canvas_state(watcher, "open")
+            causes.append(opened["cause"])
+            if opened["cause"] == "ack" or time.monotonic() > deadline:
+                break
+            client.request("minimize")
+            next_canvas_state(watcher, "minimized")
+            time.sleep(1)
+        check(causes[-1] == "ack", f"the canvas opened by {causes}, never by the overlay's ack: "
+                                   "the overlay does not follow the daemon make run started")
+        check(wait_until(lambda: canvas_windows(only_visible=True), 5), "no viewable stylus-canvas window after open")
+        client.close()
+        watcher.close()
+        pids = canvas_processes(canvas, DESKTOP.display)
+    finally:
+        lines = interrupt(make, canvas)
+    check(any("stopping on SIGINT" in line for line in lines), "the daemon did not say it stopped on SIGINT")
+    stopped = time.monotonic()
+    check(wait_until(lambda: not canvas_processes(canvas, DESKTOP.display), 5),
+          f"stylus-canvas still runs 5 s after Ctrl-C: pids {canvas_processes(canvas, DESKTOP.display)}")
+    check(wait_until(lambda: not canvas_windows(only_visible=False), 5),
+          f"a stylus-canvas window is left 5 s after Ctrl-C: {canvas_windows(only_visible=False)}")
+    print(f"  overlay pid {pids} started beside the daemon, opened by its ack; gone "
+          f"{time.monotonic() - stopped:.1f} s after Ctrl-C, window too", flush=True)
+
+
+def main():
+    global ARGS, DESKTOP
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--canvas", default=os.path.join(ROOT, "Overlay", ".build", "release", "stylus-canvas"))
+    parser.add_argument("--only", default="")
+    parser.add_argument("--no-install", action="store_true")
+    ARGS = parser.parse_args()
+    if not ARGS.no_install:
+        ot.install_missing()
+    DESKTOP = ot.Desktop()
+    try:
+        return run_tests("make run with a display", [test_make_run_starts_the_canvas_and_ctrl_c_stops_it], ARGS.only,
+                         fixture=lambda: private_directory("stylusd-makerun-"))
+    finally:
+        DESKTOP.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
