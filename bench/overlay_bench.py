@@ -271,7 +271,7 @@ def bench_ink(args, desktop, x):
             sock.sendall(b'{"id":1,"cmd":"subscribe","topics":["canvas","pen"]}\n')
             sock.setblocking(False)
             buffered, state, tip_before, ended = b"", None, False, False
-            pending = []                  # [x, y, read at]
+            pending = []                  # [x, y, due (s), not polled yet]
             latencies, intervals, late, trace, delivery = [], [], [], [], []
             first_look, dropped, drawing = 0, 0, False
             last_poll = None

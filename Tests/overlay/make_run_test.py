@@ -7,8 +7,8 @@ The headless X11 desktop of the overlay tests (Xvfb, openbox, xcompmgr), and
 (Tests/firstrun/first_run.py's Make: its own process group, stopped by SIGINT to
 that group as Ctrl-C in a terminal stops it).
 
-- The overlay starts and follows the daemon: `open` on the socket make run
-  printed shows a window named stylus-canvas (xdotool, viewable) and the canvas
+- The overlay starts and follows the daemon: `stylusctl open` as make run
+  printed it shows a window named stylus-canvas (xdotool, viewable) and the canvas
   opens by the overlay's ack, not by the daemon's timeout.
 - Ctrl-C leaves nothing behind: no stylus-canvas process on this display and no
   stylus-canvas window, within 5 s.
@@ -96,32 +96,35 @@ def test_make_run_starts_the_canvas_and_ctrl_c_stops_it(home):
     os.environ.pop("WAYLAND_DISPLAY", None)
     make = Make("run", home)
     try:
-        match = make.wait_for(r"^\s+STYLUSD_SOCKET=(\S+) \S+/stylusctl status$")
+        match = make.wait_for(r"^\s+(STYLUSD_SOCKET=(\S+) \S+/stylusctl) status$")
         check(match, "make run never printed the stylusctl status command")
         check(any("starting the canvas overlay" in line for line in make.lines),
               "make run did not start the canvas overlay although DISPLAY is set")
         check(wait_until(lambda: canvas_processes(canvas, DESKTOP.display), 10),
               f"no {canvas} process on {DESKTOP.display}")
-        watcher = Client(match.group(1))
+        stylusctl, socket_path = match.group(1), match.group(2)
+        watcher = Client(socket_path)
         watcher.request("subscribe", topics=["canvas"])
-        client = Client(match.group(1))
+        # As the user would, from another terminal: the command make run printed.
+        ctl = lambda command: subprocess.run(["sh", "-c", f"{stylusctl} {command}"], cwd="/", env=make.env,
+                                             capture_output=True, text=True, timeout=20)
         # The overlay connects on its own once the socket answers; an open before it
         # follows ends by the daemon's timeout: minimize and try again, for up to 15 s.
         deadline = time.monotonic() + 15
         causes = []
         while True:
-            check(client.request("open").get("ok"), "open was refused")
+            opening = ctl("open")
+            check(opening.returncode == 0, f"`{stylusctl} open` gave {opening.returncode}: {opening.stderr}")
             opened = next_canvas_state(watcher, "open")
             causes.append(opened["cause"])
             if opened["cause"] == "ack" or time.monotonic() > deadline:
                 break
-            client.request("minimize")
+            ctl("minimize")
             next_canvas_state(watcher, "minimized")
             time.sleep(1)
         check(causes[-1] == "ack", f"the canvas opened by {causes}, never by the overlay's ack: "
                                    "the overlay does not follow the daemon make run started")
         check(wait_until(lambda: canvas_windows(only_visible=True), 5), "no viewable stylus-canvas window after open")
-        client.close()
         watcher.close()
         pids = canvas_processes(canvas, DESKTOP.display)
     finally:
