@@ -12,6 +12,8 @@ that group as Ctrl-C in a terminal stops it).
   opens by the overlay's ack, not by the daemon's timeout.
 - Ctrl-C leaves nothing behind: no stylus-canvas process on this display and no
   stylus-canvas window, within 5 s.
+- A daemon that dies by itself (SIGKILL) ends make run, and the overlay with it
+  within 3 s.
 
     python3 Tests/overlay/make_run_test.py [--canvas Overlay/.build/release/stylus-canvas] [--no-install]
 
@@ -35,20 +37,30 @@ ARGS = None
 DESKTOP = None
 
 
-def canvas_processes(canvas, display):
-    """Pids of stylus-canvas processes of this build on this display."""
+def processes(program, display=None, session=None):
+    """Pids running `program` (a resolved path), on this display and in this session when given."""
     found = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
-            if os.path.realpath(f"/proc/{pid}/exe") != canvas:
+            if os.path.realpath(f"/proc/{pid}/exe") != program or (session is not None and os.getsid(int(pid)) != session):
                 continue
             with open(f"/proc/{pid}/environ", "rb") as f:
                 environ = f.read().split(b"\0")
         except OSError:
             continue   # gone meanwhile, or not ours to read
-        if f"DISPLAY={display}".encode() in environ:
+        if display is None or f"DISPLAY={display}".encode() in environ:
             found.append(int(pid))
     return found
+
+
+def parent(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        return int(f.read().rsplit(")", 1)[1].split()[1])
+
+
+def canvas_processes(canvas, display):
+    """Pids of stylus-canvas processes of this build on this display."""
+    return processes(canvas, display)
 
 
 def canvas_windows(only_visible):
@@ -139,6 +151,37 @@ def test_make_run_starts_the_canvas_and_ctrl_c_stops_it(home):
           f"{time.monotonic() - stopped:.1f} s after Ctrl-C, window too", flush=True)
 
 
+def test_a_daemon_that_dies_takes_the_canvas_with_it(home):
+    """The daemon ends by itself (SIGKILL, as a crash would): make run ends with it, and the
+    overlay it started must not stay behind on the desktop, reconnecting to nothing."""
+    canvas = os.path.realpath(ARGS.canvas)
+    os.environ["DISPLAY"] = DESKTOP.display
+    os.environ.pop("WAYLAND_DISPLAY", None)
+    make = Make("run", home)
+    try:
+        check(make.wait_for(r"^\s+STYLUSD_SOCKET=\S+ \S+/stylusctl status$"), "make run never printed the stylusctl status command")
+        check(wait_until(lambda: canvas_processes(canvas, DESKTOP.display), 10), f"no {canvas} process on {DESKTOP.display}")
+        # The daemon is make's child (run.sh execs it); its config parser child runs the same program.
+        stylusd = processes(os.path.realpath(os.path.join(ROOT, ".build", "release", "stylusd")), session=make.process.pid)
+        daemon = [pid for pid in stylusd if parent(pid) == make.process.pid]
+        check(len(daemon) == 1, f"not one stylusd started by make run: {stylusd}")
+        os.kill(daemon[0], signal.SIGKILL)
+        killed = time.monotonic()
+        try:
+            make.process.wait(15)
+        except subprocess.TimeoutExpired:
+            raise Failure("make run still runs 15 s after its daemon was killed")
+        check(wait_until(lambda: not canvas_processes(canvas, DESKTOP.display), 3),
+              f"stylus-canvas still runs 3 s after make run's daemon died: pids {canvas_processes(canvas, DESKTOP.display)}")
+        print(f"  make run ended with status {make.process.returncode}; the overlay gone "
+              f"{time.monotonic() - killed:.1f} s after the daemon's SIGKILL", flush=True)
+    finally:
+        if make.process.poll() is None:
+            interrupt(make, canvas)
+        for pid in canvas_processes(canvas, DESKTOP.display):   # left by a failure above: ours to end
+            os.kill(pid, signal.SIGKILL)
+
+
 def main():
     global ARGS, DESKTOP
     parser = argparse.ArgumentParser()
@@ -150,7 +193,8 @@ def main():
         ot.install_missing()
     DESKTOP = ot.Desktop()
     try:
-        return run_tests("make run with a display", [test_make_run_starts_the_canvas_and_ctrl_c_stops_it], ARGS.only,
+        return run_tests("make run with a display", [test_make_run_starts_the_canvas_and_ctrl_c_stops_it,
+                                                       test_a_daemon_that_dies_takes_the_canvas_with_it], ARGS.only,
                          fixture=lambda: private_directory("stylusd-makerun-"))
     finally:
         DESKTOP.close()
