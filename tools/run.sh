@@ -44,9 +44,19 @@ HINT
 # The canvas overlay, where there is a display and it is built (make run
 # builds it then); started twice removed like the watcher, in this process
 # group, so Ctrl-C stops it with the daemon. It waits for the socket itself.
+# A daemon that ends by itself (a crash, a kill) ends make run too, and the
+# overlay would stay behind, reconnecting: a guard stops it once the daemon is gone.
 canvas=$(pwd)/Overlay/.build/release/stylus-canvas
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -x "$canvas" ]; then
     echo "make run: starting the canvas overlay ($canvas)" >&2
-    ( "$canvas" & )
+    ( (
+        "$canvas" &
+        overlay=$!
+        while kill -0 "$daemon" 2>/dev/null && kill -0 "$overlay" 2>/dev/null; do
+            sleep 0.5
+        done
+        kill "$overlay" 2>/dev/null
+        wait "$overlay"
+    ) & )
 fi
 exec "$bin/stylusd" "$@"
