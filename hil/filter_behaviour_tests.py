@@ -21,6 +21,7 @@ __all__ = [
     "test_filter_precision_slows_a_light_stroke_and_hovering_is_exact",
     "test_filter_canvas_takes_the_clone_out_of_proximity_and_gives_it_back",
     "test_filter_a_recording_reaches_the_clone_as_the_replay_predicts",
+    "test_filter_without_capture_the_clone_follows_the_pen_over_the_open_canvas_and_status_says_so",
 ]
 
 EV_SYN, EV_KEY, EV_ABS, EV_MSC = 0, 1, 3, 4

@@ -779,6 +779,12 @@ from filter_safety_tests import *  # noqa: E402,F401,F403  (filter mode: waiting
 from filter_behaviour_tests import *  # noqa: E402,F401,F403  (filter mode: what the desktop sees of the clone)
 from action_tests import *  # noqa: E402,F401,F403  (key: and click: bindings: the virtual keyboard and pointer)
 TESTS = [v for k, v in sorted(globals().items()) if k.startswith("test_")]
+# A test a module defines but leaves out of its __all__ would never run: refuse to start.
+_LEFT_OUT = [f"{m}.{n}" for m in ("flood", "uinput_tests", "output_switch_tests", "filter_safety_tests",
+                                  "filter_behaviour_tests", "action_tests")
+             for n in dir(sys.modules[m]) if n.startswith("test_") and callable(getattr(sys.modules[m], n)) and n not in globals()]
+if _LEFT_OUT:
+    raise SystemExit(f"hil: tests left out of their module's __all__, so they would never run: {_LEFT_OUT}")
 
 
 def main():
