@@ -41,6 +41,7 @@ struct Stylusctl: ParsableCommand {
         version: StylusVersion.current,
         // One subcommand per protocol command (CommandName's order), then stylusctl's own.
         subcommands: CommandName.allCases.compactMap(\.subcommand) + [
+            Monitor.self,
             Config.self,
             Completions.self,
             ParseConfigChild.self,
