@@ -89,7 +89,7 @@ test: deps-test
 	$(MAKE) --no-print-directory hil
 
 # A new user's first commands: the CLI's messages, every shell command in
-# the README, stylusctl monitor in a tmux terminal, make run without a login session, make demo, make install into a folder.
+# the README, stylusctl monitor and calibrate in a tmux terminal, make run without a login session, make demo, make install into a folder.
 test-firstrun: release
 	@# The shells whose completions cli.py drives: installed as root; without root cli.py says which it skips.
 	$(if $(SUDO),,$(call install_missing,$(COMPLETION_SHELLS)))

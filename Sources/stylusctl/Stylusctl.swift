@@ -42,6 +42,7 @@ struct Stylusctl: ParsableCommand {
         // One subcommand per protocol command (CommandName's order), then stylusctl's own.
         subcommands: CommandName.allCases.compactMap(\.subcommand) + [
             Monitor.self,
+            Calibrate.self,
             Config.self,
             Completions.self,
             ParseConfigChild.self,

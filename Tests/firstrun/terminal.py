@@ -39,7 +39,7 @@ class Terminal:
         self.tmux("send-keys", "-t", "t", *keys)
 
     def screen(self):
-        return self.tmux("capture-pane", "-p", "-t", "t").stdout
+        return self.tmux("capture-pane", "-p", "-J", "-t", "t").stdout
 
     def show(self, fmt):
         return self.tmux("display-message", "-p", "-t", "t", fmt).stdout.strip()
@@ -60,8 +60,8 @@ class Terminal:
         self.tmux("kill-server")
 
 
-def replaying_daemon(root, *args):
-    return stylustest.Daemon([os.path.join(BIN, "stylusd")], root, "--replay", RECORDING, *args)
+def replaying_daemon(root, *args, recording=RECORDING):
+    return stylustest.Daemon([os.path.join(BIN, "stylusd")], root, "--replay", recording, *args)
 
 
 def test_monitor_shows_the_pen_buttons_and_double_presses_and_gives_the_terminal_back(root):
@@ -126,6 +126,47 @@ def test_monitor_q_quits_and_no_daemon_is_said_before_the_screen_is_taken(root):
             check(term.show("#{alternate_on}") == "0", "the alternate screen is still on after q")
         finally:
             term.close()
+
+
+CALIBRATION = os.path.join(ROOT, "Tests", "Fixtures", "calibration", "BTN_STYLUS-calibration.events")
+USER_CONFIG = """# my own notes, kept
+preset = "default"
+interval_ms = 500   # what I had
+debounce_ms = 20
+
+[bindings]
+BTN_STYLUS = "toggle-canvas"   # keep this
+"""
+
+
+def test_calibrate_proposes_the_widest_margin_writes_it_keeping_the_file_and_reloads(root):
+    # Recorded presses: doubles 280-345 ms apart, singles at least 850 ms apart; the middle is 598 ms.
+    config = os.path.join(root, "config", "stylusd", "config.toml")
+    os.makedirs(os.path.dirname(config))
+    with open(config, "w") as f:
+        f.write(USER_CONFIG)
+    with replaying_daemon(root, recording=CALIBRATION) as d:
+        term = Terminal(root, {"STYLUSD_SOCKET": d.socket, "XDG_CONFIG_HOME": os.path.join(root, "config")})
+        try:
+            term.type(os.path.join(BIN, "stylusctl") + " calibrate; echo exit=$?", "Enter")
+            term.wait_for(r"^Step 1 of 2: double-press BTN_STYLUS 4 times")
+            term.wait_for(r"^  double press 4: 300 ms$", seconds=30)
+            term.wait_for(r"^Step 2 of 2: press BTN_STYLUS 5 times")
+            term.wait_for(r"^  single press 5: 880 ms after the one before$", seconds=30)
+            term.wait_for(r"^Your double presses took up to 345 ms;\nyour single presses came at least 850 ms apart\.")
+            term.wait_for(r"^Proposed interval: 598 ms \(252 ms from each; now 500 ms\)\.")
+            term.wait_for(r"^Write interval_ms = 598 to " + re.escape(config) + r"\nand reload stylusd\? \[y/N\]")
+            term.type("y", "Enter")
+            term.wait_for(r"^Written; stylusd reloaded it: interval now 598 ms\.", seconds=15)
+            term.wait_for(r"^exit=0$")
+        finally:
+            term.close()
+        with open(config) as f:
+            written = f.read()
+        check(written == USER_CONFIG.replace("interval_ms = 500   # what I had", "interval_ms = 598  # what I had"),
+              f"the file is not the user's with only interval_ms changed:\n{written}")
+        status = d.connect().request("status")["result"]
+        check(status["config"]["interval_ms"] == 598 and status["config"]["debounce_ms"] == 20, f"the daemon's config: {status['config']}")
 
 
 TESTS = [v for k, v in list(globals().items()) if k.startswith("test_")]
