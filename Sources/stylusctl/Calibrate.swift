@@ -117,10 +117,12 @@ struct Calibrate: ParsableCommand {
         say("Your double presses took up to \(proposal.slowestDoubleMS) ms;")
         say("your single presses came at least \(proposal.quickestSinglesMS) ms apart.")
         guard case .separated(let interval, let margin) = proposal.outcome else {
-            say("They overlap: no interval counts all your double presses and none of your single presses.")
-            say("A double press counts when its second press comes at most interval_ms after the first, so an interval")
-            say("of \(proposal.slowestDoubleMS) ms or more also pairs single presses \(proposal.quickestSinglesMS) ms apart.")
-            say("Nothing was written. Try again with quicker double presses or more time between single presses.")
+            say("They overlap: no interval counts all your double presses and none of your single")
+            say("presses. A double press counts when its second press comes at most interval_ms")
+            say("after the first, so an interval of \(proposal.slowestDoubleMS) ms or more, which your slowest double")
+            say("press needs, also pairs your single presses \(proposal.quickestSinglesMS) ms apart.")
+            say("Nothing was written. Try again with quicker double presses and more time")
+            say("between single presses.")
             throw ExitCode(1)
         }
         say("Proposed interval: \(interval) ms (\(margin) ms from each; now \(current) ms).")

@@ -91,7 +91,8 @@ def test_monitor_shows_the_pen_buttons_and_double_presses_and_gives_the_terminal
             screen = term.screen().split("\n")
             check(screen[0].startswith("stylusctl monitor"), f"the view scrolled in 80x24: {screen[:2]}")
             check(all(len(line) <= 80 for line in screen), "a line wider than 80 columns")
-            # At most 30 redraws a second while the recording streams pen samples: count frames for 3 s.
+            # At most 30 redraws a second: any 6 s of the recording (3 s at 2x) hold at least 300 pen
+            # frames, so a redraw per event would be far over the 92 allowed here. `ESC [ H` starts each frame.
             before = open(frames, "rb").read().count(b"\x1b[H")
             time.sleep(3)
             drawn = open(frames, "rb").read().count(b"\x1b[H") - before
@@ -167,6 +168,26 @@ def test_calibrate_proposes_the_widest_margin_writes_it_keeping_the_file_and_rel
               f"the file is not the user's with only interval_ms changed:\n{written}")
         status = d.connect().request("status")["result"]
         check(status["config"]["interval_ms"] == 598 and status["config"]["debounce_ms"] == 20, f"the daemon's config: {status['config']}")
+
+
+def test_calibrate_explains_an_overlap_and_writes_nothing(root):
+    # Recorded presses: a 620 ms double press and two single presses 560 ms apart.
+    config = os.path.join(root, "config", "stylusd", "config.toml")
+    with replaying_daemon(root, recording=os.path.join(os.path.dirname(CALIBRATION), "BTN_STYLUS-overlap.events")) as d:
+        term = Terminal(root, {"STYLUSD_SOCKET": d.socket, "XDG_CONFIG_HOME": os.path.join(root, "config")})
+        try:
+            term.type(os.path.join(BIN, "stylusctl") + " calibrate; echo exit=$?", "Enter")
+            term.wait_for(r"^  double press 2: 620 ms$", seconds=30)
+            term.wait_for(r"^  single press 2: 560 ms after the one before$", seconds=30)
+            term.wait_for(r"^Your double presses took up to 620 ms;\nyour single presses came at least 560 ms apart\.", seconds=30)
+            term.wait_for(r"^They overlap: no interval counts all your double presses and none of your single")
+            term.wait_for(r"^Nothing was written\.")
+            term.wait_for(r"^exit=1$")
+            check("[y/N]" not in term.screen(), "asked to write although nothing separates the presses")
+        finally:
+            term.close()
+        check(not os.path.exists(config), "a config file was written")
+        check(d.connect().request("status")["result"]["config"]["interval_ms"] == 500, "the interval changed")
 
 
 TESTS = [v for k, v in list(globals().items()) if k.startswith("test_")]
