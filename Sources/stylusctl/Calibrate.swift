@@ -158,7 +158,16 @@ struct Calibrate: ParsableCommand {
     }
 
     /// The file with only interval_ms changed, checked as the daemon will parse it, then put in place whole.
-    private func write(interval: Int, to file: String) throws {
+    private func write(interval: Int, to given: String) throws {
+        // A config.toml linked from a dotfiles folder stays a link: the file it points to changes.
+        var file = given
+        if let resolved = realpath(given, nil) {
+            file = String(cString: resolved)
+            free(resolved)
+        }
+        var mode: mode_t = 0o644
+        var info = stat()
+        if stat(file, &info) == 0 { mode = info.st_mode & 0o7777 }
         var text = ""
         if let bytes = readWholeFile(file) {
             text = String(decoding: bytes, as: UTF8.self)
@@ -182,7 +191,7 @@ struct Calibrate: ParsableCommand {
         let directory = String(file[..<(file.lastIndex(of: "/") ?? file.startIndex)])
         if !directory.isEmpty { makeDirectories(directory) }
         let temporary = file + ".calibrate.tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         let bytes = Array(changed.utf8)
         guard fd >= 0, bytes.withUnsafeBytes({ Glibc.write(fd, $0.baseAddress, $0.count) }) == bytes.count, fsync(fd) == 0 else {
             printError("stylusctl: \(temporary): \(String(cString: strerror(errno)))")
@@ -190,6 +199,7 @@ struct Calibrate: ParsableCommand {
             unlink(temporary)
             throw ExitCode(1)
         }
+        fchmod(fd, mode)   // as the file was, whatever the umask
         close(fd)
         guard rename(temporary, file) == 0 else {
             printError("stylusctl: \(file): \(String(cString: strerror(errno)))")

@@ -17,7 +17,7 @@ struct Monitor: ParsableCommand {
             Like libinput debug-tablet, through the daemon: tool and serial, position, pressure against the \
             precision threshold, tilt, tip, side buttons, precision scale, canvas state and strokes, and the last \
             presses with their gap against the double-press interval (a press that missed it says by how much). \
-            q or Ctrl-C quits and gives the terminal back as it was.
+            q or Ctrl-C quits and gives the terminal back as it was; Ctrl-Z gives it back until `fg`.
             """)
     @OptionGroup var socket: SocketOption
 
@@ -35,7 +35,7 @@ struct Monitor: ParsableCommand {
             let connection = try socket.connect()
             path = connection.path
         }
-        let signals = try SignalWatch([SIGINT, SIGTERM, SIGHUP, SIGWINCH])
+        let signals = try SignalWatch([SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP])
         let wake = try WakePipe()
         let model = Locked(MonitorModel(socket: path))
         let subscription = StylusSubscription(topics: [.canvas, .doublePress, .precision, .device, .pen, .button], path: path)
@@ -95,6 +95,12 @@ struct Monitor: ParsableCommand {
                     if signal == SIGWINCH {
                         terminal.clear()
                         dirty = true
+                    } else if signal == SIGTSTP {
+                        // Ctrl-Z: the shell gets its terminal back while stopped, the view on `fg`.
+                        terminal.restore()
+                        kill(getpid(), SIGSTOP)
+                        terminal.enter()
+                        dirty = true
                     } else {
                         // After the screen is given back: 128 + the signal, as a shell reports it.
                         terminal.restore()
@@ -117,13 +123,18 @@ struct Monitor: ParsableCommand {
 
 /// The terminal taken for a full-screen view: the alternate screen, no
 /// echo, keys one at a time, no cursor. `restore()` puts back exactly what
-/// was there (also called twice without harm); Ctrl-C still sends SIGINT,
-/// which the monitor reads from its signalfd and answers with `restore()`.
+/// was there (also called twice without harm); Ctrl-C and Ctrl-Z still send
+/// their signals, which the monitor reads from its signalfd and answers with
+/// `restore()` (and `enter()` again when continued).
 final class FullScreen {
     private var saved = termios()
-    private var restored = false
+    private var restored = true
 
-    init() {
+    init() { enter() }
+
+    func enter() {
+        guard restored else { return }
+        restored = false
         tcgetattr(STDIN_FILENO, &saved)
         var raw = saved
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO)

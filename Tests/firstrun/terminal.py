@@ -97,6 +97,13 @@ def test_monitor_shows_the_pen_buttons_and_double_presses_and_gives_the_terminal
             time.sleep(3)
             drawn = open(frames, "rb").read().count(b"\x1b[H") - before
             check(0 < drawn <= 3 * 30 + 2, f"{drawn} redraws in 3 s")
+            # Ctrl-Z gives the shell its terminal while the monitor is stopped; fg brings the view back.
+            term.type("C-z")
+            term.wait_for(r"Stopped")
+            check(term.show("#{alternate_on}") == "0", "the alternate screen is still on after Ctrl-Z")
+            term.type("fg", "Enter")
+            term.wait_for(r"^stylusctl monitor · connected")
+            check(term.show("#{alternate_on}") == "1", "fg did not bring the monitor's screen back")
             term.type("C-c")
             term.wait_for(r"^before-the-monitor$")
             term.wait_for(r"^\$ ?$")
@@ -142,10 +149,15 @@ BTN_STYLUS = "toggle-canvas"   # keep this
 
 def test_calibrate_proposes_the_widest_margin_writes_it_keeping_the_file_and_reloads(root):
     # Recorded presses: doubles 280-345 ms apart, singles at least 850 ms apart; the middle is 598 ms.
+    # The user's file lives in a dotfiles folder, 0600, linked from where stylusd reads it.
     config = os.path.join(root, "config", "stylusd", "config.toml")
+    real = os.path.join(root, "dotfiles", "stylusd.toml")
     os.makedirs(os.path.dirname(config))
-    with open(config, "w") as f:
+    os.makedirs(os.path.dirname(real))
+    with open(real, "w") as f:
         f.write(USER_CONFIG)
+    os.chmod(real, 0o600)
+    os.symlink(real, config)
     with replaying_daemon(root, recording=CALIBRATION) as d:
         term = Terminal(root, {"STYLUSD_SOCKET": d.socket, "XDG_CONFIG_HOME": os.path.join(root, "config")})
         try:
@@ -162,6 +174,9 @@ def test_calibrate_proposes_the_widest_margin_writes_it_keeping_the_file_and_rel
             term.wait_for(r"^exit=0$")
         finally:
             term.close()
+        check(os.path.islink(config) and os.readlink(config) == real, "the link to the user's file was replaced")
+        check(os.stat(real).st_mode & 0o777 == 0o600, f"the file's mode became {oct(os.stat(real).st_mode & 0o777)}")
+        check(sorted(os.listdir(os.path.dirname(real))) == ["stylusd.toml"], "a temporary file was left behind")
         with open(config) as f:
             written = f.read()
         check(written == USER_CONFIG.replace("interval_ms = 500   # what I had", "interval_ms = 598  # what I had"),
