@@ -91,6 +91,14 @@ def test_monitor_shows_the_pen_buttons_and_double_presses_and_gives_the_terminal
             screen = term.screen().split("\n")
             check(screen[0].startswith("stylusctl monitor"), f"the view scrolled in 80x24: {screen[:2]}")
             check(all(len(line) <= 80 for line in screen), "a line wider than 80 columns")
+            # A smaller terminal (SIGWINCH): the view is redrawn to its size, nothing wraps.
+            term.tmux("resize-window", "-t", "t", "-x", "60", "-y", "16")
+            term.wait_for(r"^Last presses")
+            time.sleep(0.3)
+            small = term.screen().rstrip("\n").split("\n")
+            check(small[0].startswith("stylusctl monitor") and all(len(line) <= 60 for line in small),
+                  "at 60x16: " + repr(small))
+            term.tmux("resize-window", "-t", "t", "-x", "80", "-y", "24")
             # At most 30 redraws a second: any 6 s of the recording (3 s at 2x) hold at least 300 pen
             # frames, so a redraw per event would be far over the 92 allowed here. `ESC [ H` starts each frame.
             before = open(frames, "rb").read().count(b"\x1b[H")
