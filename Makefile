@@ -18,7 +18,7 @@ DOCDIR     ?= $(PREFIX)/share/doc/stylusd
 STRIP      ?= strip
 DEB_BUILD  := pkg-config libinput-dev libevdev-dev libwacom-dev
 COMPLETION_SHELLS := bash zsh fish
-DEB_TEST   := $(DEB_BUILD) python3 evemu-tools groff-base $(COMPLETION_SHELLS)
+DEB_TEST   := $(DEB_BUILD) python3 evemu-tools groff-base tmux $(COMPLETION_SHELLS)
 RECORDING  := Tests/Fixtures/recordings/Wacom_Cintiq_22HDT_Pen.events
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -89,12 +89,13 @@ test: deps-test
 	$(MAKE) --no-print-directory hil
 
 # A new user's first commands: the CLI's messages, every shell command in
-# the README, make run without a login session, make demo, make install into a folder.
+# the README, stylusctl monitor and calibrate in a tmux terminal, make run without a login session, make demo, make install into a folder.
 test-firstrun: release
 	@# The shells whose completions cli.py drives: installed as root; without root cli.py says which it skips.
 	$(if $(SUDO),,$(call install_missing,$(COMPLETION_SHELLS)))
 	python3 Tests/firstrun/cli.py --bin .build/release
 	python3 Tests/firstrun/readme.py --bin .build/release
+	python3 Tests/firstrun/terminal.py --bin .build/release
 	python3 Tests/firstrun/first_run.py
 
 # The socket contract against a live daemon on this machine, and the

@@ -78,7 +78,7 @@ let package = Package(
         .executableTarget(
             name: "stylusctl",
             dependencies: [
-                "StylusCore", "StylusProtocol", "StylusClient", "StylusConfig", "StylusConfigParser",
+                "StylusCore", "StylusProtocol", "StylusClient", "StylusConfig", "StylusConfigParser", "StylusSystem", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

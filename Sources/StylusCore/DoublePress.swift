@@ -13,6 +13,9 @@ struct ButtonTracker: Equatable {
     var swallowingBounce = false
     var lastRelease: Microseconds?
     var pendingPress: Microseconds?
+    /// The last press the rule accepted (not bounce), paired or not: the
+    /// gap a `button` event reports is measured from it.
+    var lastPress: Microseconds?
     /// While the second press of a double press is down: the first press it
     /// paired with, so that its release is known to belong to the double press.
     var pairedFirstPress: Microseconds?
@@ -31,6 +34,7 @@ struct ButtonTracker: Equatable {
             return .bounce
         }
         isDown = true
+        lastPress = time
         if let first = pendingPress, time - first <= interval {
             pendingPress = nil
             pairedFirstPress = first

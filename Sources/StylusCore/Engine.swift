@@ -198,9 +198,12 @@ public struct Engine: Sendable {
             guard slot < ButtonID.slotCount else { return effects.output.append(.button(decision)) }
             if !pressed {
                 decision.verdict = Self.verdict(devices[i].buttons[slot].release(at: time))
+                appendButtonEvent(device: id, button: button, release: decision.verdict, at: time, into: &effects)
                 return effects.output.append(.button(decision))
             }
+            let previousPress = devices[i].buttons[slot].lastPress
             let verdict = devices[i].buttons[slot].press(at: time, interval: intervalUS, debounce: debounceUS)
+            appendButtonEvent(device: id, button: button, press: verdict, after: previousPress, at: time, into: &effects)
             switch verdict {
             case .bounce: decision.verdict = .bounce
             case .repeated: decision.verdict = .ignored
@@ -213,6 +216,26 @@ public struct Engine: Sendable {
                 doublePress(device: i, button: button, first: first, at: time, into: &effects)
             }
         }
+    }
+
+    /// The `button` event of a press; a repeated press (never from the kernel) has none.
+    private func appendButtonEvent(device: DeviceID, button: ButtonID, press verdict: ButtonTracker.PressVerdict,
+                                   after previous: Microseconds?, at time: Microseconds, into effects: inout Effects) {
+        if verdict == .repeated { return }
+        var isDouble = false
+        if case .double = verdict { isDouble = true }
+        effects.events.append(.button(ButtonEvent(device: device, button: button, pressed: true, double: isDouble,
+                                                  bounce: verdict == .bounce, implicit: false,
+                                                  gap: previous.map { time - $0 }, interval: intervalUS, time: time)))
+    }
+
+    /// The `button` event of a release; one with no press down (never from the kernel) has none.
+    private func appendButtonEvent(device: DeviceID, button: ButtonID, release verdict: ButtonDecision.Verdict, implicit: Bool = false,
+                                   at time: Microseconds, into effects: inout Effects) {
+        if verdict == .ignored { return }
+        effects.events.append(.button(ButtonEvent(device: device, button: button, pressed: false, double: false,
+                                                  bounce: verdict == .bounce, implicit: implicit,
+                                                  gap: nil, interval: intervalUS, time: time)))
     }
 
     private static func verdict(_ release: ButtonTracker.ReleaseVerdict) -> ButtonDecision.Verdict {
@@ -530,6 +553,7 @@ public struct Engine: Sendable {
         for b in SideButton.allCases {
             let verdict = Self.verdict(devices[i].buttons[b.rawValue].release(at: time))
             guard verdict != .ignored else { continue }   // it was not down
+            appendButtonEvent(device: devices[i].id, button: .side(b), release: verdict, implicit: true, at: time, into: &effects)
             effects.output.append(.button(ButtonDecision(device: devices[i].id, button: .side(b), pressed: false,
                                                          implicit: true, verdict: verdict, time: time)))
         }

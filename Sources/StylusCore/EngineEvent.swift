@@ -8,6 +8,7 @@ public enum EngineEvent: Equatable, Sendable {
     case stroke(StrokeEvent)
     case canvasFull(CanvasFullEvent)
     case precision(PrecisionEvent)
+    case button(ButtonEvent)
 
     public var time: Microseconds {
         switch self {
@@ -18,6 +19,7 @@ public enum EngineEvent: Equatable, Sendable {
         case .stroke(let e): e.time
         case .canvasFull(let e): e.time
         case .precision(let e): e.time
+        case .button(let e): e.time
         }
     }
 }
@@ -51,6 +53,27 @@ public struct DoublePressEvent: Equatable, Sendable {
     public var firstPress: Microseconds
     public var action: Action
     public var outcome: Outcome
+}
+
+/// One press or release of a side or pad button, as the double-press rule
+/// saw it: raw material for clients that show or tune the rule.
+public struct ButtonEvent: Equatable, Sendable {
+    public var device: DeviceID
+    public var button: ButtonID
+    public var pressed: Bool
+    /// A press that completed a double press (its event follows this one).
+    public var double: Bool
+    /// Contact bounce: the rule ignored this press, or the release of one.
+    public var bounce: Bool
+    /// A release the engine made because the pen left proximity.
+    public var implicit: Bool
+    /// A press: the time since this button's previous accepted press on
+    /// this device, nil for its first; measured before `double` is decided,
+    /// so a press that missed the interval shows by how much.
+    public var gap: Microseconds?
+    /// The double-press interval in force at this press.
+    public var interval: Microseconds
+    public var time: Microseconds
 }
 
 public struct CanvasEvent: Equatable, Sendable {

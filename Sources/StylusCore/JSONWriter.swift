@@ -142,6 +142,20 @@ extension EngineEvent {
             w.double("scale", (e.scale * 1000).rounded() / 1000)
             if let source = e.source { w.string("source", source.rawValue) }
             w.int("time_us", e.time)
+        case .button(let e):
+            w.string("event", "button")
+            w.string("button", e.button.description)
+            w.int("device", e.device.rawValue)
+            w.string("state", e.pressed ? "pressed" : "released")
+            w.bool("bounce", e.bounce)
+            if e.pressed {
+                w.bool("double", e.double)
+                if let gap = e.gap { w.int("gap_us", gap) } else { w.null("gap_us") }
+                w.int("interval_ms", e.interval / 1000)
+            } else {
+                w.bool("implicit", e.implicit)
+            }
+            w.int("time_us", e.time)
         }
         return w.finishLine()
     }
@@ -170,6 +184,13 @@ extension EngineEvent {
         case .precision(let e):
             let scale = (e.scale * 100).rounded() / 100
             return "\(seconds) precision \(e.enabled ? "enabled" : "disabled"), \(e.active ? "active" : "inactive"), scale \(scale)"
+        case .button(let e):
+            var line = "\(seconds) \(e.button) \(e.pressed ? "pressed" : "released") (device \(e.device))"
+            if e.bounce { line += ", bounce" }
+            if e.implicit { line += ", out of proximity" }
+            if e.pressed, let gap = e.gap { line += ", \(gap / 1000) ms after the last press" }
+            if e.double { line += ", double press" }
+            return line
         }
     }
 }

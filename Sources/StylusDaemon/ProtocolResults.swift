@@ -18,7 +18,8 @@ extension StatusResult {
             precision: PrecisionInfo(enabled: engine.precisionEnabled, active: engine.precisionActive),
             input: InputInfo(mode: hasPen ? "pen" : "button-only", reason: hasPen ? nil : buttonOnlyReason, devices: devices),
             config: ConfigInfo(intervalMS: engine.config.doublePressIntervalMS, debounceMS: engine.config.debounceMS,
-                               transitionMS: engine.config.transitionMS, preset: engine.config.preset,
+                               transitionMS: engine.config.transitionMS, fullSpeedPressure: engine.config.precision.fullSpeedPressure,
+                               preset: engine.config.preset,
                                bindings: engine.config.boundButtons.map { BindingInfo(button: $0.button.description, action: $0.action.rawValue,
                                                                                       unavailable: unavailable($0.action)) }),
             output: output, changed: changed, reason: reason)

@@ -33,12 +33,16 @@ public enum Topic: String, CaseIterable, Codable, Sendable {
     case precision
     case device
     case pen
+    /// Every press and release of a side or pad button, with its gap to the
+    /// button's previous press: what `stylusctl monitor` and `calibrate` read.
+    case button
     /// The daemon's output: which mode runs (observe, filter) and why. Not an
     /// engine event: sent when the mode or the requested mode changes.
     case output
 
-    /// What `subscribe` without `topics` means: every topic but the per-sample pen stream.
-    public static let defaults: [Topic] = allCases.filter { $0 != .pen }
+    /// What `subscribe` without `topics` means: every topic but the raw
+    /// streams (per-sample pen data, every button press), asked for by name.
+    public static let defaults: [Topic] = allCases.filter { $0 != .pen && $0 != .button }
 
     /// Which subscription an engine event belongs to.
     public init(_ event: EngineEvent) {
@@ -48,6 +52,7 @@ public enum Topic: String, CaseIterable, Codable, Sendable {
         case .precision: self = .precision
         case .device: self = .device
         case .proximity: self = .pen
+        case .button: self = .button
         }
     }
 
@@ -60,6 +65,7 @@ public enum Topic: String, CaseIterable, Codable, Sendable {
         case "device": self = .device
         case "proximity", "pen", "dropped": self = .pen
         case "output": self = .output
+        case "button": self = .button
         default: return nil
         }
     }

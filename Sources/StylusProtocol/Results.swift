@@ -54,17 +54,24 @@ public struct StatusResult: Codable, Equatable, Sendable {
         public var intervalMS: Int
         public var debounceMS: Int
         public var transitionMS: Int
+        /// `[precision] full_speed_pressure`: the pressure below which
+        /// precision slows the cursor (`stylusctl monitor` draws it). Optional
+        /// only so that a client reads an older daemon's status.
+        public var fullSpeedPressure: Double?
         /// The running preset (the file's, or the last `preset:NAME` double press). Optional for older daemons.
         public var preset: String?
         /// Every button with an action, side buttons first. Optional for older daemons.
         public var bindings: [BindingInfo]?
         enum CodingKeys: String, CodingKey {
             case intervalMS = "interval_ms", debounceMS = "debounce_ms", transitionMS = "transition_ms", preset, bindings
+            case fullSpeedPressure = "full_speed_pressure"
         }
-        public init(intervalMS: Int, debounceMS: Int, transitionMS: Int, preset: String? = nil, bindings: [BindingInfo]? = nil) {
+        public init(intervalMS: Int, debounceMS: Int, transitionMS: Int, fullSpeedPressure: Double? = nil,
+                    preset: String? = nil, bindings: [BindingInfo]? = nil) {
             self.intervalMS = intervalMS
             self.debounceMS = debounceMS
             self.transitionMS = transitionMS
+            self.fullSpeedPressure = fullSpeedPressure
             self.preset = preset
             self.bindings = bindings
         }

@@ -41,6 +41,8 @@ struct Stylusctl: ParsableCommand {
         version: StylusVersion.current,
         // One subcommand per protocol command (CommandName's order), then stylusctl's own.
         subcommands: CommandName.allCases.compactMap(\.subcommand) + [
+            Monitor.self,
+            Calibrate.self,
             Config.self,
             Completions.self,
             ParseConfigChild.self,
@@ -303,7 +305,7 @@ struct OutputCommand: ParsableCommand {
 struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: CommandName.subscribe.summary,
-        discussion: "Topics: \(Topic.allCases.map { $0 == .pen ? "pen (per-sample pen data)" : $0.rawValue }.joined(separator: ", ")). Default: every topic but pen.")
+        discussion: "Topics: \(Topic.allCases.map { $0 == .pen ? "pen (per-sample pen data)" : $0 == .button ? "button (every press and release)" : $0.rawValue }.joined(separator: ", ")). Default: every topic but \(Topic.allCases.filter { !Topic.defaults.contains($0) }.map(\.rawValue).joined(separator: " and ")).")
     @Argument(help: "Topics to follow.", completion: .list(Topic.allCases.map(\.rawValue))) var topics: [String] = []
     @OptionGroup var socket: SocketOption
     @Flag(help: "One JSON object per line, exactly as the daemon sends them.") var json = false

@@ -13,12 +13,12 @@ struct WordListTests {
         case .unsubscribe: nil
         default: name.rawValue
         }
-    } + ["config", "completions"]
+    } + ["monitor", "calibrate", "config", "completions"]
 
     /// The list itself, spelled out: a command added or renamed shows up here.
     @Test func theCommandNamesAreTheseWords() {
         #expect(Self.expectedNames == ["status", "toggle", "open", "minimize", "ack", "strokes", "clear", "undo",
-                                       "precision", "watch", "devices", "reload", "output", "config", "completions"])
+                                       "precision", "watch", "devices", "reload", "output", "monitor", "calibrate", "config", "completions"])
     }
 
     @Test func theSubcommandsAreTheCommandNames() {

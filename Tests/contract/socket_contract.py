@@ -154,6 +154,32 @@ def test_a_restart_restores_the_canvas_exactly(root):
         check(after["canvas"] == before["canvas"], "the canvas state differs")
 
 
+def test_the_button_topic_reports_every_press_and_release_with_its_gap(root):
+    with Daemon(root, "--replay", RECORDING, "--speed", "20") as d:
+        c = d.connect()
+        check("button" not in c.request("subscribe")["result"]["topics"], "button is in the default subscription")
+        c.request("subscribe", topics=["button", "double-press"])
+        events = []
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and sum(e["event"] == "double-press" for e in events) < 2:
+            events.append(c.next_event())
+    presses = [e for e in events if e["event"] == "button" and e["state"] == "pressed"]
+    releases = [e for e in events if e["event"] == "button" and e["state"] == "released"]
+    doubles = [e for e in events if e["event"] == "double-press"]
+    check(len(doubles) == 2, f"{len(doubles)} double presses in the recording's first part")
+    check({e["button"] for e in presses} == {"BTN_STYLUS", "BTN_STYLUS2"}, f"buttons {sorted({e['button'] for e in presses})}")
+    check(len(releases) >= len(presses) - 1, f"{len(presses)} presses, {len(releases)} releases")
+    for dp in doubles:
+        # The press that completed it comes just before it, at the same kernel time, with the same gap.
+        i = events.index(dp)
+        press = events[i - 1]
+        check(press["event"] == "button" and press["double"] and press["time_us"] == dp["time_us"] and press["gap_us"] == dp["gap_us"],
+              f"before {dp}: {press}")
+    # The recording's press 577 ms after a single press: not a double at 500 ms, and its gap says by how much.
+    late = [e for e in presses if e["button"] == "BTN_STYLUS" and e["gap_us"] and 500_000 < e["gap_us"] < 600_000]
+    check(late and not late[0]["double"] and late[0]["interval_ms"] == 500, f"no late press among {[(e['gap_us'], e['double']) for e in presses]}")
+
+
 def write_state(root, strokes, canvas="open"):
     """A state file as the daemon writes it: each stroke a list of (x, y, pressure) points."""
     state = os.path.join(root, "state", "stylusd")

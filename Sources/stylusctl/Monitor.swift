@@ -1,0 +1,229 @@
+import ArgumentParser
+import CLinux
+import StylusClient
+import StylusCore
+import StylusProtocol
+import StylusSystem
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `stylusctl monitor`: the pen, its buttons and the daemon's state on one
+/// screen, redrawn as events arrive.
+struct Monitor: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the pen, its buttons, precision and the canvas live, full screen.",
+        discussion: """
+            Like libinput debug-tablet, through the daemon: tool and serial, position, pressure against the \
+            precision threshold, tilt, tip, side buttons, precision scale, canvas state and strokes, and the last \
+            presses with their gap against the double-press interval (a press that missed it says by how much). \
+            q or Ctrl-C quits and gives the terminal back as it was; Ctrl-Z gives it back until `fg`.
+            """)
+    @OptionGroup var socket: SocketOption
+
+    /// At most this many redraws a second; events in between are drawn together.
+    static let framesPerSecond = 30
+
+    func run() throws {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            printError("stylusctl: monitor draws on a terminal; for a pipe or a file use `stylusctl watch --json`")
+            throw ExitCode(64)
+        }
+        var path = ""
+        try client { () throws(StylusClientError) in
+            // Fail at once, before the screen is taken, when no daemon answers.
+            let connection = try socket.connect()
+            path = connection.path
+        }
+        let signals = try SignalWatch([SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP])
+        let wake = try WakePipe()
+        let model = Locked(MonitorModel(socket: path))
+        let subscription = StylusSubscription(topics: [.canvas, .doublePress, .precision, .device, .pen, .button], path: path)
+        let ended = Locked<String?>(nil)
+        let handle = subscription.start({ update in
+            model.withLock { m in
+                switch update {
+                case .connected(let status), .reconnected(let status): m.apply(status: status)
+                case .event(let event): m.apply(event)
+                case .disconnected(let reason): m.connection = "disconnected (\(reason)); reconnecting"
+                }
+            }
+            wake.signal()
+        }, onEnd: { error in
+            ended.withLock { $0 = error.map { "\($0)" } ?? "" }
+            wake.signal()
+        })
+        let terminal = FullScreen()
+        defer {
+            terminal.restore()
+            handle.cancel()
+        }
+        try runLoop(terminal: terminal, model: model, signals: signals, wake: wake, ended: ended)
+    }
+
+    private func runLoop(terminal: FullScreen, model: Locked<MonitorModel>, signals: SignalWatch, wake: WakePipe, ended: Locked<String?>) throws {
+        let frameUS = Int64(1_000_000 / Self.framesPerSecond)
+        var lastDraw: Int64 = 0
+        var dirty = true
+        var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0)]
+        while true {
+            let now = monotonicMicroseconds()
+            if dirty, now - lastDraw >= frameUS {
+                let lines = model.withLock { m in
+                    let size = terminal.size()
+                    return m.lines(width: size.columns, height: size.rows)
+                }
+                terminal.draw(lines)
+                lastDraw = now
+                dirty = false
+            }
+            let timeout: Int32 = dirty ? Int32(max(1, (lastDraw + frameUS - now + 999) / 1000)) : -1
+            for i in fds.indices { fds[i].revents = 0 }
+            if poll(&fds, nfds_t(fds.count), timeout) < 0 {
+                if errno == EINTR { continue }
+                throw ExitCode(1)
+            }
+            if fds[0].revents != 0 {
+                var byte: UInt8 = 0
+                let n = read(STDIN_FILENO, &byte, 1)
+                if n == 0 || byte == UInt8(ascii: "q") || byte == UInt8(ascii: "Q") { return }
+            }
+            if fds[1].revents != 0 {
+                for signal in signals.drain() {
+                    if signal == SIGWINCH {
+                        terminal.clear()
+                        dirty = true
+                    } else if signal == SIGTSTP {
+                        // Ctrl-Z: the shell gets its terminal back while stopped, the view on `fg`.
+                        terminal.restore()
+                        kill(getpid(), SIGSTOP)
+                        terminal.enter()
+                        dirty = true
+                    } else {
+                        // After the screen is given back: 128 + the signal, as a shell reports it.
+                        terminal.restore()
+                        throw ExitCode(128 + signal)
+                    }
+                }
+            }
+            if fds[2].revents != 0 {
+                wake.drain()
+                dirty = true
+                if let reason = ended.withLock({ $0 }) {
+                    terminal.restore()
+                    if !reason.isEmpty { printError("stylusctl: \(reason)") }
+                    throw ExitCode(reason.isEmpty ? 0 : Status.refused)
+                }
+            }
+        }
+    }
+}
+
+/// The terminal taken for a full-screen view: the alternate screen, no
+/// echo, keys one at a time, no cursor. `restore()` puts back exactly what
+/// was there (also called twice without harm); Ctrl-C and Ctrl-Z still send
+/// their signals, which the monitor reads from its signalfd and answers with
+/// `restore()` (and `enter()` again when continued).
+final class FullScreen {
+    private var saved = termios()
+    private var restored = true
+
+    init() { enter() }
+
+    func enter() {
+        guard restored else { return }
+        restored = false
+        tcgetattr(STDIN_FILENO, &saved)
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+            cc[Int(VMIN)] = 1
+            cc[Int(VTIME)] = 0
+        }
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw)
+        write("\u{1b}[?1049h\u{1b}[?25l\u{1b}[2J")
+    }
+
+    deinit { restore() }
+
+    func restore() {
+        guard !restored else { return }
+        restored = true
+        write("\u{1b}[?25h\u{1b}[?1049l")
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+    }
+
+    func size() -> (columns: Int, rows: Int) {
+        var w = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &w) == 0, w.ws_col > 0, w.ws_row > 0 else { return (80, 24) }
+        return (Int(w.ws_col), Int(w.ws_row))
+    }
+
+    func clear() { write("\u{1b}[2J") }
+
+    /// Every line from the top, each cleared to its end; the rest cleared. One write.
+    func draw(_ lines: [String]) {
+        var frame = "\u{1b}[H"
+        for (i, line) in lines.enumerated() {
+            frame += line + "\u{1b}[K"
+            if i < lines.count - 1 { frame += "\r\n" }
+        }
+        frame += "\u{1b}[J"
+        write(frame)
+    }
+
+    private func write(_ text: String) { emit(Array(text.utf8)) }
+}
+
+/// Signals read from a signalfd: blocked for the whole process before any
+/// thread starts (threads inherit the mask), so none runs a handler.
+struct SignalWatch {
+    let fd: Int32
+
+    init(_ signals: [Int32]) throws {
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        for s in signals { sigaddset(&mask, s) }
+        guard pthread_sigmask(SIG_BLOCK, &mask, nil) == 0 else { throw ExitCode(1) }
+        fd = signalfd(-1, &mask, Int32(SFD_CLOEXEC | SFD_NONBLOCK))
+        guard fd >= 0 else {
+            printError("stylusctl: signalfd: \(String(cString: strerror(errno)))")
+            throw ExitCode(1)
+        }
+    }
+
+    func drain() -> [Int32] {
+        var found: [Int32] = []
+        var info = signalfd_siginfo()
+        while read(fd, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
+            found.append(Int32(info.ssi_signo))
+        }
+        return found
+    }
+}
+
+/// Wakes the drawing loop from the subscription's thread; a full pipe
+/// already means "wake up", so a failed write loses nothing.
+final class WakePipe: Sendable {
+    let readFD: Int32
+    let writeFD: Int32
+
+    init() throws {
+        var fds: [Int32] = [-1, -1]
+        guard pipe2(&fds, Int32(O_CLOEXEC | O_NONBLOCK)) == 0 else {
+            printError("stylusctl: pipe: \(String(cString: strerror(errno)))")
+            throw ExitCode(1)
+        }
+        readFD = fds[0]
+        writeFD = fds[1]
+    }
+
+    func signal() { _ = Glibc.write(writeFD, "x", 1) }
+
+    func drain() {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while buffer.withUnsafeMutableBytes({ read(readFD, $0.baseAddress, $0.count) }) > 0 {}
+    }
+}
