@@ -187,6 +187,7 @@ def test_action_kill_9_between_press_and_release_leaves_nothing_held():
         check(at_release.rval == INPUT_EVENT_SIZE, f"writing Z's SYN_REPORT returned {at_release.rval}")
         check(written == [(EV_KEY, KEY_LEFTCTRL, 1), SYN_REPORT, (EV_KEY, KEY_Z, 1), SYN_REPORT],
               f"before its release stylusd wrote {written}")
+        print(f"    stylusd held after Z's press, {stepper.stops} system call stops after the double press began")
         held = held_keys(probe)
         check(held == {KEY_LEFTCTRL, KEY_Z}, f"between press and release the keyboard holds {sorted(held)}")
         os.kill(d.proc.pid, signal.SIGKILL)   # while held: Z's release is never written

@@ -74,6 +74,7 @@ class SyscallStepper:
         _seize_and_stop(tid, PTRACE_O_TRACESYSGOOD)
         self.memory = os.open(f"/proc/{tid}/mem", os.O_RDONLY | os.O_CLOEXEC)
         self._signal = 0
+        self.stops = 0   # system call entries and exits stepped through so far
 
     def next(self):
         """Resumes the thread up to its next system call entry or exit; None once it is gone."""
@@ -89,6 +90,7 @@ class SyscallStepper:
                 info = _SyscallInfo()
                 _ptrace(PTRACE_GET_SYSCALL_INFO, self.tid, ctypes.sizeof(info), ctypes.byref(info))
                 if info.op in (PTRACE_SYSCALL_INFO_ENTRY, PTRACE_SYSCALL_INFO_EXIT):
+                    self.stops += 1
                     return SyscallStop(info)
             elif status >> 16 != PTRACE_EVENT_STOP:
                 self._signal = stop   # a signal for the thread: passed on at the next resume
