@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 
+from ptrace_stops import StoppedThread
 from uinput_tests import hover
 
 __all__ = [
@@ -307,27 +308,6 @@ def test_filter_kill_9_frees_the_node_and_removes_the_clone():
         for label, figures in (("default RCU", default), ("expedited RCU", expedited)):
             extra = figures["stylusd"][m] - figures["minimal"][m]
             check(extra <= 1000, f"{label}: {m} {extra:.0f} ms later than for a minimal process")
-
-
-PTRACE_DETACH, PTRACE_SEIZE, PTRACE_INTERRUPT = 17, 0x4206, 0x4207
-WALL = 0x40000000
-
-
-class StoppedThread:
-    """Stops one thread of a process (ptrace), the others running on: a hang
-    of stylusd's loop that no build of stylusd can cause itself."""
-
-    def __init__(self, tid):
-        self.tid = tid
-        _libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p]
-        if _libc.ptrace(PTRACE_SEIZE, tid, None, None) != 0 or _libc.ptrace(PTRACE_INTERRUPT, tid, None, None) != 0:
-            raise OSError(ctypes.get_errno(), f"ptrace {tid}")
-        os.waitpid(tid, WALL)
-
-    def resume(self):
-        if self.tid is not None and _libc.ptrace(PTRACE_DETACH, self.tid, None, None) != 0:
-            raise OSError(ctypes.get_errno(), f"ptrace detach {self.tid}")
-        self.tid = None
 
 
 def test_filter_watchdog_releases_the_pen_of_a_hung_loop_within_2_s():

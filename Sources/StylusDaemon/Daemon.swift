@@ -420,9 +420,8 @@ public final class Daemon {
         let needed = config.boundButtons.contains { $0.action.form == .key || $0.action.form == .click }
         guard needed else { return actionDevices = nil }
         if case .success = actionDevices { return }
-        let holdMS = options.environment["STYLUSD_TEST_KEY_HOLD_MS"].flatMap { UInt32($0) } ?? 0
         do {
-            let devices = try ActionDevices(holdMicroseconds: holdMS * 1000)
+            let devices = try ActionDevices()
             actionDevices = .success(devices)
             log("key: and click: bindings write to the virtual keyboard \(devices.keyboardNode) and pointer \(devices.pointerNode)")
         } catch {

@@ -22,18 +22,14 @@ public final class ActionDevices {
 
     private let keyboard: VirtualDevice
     private let pointer: VirtualDevice
-    /// Time between a chord's press and its release (µs). 0 in use; a test
-    /// sets it to kill stylusd in between (`STYLUSD_TEST_KEY_HOLD_MS`).
-    private let holdMicroseconds: UInt32
 
     /// The keyboard's and the pointer's /dev/input nodes.
     public var keyboardNode: String { keyboard.devnode }
     public var pointerNode: String { pointer.devnode }
 
     /// Creates both devices; throws why not, with the fix when it is /dev/uinput's access.
-    public init(holdMicroseconds: UInt32 = 0) throws(ActionDevicesError) {
+    public init() throws(ActionDevicesError) {
         if let reason = UinputOutput.unavailableReason() { throw ActionDevicesError(reason: reason) }
-        self.holdMicroseconds = holdMicroseconds
         keyboard = try VirtualDevice(name: Self.keyboardName, phys: Self.keyboardPhys) { dev in
             libevdev_enable_event_type(dev, UInt32(EV.key))
             // Every key of the keyboard block, so any chord a config names can be written.
@@ -53,7 +49,6 @@ public final class ActionDevices {
     public func press(_ chord: KeyChord) -> String? {
         let order = chord.pressOrder
         for code in order { if let failure = keyboard.frame(key: code, down: true) { return releaseAll(order, after: failure) } }
-        if holdMicroseconds > 0 { usleep(holdMicroseconds) }
         for code in order.reversed() { if let failure = keyboard.frame(key: code, down: false) { return failure } }
         return nil
     }
@@ -61,7 +56,6 @@ public final class ActionDevices {
     /// A click of `button` where the cursor is; nil when written, else why not.
     public func click(_ button: PointerButton) -> String? {
         if let failure = pointer.frame(key: button.code, down: true) { return failure }
-        if holdMicroseconds > 0 { usleep(holdMicroseconds) }
         return pointer.frame(key: button.code, down: false)
     }
 
