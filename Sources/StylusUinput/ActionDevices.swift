@@ -49,8 +49,12 @@ public final class ActionDevices {
     public func press(_ chord: KeyChord) -> String? {
         let order = chord.pressOrder
         for code in order { if let failure = keyboard.frame(key: code, down: true) { return releaseAll(order, after: failure) } }
-        for code in order.reversed() { if let failure = keyboard.frame(key: code, down: false) { return failure } }
-        return nil
+        // Every release is tried, even after one failed: a modifier must not stay held.
+        var firstFailure: String?
+        for code in order.reversed() {
+            if let failure = keyboard.frame(key: code, down: false), firstFailure == nil { firstFailure = failure }
+        }
+        return firstFailure
     }
 
     /// A click of `button` where the cursor is; nil when written, else why not.
