@@ -3,7 +3,8 @@
 # from their argument parsers by swift-argument-parser's generate-manual
 # tool. The tool comes from the package's own checkout, built by its plugin
 # (offline); asking the plugin for its help builds the tool and nothing
-# else. The hidden parse-config-child subcommand is left out, and the date
+# else. The hidden parse-config-child subcommand is left out, blank lines
+# become paragraphs, and the date
 # is the last commit's, so the same tree gives the same pages.
 set -eu
 bin=$1
@@ -18,5 +19,6 @@ rm -rf "$work"
 mkdir -p "$work" "$out"
 for program in stylusd stylusctl; do
     "$tool" "$bin/$program" --date "$date" --output-directory "$work"
-    sed '/^\.It Em parse-config-child$/,/^\.El$/d' "$work/$program.1" > "$out/$program.1"
+    # An empty line in a discussion (between paragraphs) is an mdoc warning: .Pp is mdoc's paragraph.
+    sed -e '/^\.It Em parse-config-child$/,/^\.El$/d' -e 's/^$/.Pp/' "$work/$program.1" > "$out/$program.1"
 done
