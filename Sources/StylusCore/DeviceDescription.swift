@@ -52,6 +52,16 @@ public struct DeviceDescription: Equatable, Sendable {
 
     public var tools: [ToolType] { ToolType.allCases.filter { has(type: EV.key, code: $0.evdevCode) } }
 
+    /// The active area in millimetres and whether it is a screen; nil for a node that is not a pen.
+    public var penArea: PenArea? {
+        guard isPen else { return nil }
+        func millimetres(_ code: UInt16) -> Double? {
+            guard let info = absInfo[code], info.resolution > 0, info.maximum > info.minimum else { return nil }
+            return Double(info.maximum - info.minimum) / Double(info.resolution)
+        }
+        return PenArea(widthMM: millimetres(ABS.x), heightMM: millimetres(ABS.y), direct: has(property: INPUT_PROP.direct))
+    }
+
     public var isPen: Bool { tools.contains { $0 != .mouse && $0 != .lens } && has(type: EV.abs, code: ABS.x) }
 
     /// Side buttons a pen on this node can report.

@@ -73,7 +73,9 @@ public struct EvdevTranslator: Sendable {
         buttonChanges.reserveCapacity(8)
     }
 
-    public var deviceInfo: DeviceInfo { DeviceInfo(name: description.name, kind: kind ?? .pen) }
+    public var deviceInfo: DeviceInfo {
+        DeviceInfo(name: description.name, kind: kind ?? .pen, area: kind == .pad ? nil : description.penArea)
+    }
 
     public var axes: PenAxes {
         PenAxes(x: xAxis.normalised(values[Int(ABS.x)]), y: yAxis.normalised(values[Int(ABS.y)]),

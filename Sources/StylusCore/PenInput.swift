@@ -143,12 +143,32 @@ public enum DeviceKind: String, Sendable {
     case pen, pad
 }
 
+/// A pen's active area, for a client that places pen positions on a
+/// screen: a pen display (INPUT_PROP_DIRECT) sits on one monitor of about its
+/// size, an opaque tablet maps to the whole desktop unless the user maps it.
+public struct PenArea: Equatable, Sendable {
+    /// Millimetres, from the X and Y axes' ranges and resolutions; nil when the device does not say.
+    public var widthMM: Double?
+    public var heightMM: Double?
+    /// The pen draws on a screen (INPUT_PROP_DIRECT).
+    public var direct: Bool
+
+    public init(widthMM: Double?, heightMM: Double?, direct: Bool) {
+        self.widthMM = widthMM
+        self.heightMM = heightMM
+        self.direct = direct
+    }
+}
+
 public struct DeviceInfo: Equatable, Sendable {
     public var name: String
     public var kind: DeviceKind
-    public init(name: String, kind: DeviceKind) {
+    /// Pens only; nil where the source cannot tell.
+    public var area: PenArea?
+    public init(name: String, kind: DeviceKind, area: PenArea? = nil) {
         self.name = name
         self.kind = kind
+        self.area = area
     }
 }
 

@@ -63,7 +63,7 @@ final class RecordingPlayback {
                 translator = EvdevTranslator(device: DeviceID(1), description: description)
             }, onEvent: { type, code, value, time in
                 if collected.isEmpty, let t = translator {
-                    collected.append(TimedPenInput(.deviceAdded(t.device, DeviceInfo(name: "\(t.deviceInfo.name) (recording)", kind: t.deviceInfo.kind)), at: time))
+                    collected.append(TimedPenInput(.deviceAdded(t.device, DeviceInfo(name: "\(t.deviceInfo.name) (recording)", kind: t.deviceInfo.kind, area: t.deviceInfo.area)), at: time))
                 }
                 translator!.feed(type: type, code: code, value: value, time: time, into: &collected)
             })

@@ -9,7 +9,10 @@ extension StatusResult {
          unavailable: (Action) -> String? = { _ in nil }) {
         let c = engine.canvas
         let devices = engine.deviceIDs.compactMap { id in
-            engine.deviceInfo(id).map { DeviceInfoResult(device: id.rawValue, name: $0.name, kind: $0.kind.rawValue) }
+            engine.deviceInfo(id).map {
+                DeviceInfoResult(device: id.rawValue, name: $0.name, kind: $0.kind.rawValue,
+                                 widthMM: $0.area?.widthMM.map(Self.tenths), heightMM: $0.area?.heightMM.map(Self.tenths), direct: $0.area?.direct)
+            }
         }
         let hasPen = devices.contains { $0.kind == "pen" }
         self.init(
@@ -24,6 +27,9 @@ extension StatusResult {
                                                                                       unavailable: unavailable($0.action)) }),
             output: output, changed: changed, reason: reason)
     }
+
+    /// Millimetres to a tenth: what a size needs, without 15 digits of binary fraction.
+    static func tenths(_ mm: Double) -> Double { (mm * 10).rounded() / 10 }
 }
 
 extension DevicesResult {

@@ -52,6 +52,20 @@ public final class LibinputMonitor {
         return attribute("phys")?.hasPrefix(clonePhysPrefix) == true || attribute("name")?.hasSuffix(cloneNameSuffix) == true
     }
 
+    /// libinput's size of the active area, and INPUT_PROP_DIRECT from sysfs
+    /// (a bitmap in hex words, the lowest last): libinput has no call for it.
+    static func penArea(_ device: OpaquePointer, node: String) -> PenArea {
+        var width = 0.0, height = 0.0
+        let sized = libinput_device_get_size(device, &width, &height) == 0 && width > 0 && height > 0
+        var direct = false
+        if let bytes = try? readFileBytes("/sys/class/input/\(node)/device/properties", limit: 4096),
+           let lowest = String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" }).last,
+           let bits = UInt64(lowest, radix: 16) {
+            direct = bits & (1 << UInt64(INPUT_PROP.direct)) != 0
+        }
+        return PenArea(widthMM: sized ? width : nil, heightMM: sized ? height : nil, direct: direct)
+    }
+
     /// The /dev/input node of a device the monitor reported.
     public func nodePath(of id: DeviceID) -> String? { nodePaths[id] }
     /// libinput's fd and the third-button readers, as one pollable fd.
@@ -174,7 +188,8 @@ public final class LibinputMonitor {
                     body(.notice("cannot follow BTN_STYLUS3 of /dev/input/\(node): epoll_ctl: \(String(cString: strerror(errno))); its third button is not read"))
                 }
             }
-            body(.pen(TimedPenInput(.deviceAdded(id, DeviceInfo(name: "\(name) (/dev/input/\(node))", kind: kind)), at: monotonicMicroseconds())))
+            let info = DeviceInfo(name: "\(name) (/dev/input/\(node))", kind: kind, area: kind == .pen ? Self.penArea(device, node: node) : nil)
+            body(.pen(TimedPenInput(.deviceAdded(id, info), at: monotonicMicroseconds())))
         case LIBINPUT_EVENT_DEVICE_REMOVED:
             guard let id = ids.removeValue(forKey: device) else { return }
             nodePaths[id] = nil

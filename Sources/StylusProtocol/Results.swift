@@ -33,10 +33,21 @@ public struct StatusResult: Codable, Equatable, Sendable {
         public var name: String
         /// `pen` or `pad`.
         public var kind: String
-        public init(device: UInt32, name: String, kind: String) {
+        /// A pen's active area in millimetres, where the device says (absent for pads and from older daemons).
+        public var widthMM: Double?
+        public var heightMM: Double?
+        /// A pen display: the pen draws on a screen (INPUT_PROP_DIRECT). Absent for pads and from older daemons.
+        public var direct: Bool?
+        enum CodingKeys: String, CodingKey {
+            case device, name, kind, widthMM = "width_mm", heightMM = "height_mm", direct
+        }
+        public init(device: UInt32, name: String, kind: String, widthMM: Double? = nil, heightMM: Double? = nil, direct: Bool? = nil) {
             self.device = device
             self.name = name
             self.kind = kind
+            self.widthMM = widthMM
+            self.heightMM = heightMM
+            self.direct = direct
         }
     }
     public struct InputInfo: Codable, Equatable, Sendable {

@@ -124,6 +124,23 @@ struct EvemuReaderTests {
         #expect(pad.kind == .pad)
     }
 
+    @Test func aPenDisplaysRecordingSaysItsSizeAndThatItDrawsOnAScreen() throws {
+        // Cintiq 12WX: a 12.1" 1280x800 display, 261x163 mm visible; the digitizer reaches a little past it.
+        let file = Fixtures.path("Wacom_Cintiq_12WX.events")
+        let cintiq = try EvemuReader.description(of: readFileBytes(file), file: file)
+        let area = try #require(EvdevTranslator(device: DeviceID(1), description: cintiq).deviceInfo.area)
+        #expect(area.direct)
+        #expect(abs(area.widthMM! - 265.1) < 0.01 && abs(area.heightMM! - 167.2) < 0.01)
+        // An Intuos is opaque, and this header gives no resolution: no size.
+        let intuosFile = Fixtures.path("Wacom_Intuos4_6x9.desc")
+        let intuos = try EvemuReader.description(of: readFileBytes(intuosFile), file: intuosFile)
+        #expect(intuos.penArea == PenArea(widthMM: nil, heightMM: nil, direct: false))
+        // A pad has no surface to place.
+        let padFile = Fixtures.path("Wacom_Cintiq_13HD_touch_Pad.events")
+        let pad = try EvemuReader.description(of: readFileBytes(padFile), file: padFile)
+        #expect(EvdevTranslator(device: DeviceID(2), description: pad).deviceInfo.area == nil)
+    }
+
     @Test func aMissingFileNamesThePathAndTheReason() {
         #expect(throws: SystemError.self) { try readFileBytes("/nonexistent/recording.events") }
         do {

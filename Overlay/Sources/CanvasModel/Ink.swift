@@ -56,21 +56,27 @@ public struct PixelRect: Equatable, Sendable {
     }
 }
 
-/// Where ink lands in a window of `width` × `height` pixels: normalized (x, y)
-/// at (x·width, y·height); a segment as wide as `stylusctl strokes --svg`
-/// draws it (0.5 + 7.5 · the pair's mean pressure, in a 1600-unit-wide
-/// drawing), scaled by width / 1600.
+/// Where ink lands: normalized (x, y) at (x·width, y·height) of the area the
+/// tablet maps to, less `origin`, where the window lies in that area (a window
+/// on the second of two monitors side by side starts at the first's width); a
+/// segment as wide as `stylusctl strokes --svg` draws it (0.5 + 7.5 · the
+/// pair's mean pressure, in a 1600-unit-wide drawing), scaled by width / 1600,
+/// so a stroke crossing two monitors keeps one width.
 public struct InkGeometry: Equatable, Sendable {
     public static let referenceWidth = 1600.0
     public var width: Double
     public var height: Double
+    public var originX: Double
+    public var originY: Double
 
-    public init(width: Double, height: Double) {
+    public init(width: Double, height: Double, originX: Double = 0, originY: Double = 0) {
         self.width = width
         self.height = height
+        self.originX = originX
+        self.originY = originY
     }
 
-    public func pixel(_ p: InkPoint) -> (x: Double, y: Double) { (p.x * width, p.y * height) }
+    public func pixel(_ p: InkPoint) -> (x: Double, y: Double) { (p.x * width - originX, p.y * height - originY) }
 
     /// The svg rule's width in reference units.
     public static func referenceLineWidth(_ a: InkPoint, _ b: InkPoint) -> Double {
