@@ -225,7 +225,7 @@ uninstall:
 # stylus-canvas, the canvas overlay: Overlay/ is its own SwiftPM package (it
 # uses the root package's StylusClient), so the daemon never needs GTK.
 DEB_OVERLAY      := libgtk-4-dev
-DEB_OVERLAY_TEST := xvfb xauth imagemagick x11-apps openbox xcompmgr xdotool hsetroot weston
+DEB_OVERLAY_TEST := xvfb xauth imagemagick x11-apps x11-utils openbox xcompmgr xdotool hsetroot weston
 OVERLAY_BIN      := Overlay/.build/release/stylus-canvas
 AUTOSTARTDIR     ?= /etc/xdg/autostart
 
@@ -238,7 +238,8 @@ overlay: deps
 
 # Unit tests of the overlay's model, then the overlay against a live daemon on
 # a headless X11 desktop (screenshots), make run on that desktop (the overlay
-# starts beside the daemon, Ctrl-C stops both), then a Wayland smoke test (weston headless).
+# starts beside the daemon, Ctrl-C stops both), then Wayland (weston headless; weston
+# with two outputs of different sizes for the monitor the tablet maps to).
 test-overlay: release overlay
 	$(call install_missing,$(DEB_OVERLAY_TEST))
 	cd Overlay && $(SWIFT) test

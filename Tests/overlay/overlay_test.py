@@ -30,7 +30,7 @@ sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
 from stylustest import Client, Failure, check, private_directory, run_tests  # noqa: E402
 
 RECORDING = os.path.join(ROOT, "Tests", "Fixtures", "recordings", "Wacom_Cintiq_22HDT_Pen.events")
-PACKAGES = ["xvfb", "xauth", "imagemagick", "x11-apps", "openbox", "xcompmgr", "xdotool", "hsetroot"]
+PACKAGES = ["xvfb", "xauth", "imagemagick", "x11-apps", "x11-utils", "openbox", "xcompmgr", "xdotool", "hsetroot"]
 WIDTH, HEIGHT = 1280, 800
 DESKTOP = (0x2a, 0x6f, 0x97)          # the background hsetroot paints
 DESKTOP_HEX = "#%02x%02x%02x" % DESKTOP
@@ -256,15 +256,19 @@ class Stack:
     """stylusd (replaying a recording, or idle) and stylus-canvas, in a private directory."""
 
     def __init__(self, args, desktop, root, overlay_args=(), replay=True, state=None, pen_captured=False,
-                 filter_without_capture=False):
+                 filter_without_capture=False, recording=RECORDING, speed=None):
         self.args, self.desktop, self.root = args, desktop, root
+        self.recording = recording
         self.socket = os.path.join(root, "stylusd.sock")
         overlay_socket = self.socket
         self.state_file = os.path.join(root, "state.json")
         if state:
             shutil.copy(state, self.state_file)
         self.daemon = None
-        self.start_daemon(replay)
+        if speed is None:
+            self.start_daemon(replay)   # a subclass's own default pace
+        else:
+            self.start_daemon(replay, speed)
         self.watcher = Watcher(self.socket)
         if pen_captured or filter_without_capture:
             overlay_socket = os.path.join(root, "captured.sock")
@@ -280,7 +284,7 @@ class Stack:
         argv = [os.path.join(self.args.bin, "stylusd"), "--socket", self.socket, "--state-file", self.state_file,
                 "--transition-ms", TRANSITION_MS]
         if replay:
-            argv += ["--replay", RECORDING, "--speed", speed]
+            argv += ["--replay", self.recording, "--speed", speed]
         self.daemon = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                        env=dict(os.environ, XDG_RUNTIME_DIR=self.root, XDG_STATE_HOME=self.root,
                                                 XDG_CONFIG_HOME=self.root))

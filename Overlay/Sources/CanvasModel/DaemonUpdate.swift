@@ -3,8 +3,10 @@
 /// socket protocol; it turns the daemon's lines into these.
 public enum DaemonUpdate: Sendable, Equatable {
     /// Subscribed (again, after a drop, when `again`); the canvas as `status`
-    /// has it, and whether the daemon captures the pen (filter mode).
-    case connected(canvas: CanvasState, strokeCount: Int, capturesPen: Bool, again: Bool)
+    /// has it, whether the daemon captures the pen (filter mode), and its pens' surfaces.
+    case connected(canvas: CanvasState, strokeCount: Int, capturesPen: Bool, pens: [PenSurface], again: Bool)
+    /// A pen came or went (a `device` event, then `status`): the pens' surfaces now.
+    case pens([PenSurface])
     /// An `output` event: the daemon started or stopped capturing the pen.
     /// While it captures, the pen never reaches the desktop as a pointer, so
     /// the window lets pointer input through (a mouse still works under it).

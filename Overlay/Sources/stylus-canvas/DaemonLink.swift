@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// The overlay's only contact with stylusd, on StylusClient: a subscription
-/// to `canvas`, `pen` and `output` that reconnects by itself (100 ms doubling to 5 s,
+/// to `canvas`, `pen`, `output` and `device` that reconnects by itself (100 ms doubling to 5 s,
 /// a fresh `status` after each reconnection), and one-shot requests on their
 /// own threads. Everything it hands the window is a `DaemonUpdate` or a plain
 /// value, delivered through `deliver` (which the window hops onto GTK's thread).
@@ -22,12 +22,18 @@ final class DaemonLink: Sendable {
     /// Starts following the daemon; `deliver` runs on the subscription's thread.
     /// `onEnd` is called when retrying cannot help (another user's daemon).
     func start(_ deliver: @escaping @Sendable (DaemonUpdate) -> Void, onEnd: @escaping @Sendable (String?) -> Void) {
-        let subscription = StylusSubscription(topics: [.canvas, .pen, .output], path: path)
+        let subscription = StylusSubscription(topics: [.canvas, .pen, .output, .device], path: path)
+        let path = path
         let h = subscription.start({ update in
             switch update {
             case .connected(let status): deliver(Self.connected(status, again: false))
             case .reconnected(let status): deliver(Self.connected(status, again: true))
             case .disconnected(let reason): deliver(.disconnected(reason: reason))
+            case .event(let event) where event.name == "device":
+                // The event names the device; where it sits on the screen is in the status.
+                Self.detached {
+                    if let status = try? StylusConnection(path: path).status() { deliver(.pens(Self.pens(status))) }
+                }
             case .event(let event): if let update = Self.translate(event) { deliver(update) }
             }
         }, onEnd: { error in onEnd(error.map { "\($0)" }) })
@@ -38,7 +44,12 @@ final class DaemonLink: Sendable {
 
     private static func connected(_ status: StatusResult, again: Bool) -> DaemonUpdate {
         .connected(canvas: CanvasState(rawValue: status.canvas.state) ?? .minimized,
-                   strokeCount: status.canvas.strokeCount, capturesPen: status.output.map { $0.capturesPen ?? ($0.mode == "filter") } ?? false, again: again)
+                   strokeCount: status.canvas.strokeCount, capturesPen: status.output.map { $0.capturesPen ?? ($0.mode == "filter") } ?? false,
+                   pens: pens(status), again: again)
+    }
+
+    private static func pens(_ status: StatusResult) -> [PenSurface] {
+        status.input.devices.filter { $0.kind == "pen" }.map { PenSurface(widthMM: $0.widthMM, heightMM: $0.heightMM, direct: $0.direct ?? false) }
     }
 
     private static func translate(_ event: EventLine) -> DaemonUpdate? {

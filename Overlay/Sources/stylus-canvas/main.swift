@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 let usage = """
-    usage: stylus-canvas [--socket PATH] [--click-through] [--fade-ms N] [--monitor N] [--verbose]
+    usage: stylus-canvas [--socket PATH] [--click-through] [--fade-ms N] [--monitor WHICH] [--verbose]
 
     The canvas overlay of stylusd: a fullscreen, see-through window that opens
     and minimizes with the daemon's canvas and draws its strokes.
@@ -19,7 +19,13 @@ let usage = """
                         otherwise it takes pointer input, so that drawing
                         does not click the apps under it
       --fade-ms N       fade in and out over N ms (default 120, 0-1000)
-      --monitor N       cover monitor N (GDK's order, from 0)
+      --monitor WHICH   which monitors the canvas covers: auto (the default:
+                        a pen display's own monitor, found by its size in mm;
+                        for a tablet that is not a display, every monitor, as
+                        the tablet maps to the whole desktop), all, a
+                        connector's name (HDMI-1, as xrandr shows it) or a
+                        number (GDK's order, from 0). The choice and its reason
+                        are logged on standard error
       --verbose         log what the overlay does on standard error
     """
 
@@ -42,8 +48,9 @@ func parseOptions(_ arguments: [String]) -> Options {
             guard let n = Int(value(argument)), (0...1000).contains(n) else { fail("--fade-ms takes 0-1000") }
             options.fadeMilliseconds = n
         case "--monitor":
-            guard let n = Int(value(argument)), n >= 0 else { fail("--monitor takes a number from 0") }
-            options.monitor = n
+            let which = value(argument)
+            guard !which.isEmpty, !which.hasPrefix("-") else { fail("--monitor takes auto, all, a connector's name or a number from 0") }
+            options.monitor = MonitorRequest(argument: which)
         case "--verbose", "-v": options.verbose = true
         case "--help", "-h":
             print(usage)
@@ -86,7 +93,7 @@ for signal in [SIGINT, SIGTERM] {
 }
 
 MainActor.assumeIsolated {
-    let canvas = CanvasWindow(options: options, link: link)
+    let canvas = CanvasOverlay(options: options, link: link)
     canvas.log("following \(link.path)")
     link.start({ update in
         MainInbox.shared.post { canvas.handle(update) }

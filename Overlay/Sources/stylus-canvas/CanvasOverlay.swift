@@ -1,0 +1,402 @@
+import CGtk4
+import CanvasModel
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Options {
+    var socket: String?
+    /// An empty input region whatever the daemon's output: clicks go to the windows under the canvas.
+    var clickThrough = false
+    var fadeMilliseconds = 120
+    /// Which monitors to cover; `auto`: where the tablet maps to.
+    var monitor = MonitorRequest.auto
+    var verbose = false
+}
+
+/// The overlay: follows the daemon's canvas with a fullscreen, see-through
+/// window on each monitor the tablet maps to (MonitorPlacement decides which;
+/// MonitorWindow draws), fades them in and out together and acks the end.
+@MainActor
+final class CanvasOverlay: MonitorWindowOwner {
+    private let options: Options
+    private let link: DaemonLink
+    private var windows: [MonitorWindow] = []
+    private var placement: MonitorPlacement?
+    /// What the daemon last said about its pens, for the placement.
+    private var pens: [PenSurface] = []
+
+    private(set) var book = StrokeBook()
+
+    /// The daemon's canvas state as last heard.
+    private var state = CanvasState.minimized
+    private var connected = false
+    /// Bumped on every connection change, so that a stale "hide after 2 s" does nothing.
+    private var connectionGeneration = 0
+    private(set) var shown = false
+    /// The daemon captures the pen (status output.captures_pen): the canvas needs no pointer input.
+    private var daemonCapturesPen = false
+    /// Pointer input goes to the windows underneath: asked for, or the pen is captured.
+    var passesPointerInput: Bool { options.clickThrough || daemonCapturesPen }
+
+    private enum Fade { case none, inward, outward }
+    private var fade = Fade.none
+    private var fadeStart: Int64 = 0
+    private var fadeFrom = 0.0
+    private(set) var alpha = 0.0
+    private var tickID: guint = 0
+    /// The window whose frame clock drives the fade.
+    private var tickWindow: MonitorWindow?
+    /// Send `ack` when the running fade has been drawn to its end.
+    private var ackWhenDone = false
+
+    /// Where each device's tool hovers (or touches), normalized.
+    private(set) var hover: [UInt32: InkPoint] = [:]
+    private var fetching = false
+    private var fetchAgain = false
+    /// An undo removed a stroke: the next `strokes` asked for is drawn again whole.
+    private var rebuildOnNextFetch = false
+
+    init(options: Options, link: DaemonLink) {
+        self.options = options
+        self.link = link
+        let provider = gtk_css_provider_new()
+        gtk_css_provider_load_from_data(provider, "window.stylus-canvas, window.stylus-canvas > * { background: transparent; box-shadow: none; }", -1)
+        gtk_style_context_add_provider_for_display(gdk_display_get_default(), OpaquePointer(provider),
+                                                   guint(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+        // A monitor plugged in or out while the canvas shows: cover what the placement says now.
+        typealias ItemsChanged = @convention(c) (OpaquePointer?, guint, guint, guint, UnsafeMutableRawPointer?) -> Void
+        let onMonitors: ItemsChanged = { _, _, _, _, data in
+            MainActor.assumeIsolated { Unmanaged<CanvasOverlay>.fromOpaque(data!).takeUnretainedValue().monitorsChanged() }
+        }
+        connectSignal(UnsafeMutableRawPointer(gdk_display_get_monitors(gdk_display_get_default())), "items-changed", onMonitors,
+                      Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    func log(_ message: String) {
+        guard options.verbose else { return }
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        let ms = Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1e6
+        printError("stylus-canvas: [\(Int64(ms)) ms] \(message)\n")
+    }
+
+    // MARK: The daemon
+
+    func handle(_ update: DaemonUpdate) {
+        switch update {
+        case .connected(let canvas, let strokeCount, let capturesPen, let pens, let again):
+            connected = true
+            connectionGeneration += 1
+            log("\(again ? "reconnected" : "connected"): canvas \(canvas.rawValue), \(strokeCount) strokes\(capturesPen ? ", the daemon captures the pen" : "")")
+            setDaemonCapturesPen(capturesPen)
+            setPens(pens)
+            if again || strokeCount != book.finished.count { fetchStrokes() }
+            follow(canvas)
+        case .disconnected(let reason):
+            connected = false
+            connectionGeneration += 1
+            let generation = connectionGeneration
+            log("disconnected: \(reason)")
+            // A daemon that stopped gave the pen back to the desktop: until the
+            // window hides, it must take the pen's clicks itself.
+            setDaemonCapturesPen(false)
+            after(milliseconds: 2000) { [self] in
+                guard generation == connectionGeneration, !connected, shown else { return }
+                log("stylusd gone for 2 s: hiding")
+                hideNow()
+            }
+        case .canvas(let canvas, let cause, let strokeCount):
+            log("canvas \(canvas.rawValue) (\(cause), \(strokeCount) strokes)")
+            if cause == "undo", strokeCount > 0 {
+                // A stroke left: the next answer is drawn again whole (exact,
+                // whichever stroke went and whatever was drawn since).
+                rebuildOnNextFetch = true
+                fetchStrokes()
+            } else if strokeCount == 0, !book.finished.isEmpty || !book.liveStrokes.isEmpty {
+                book.clear()
+                for w in windows {
+                    w.clearFinished()
+                    w.clearLive()
+                }
+                queueDraw()
+            } else if strokeCount != book.finished.count, !fetching {
+                fetchStrokes()
+            }
+            follow(canvas)
+        case .strokeRecorded:
+            fetchStrokes()
+        case .pens(let surfaces):
+            setPens(surfaces)
+        case .capturesPen(let captures):
+            if captures != daemonCapturesPen {
+                log(captures ? "the daemon captures the pen" : "the daemon no longer captures the pen: the canvas takes pointer input")
+            }
+            setDaemonCapturesPen(captures)
+        case .pen(let device, let tool, let point, let tip):
+            guard shown else { return }
+            hover[device] = point
+            if state == .open {
+                switch book.penSample(device: device, tool: tool, point: point, tip: tip) {
+                case .segment(let a, let b, let tool): for w in windows { w.drawLiveSegment(a, b, tool) }
+                case .redrawLive: redrawLive()
+                case .none: break
+                }
+            }
+            queueDraw()
+        case .proximity(let device, let inProximity):
+            if !inProximity {
+                hover[device] = nil
+                if book.endStroke(device: device) { redrawLive() }
+                queueDraw()
+            }
+        }
+    }
+
+    private func redrawLive() { for w in windows { w.redrawLive() } }
+
+    private func follow(_ canvas: CanvasState) {
+        state = canvas
+        switch canvas {
+        case .opening: show(ack: true)
+        case .open: show(ack: false)
+        case .minimizing: hide(ack: true)
+        case .minimized: if shown { hideNow() }
+        }
+    }
+
+    func requestMinimize(_ why: String) {
+        log("\(why): asking stylusd to minimize")
+        link.send(.minimize) { error in
+            if let error { MainInbox.shared.post { printError("stylus-canvas: minimize: \(error)\n") } }
+        }
+    }
+
+    func requestUndo() {
+        log("Ctrl+Z: asking stylusd to undo")
+        link.send(.undo) { error in
+            if let error { MainInbox.shared.post { printError("stylus-canvas: undo: \(error)\n") } }
+        }
+    }
+
+    private func sendAck() {
+        log("ack")
+        link.send(.ack) { error in
+            // Refused when the transition already ended (by timeout): nothing to do.
+            if let error { MainInbox.shared.post { [self] in log("ack: \(error)") } }
+        }
+    }
+
+    private func fetchStrokes() {
+        if fetching {
+            fetchAgain = true
+            return
+        }
+        fetching = true
+        let rebuild = rebuildOnNextFetch
+        rebuildOnNextFetch = false
+        link.strokes { result in
+            MainInbox.shared.post { [self] in
+                fetching = false
+                switch result {
+                case .success(let strokes): apply(strokes, rebuild: rebuild)
+                case .failure(let error):
+                    log("strokes: \(error.message)")
+                    if rebuild { rebuildOnNextFetch = true }
+                }
+                if fetchAgain {
+                    fetchAgain = false
+                    fetchStrokes()
+                }
+            }
+        }
+    }
+
+    private func apply(_ strokes: [InkStroke], rebuild: Bool) {
+        let (finished, liveChanged) = book.reconcile(strokes, rebuild: rebuild)
+        switch finished {
+        case .unchanged: break
+        case .append(let range):
+            for stroke in book.finished[range] { for w in windows { w.drawFinished(stroke) } }
+        case .rebuild:
+            for w in windows { w.redrawFinished() }
+        }
+        if liveChanged { redrawLive() }
+        log("strokes: \(strokes.count) (\(finished))")
+        queueDraw()
+    }
+
+    // MARK: Showing and hiding
+
+    private func show(ack: Bool) {
+        if shown, fade == .none, alpha >= 1 {
+            if ack { sendAck() }
+            return
+        }
+        ackWhenDone = ack
+        if !shown {
+            shown = true
+            alpha = 0
+            present()
+        }
+        startFade(.inward)
+    }
+
+    private func hide(ack: Bool) {
+        guard shown else {
+            if ack { sendAck() }
+            return
+        }
+        ackWhenDone = ack
+        startFade(.outward)
+    }
+
+    private func hideNow() {
+        stopFade()
+        shown = false
+        alpha = 0
+        for w in windows { w.hide() }
+        log("hidden")
+    }
+
+    /// The monitors as GDK lists them, with the GdkMonitor of each.
+    private func currentMonitors() -> [(shape: MonitorShape, monitor: OpaquePointer)] {
+        let list = gdk_display_get_monitors(gdk_display_get_default())
+        return (0..<g_list_model_get_n_items(list)).compactMap { i in
+            guard let item = g_list_model_get_item(list, i) else { return nil }
+            g_object_unref(item)   // the display keeps its own reference
+            let monitor = OpaquePointer(item)
+            var r = GdkRectangle()
+            gdk_monitor_get_geometry(monitor, &r)
+            let connector = gdk_monitor_get_connector(monitor).map { String(cString: $0) }
+            return (MonitorShape(connector: connector, x: Int(r.x), y: Int(r.y), width: Int(r.width), height: Int(r.height),
+                                 widthMM: Int(gdk_monitor_get_width_mm(monitor)), heightMM: Int(gdk_monitor_get_height_mm(monitor))), monitor)
+        }
+    }
+
+    /// A window on each monitor of the placement, reusing the windows there are.
+    private func present() {
+        let monitors = currentMonitors()
+        guard let chosen = MonitorPlacement.choose(options.monitor, pens: pens, monitors: monitors.map(\.shape)) else {
+            printError("stylus-canvas: no monitor to show the canvas on")
+            return
+        }
+        if chosen != placement {
+            // Not only with --verbose: a user whose canvas is on another monitor than expected finds why in the journal.
+            printError("stylus-canvas: covering \(chosen.reason)")
+            placement = chosen
+        }
+        while windows.count > chosen.monitors.count { windows.removeLast().destroy() }
+        for (n, index) in chosen.monitors.enumerated() {
+            let (shape, monitor) = monitors[index]
+            if n < windows.count {
+                windows[n].place(on: monitor, geometry: chosen.geometry(on: shape))
+            } else {
+                windows.append(MonitorWindow(owner: self, monitor: monitor, geometry: chosen.geometry(on: shape)))
+            }
+        }
+        for w in windows { w.present() }
+        log("presented")
+    }
+
+    private func monitorsChanged() {
+        guard shown else { return }
+        log("the monitors changed")
+        present()
+        queueDraw()
+    }
+
+    /// The daemon's pens changed (a status after a device event): place again if that moves the canvas.
+    private func setPens(_ surfaces: [PenSurface]) {
+        guard surfaces != pens else { return }
+        pens = surfaces
+        if shown { present() }
+    }
+
+    private func setDaemonCapturesPen(_ captures: Bool) {
+        guard captures != daemonCapturesPen else { return }
+        daemonCapturesPen = captures
+        guard shown else { return }
+        for w in windows { w.updateInputRegion() }
+        if !passesPointerInput { log("takes pointer input") }
+    }
+
+    private func startFade(_ direction: Fade) {
+        fade = direction
+        fadeFrom = alpha
+        fadeStart = 0   // set by the first tick, from the frame clock
+        if tickID == 0, let first = windows.first {
+            tickWindow = first
+            tickID = gtk_widget_add_tick_callback(first.area, { _, clock, data in
+                MainActor.assumeIsolated {
+                    Unmanaged<CanvasOverlay>.fromOpaque(data!).takeUnretainedValue().tick(Int64(gdk_frame_clock_get_frame_time(clock)))
+                }
+            }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        }
+        queueDraw()
+    }
+
+    private func stopFade() {
+        if tickID != 0, let tickWindow { gtk_widget_remove_tick_callback(tickWindow.area, tickID) }
+        tickID = 0
+        tickWindow = nil
+        fade = .none
+    }
+
+    /// The fade's end is drawn when every window painted it.
+    private var drawnAlpha: Double {
+        switch fade {
+        case .outward: windows.map(\.drawnAlpha).max() ?? 0
+        default: windows.map(\.drawnAlpha).min() ?? 0
+        }
+    }
+
+    /// Called before each frame while a fade runs.
+    private func tick(_ now: Int64) -> gboolean {
+        if fadeStart == 0 { fadeStart = now }
+        let duration = Double(max(options.fadeMilliseconds, 1)) * 1000
+        let progress = min(1, Double(now - fadeStart) / duration)
+        switch fade {
+        case .inward:
+            if drawnAlpha >= 1 {
+                finishFade()
+                return 0
+            }
+            alpha = fadeFrom + (1 - fadeFrom) * progress
+        case .outward:
+            if drawnAlpha <= 0, alpha <= 0 {
+                finishFade()
+                return 0
+            }
+            alpha = fadeFrom * (1 - progress)
+        case .none:
+            tickID = 0
+            tickWindow = nil
+            return 0
+        }
+        queueDraw()
+        return 1
+    }
+
+    private func finishFade() {
+        let direction = fade
+        tickID = 0
+        tickWindow = nil
+        fade = .none
+        if direction == .outward {
+            shown = false
+            for w in windows { w.hide() }
+            log("hidden")
+        } else {
+            log("shown")
+        }
+        if ackWhenDone {
+            ackWhenDone = false
+            sendAck()
+        }
+    }
+
+    // MARK: Drawing
+
+    private func queueDraw() { if shown { for w in windows { w.queueDraw() } } }
+}
