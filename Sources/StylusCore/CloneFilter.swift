@@ -40,13 +40,27 @@ public struct FilterConfig: Equatable, Sendable {
         if bindings.binding(for: .side(button)) == .none { return .immediate }
         return passthrough[button.rawValue] ?? .deferred
     }
+
+    /// A pad button is held back like a side button in `defer` when its double press is bound.
+    public func passthrough(for button: ButtonID, bindings: EngineConfig) -> Passthrough {
+        switch button {
+        case .side(let b): passthrough(for: b, bindings: bindings)
+        case .pad: bindings.binding(for: button) == .none ? .immediate : .deferred
+        }
+    }
 }
 
-/// Decides, frame by frame, what one pen node's clone gets: the real node's
-/// frames, unchanged (same values, same order, one SYN_REPORT per frame),
-/// except for the three things the engine's output effects ask for —
-/// withheld first presses, the precision-adjusted position while precision
-/// slows the cursor, and the pen leaving proximity while the canvas is open.
+extension EngineConfig {
+    /// Whether any pad button's double press does something: only then is a pad grabbed.
+    public var bindsPadButtons: Bool { boundButtons.contains { if case .pad = $0.button { true } else { false } } }
+}
+
+/// Decides, frame by frame, what one pen or pad node's clone gets: the real
+/// node's frames, unchanged (same values, same order, one SYN_REPORT per
+/// frame), except for the three things the engine's output effects ask for —
+/// withheld first presses (side buttons, pad buttons), the precision-adjusted
+/// position while precision slows the cursor, and the pen leaving proximity
+/// while the canvas is open (a pad stays).
 ///
 /// Pure: a replay gives the same frames as live input. Drive it the way the
 /// daemon does: `apply` every output effect of the node's inputs (and every
@@ -54,8 +68,14 @@ public struct FilterConfig: Equatable, Sendable {
 /// Effects between frames (timers, commands) write their frames at once.
 public struct CloneFilter: Sendable {
     public let device: DeviceID
+    /// Per button slot: the three side buttons, then the node's pad buttons (pad-0 …).
     private var modes: [Passthrough]
+    /// The evdev code of each slot.
+    private let codes: [UInt16]
+    /// The slot of pad codes 0x100..<0x140 (-1: not a pad button here), as EvdevTranslator numbers them.
+    private let padSlots: [Int8]
     private var capture: Bool
+    private let isPen: Bool
     private let xInfo: AbsInfo?
     private let yInfo: AbsInfo?
     /// The ABS codes the node has, to put the pen back where it is.
@@ -75,9 +95,11 @@ public struct CloneFilter: Sendable {
         case pressed(Microseconds)
         case clicked(Microseconds)
     }
-    private var held: [Held] = [.none, .none, .none]
-    /// Side buttons (bit per rawValue) whose key events in the coming raw frame are not written.
-    private var dropKeys: UInt8 = 0
+    private var held: [Held]
+    /// Slots whose key events in the coming raw frame are not written.
+    private var dropSlots: [Int] = []
+    /// The clone's pad buttons that are down (bit n = slot 3 + n).
+    private var padDown: UInt64 = 0
     private var tipDown = false
     /// The position the cursor should have while precision moves it, in device units.
     private var adjusted: (x: Int32, y: Int32)?
@@ -85,8 +107,18 @@ public struct CloneFilter: Sendable {
 
     public init(device: DeviceID, description: DeviceDescription, engine: EngineConfig, filter: FilterConfig) {
         self.device = device
-        modes = SideButton.allCases.map { filter.passthrough(for: $0, bindings: engine) }
-        capture = filter.captureWhileCanvasOpen
+        let pads = description.isPen ? [] : Array(description.padButtonCodes.prefix(ButtonID.maxPadButtons))
+        codes = SideButton.allCases.map(\.evdevCode) + pads
+        var slots = [Int8](repeating: -1, count: 0x40)
+        for (n, code) in pads.enumerated() where code >= 0x100 && code < 0x140 {
+            slots[Int(code - 0x100)] = Int8(SideButton.allCases.count + n)
+        }
+        padSlots = slots
+        held = [Held](repeating: .none, count: codes.count)
+        modes = codes.indices.map { filter.passthrough(for: ButtonID(slot: $0), bindings: engine) }
+        isPen = description.isPen
+        capture = filter.captureWhileCanvasOpen && isPen
+        dropSlots.reserveCapacity(4)
         xInfo = description.absInfo[ABS.x]
         yInfo = description.absInfo[ABS.y]
         absCodes = description.absInfo.keys.filter { Int($0) < ABS.count }.sorted()
@@ -99,8 +131,8 @@ public struct CloneFilter: Sendable {
 
     /// New bindings or passthrough settings; a held press keeps its fate.
     public mutating func reconfigure(engine: EngineConfig, filter: FilterConfig) {
-        modes = SideButton.allCases.map { filter.passthrough(for: $0, bindings: engine) }
-        capture = filter.captureWhileCanvasOpen
+        modes = codes.indices.map { filter.passthrough(for: ButtonID(slot: $0), bindings: engine) }
+        capture = filter.captureWhileCanvasOpen && isPen
     }
 
     /// The canvas state to start from (an output joining a running engine).
@@ -122,15 +154,15 @@ public struct CloneFilter: Sendable {
             if f.kind == .tipDown {
                 // A button-drag: the held press goes out before the tip.
                 for b in SideButton.allCases {
-                    if case .pressed = held[b.rawValue] { writeHeld(b, at: f.time, into: &out) }
+                    if case .pressed = held[b.rawValue] { writeHeld(b.rawValue, at: f.time, into: &out) }
                 }
             }
         case .button(let d):
-            guard d.device == device, case .side(let b) = d.button else { return }
-            decide(d, button: b)
+            guard d.device == device, let s = slot(of: d.button) else { return }
+            decide(d, slot: s)
         case .pendingCleared(let p):
-            guard p.device == device, case .side(let b) = p.button else { return }
-            writeHeld(b, at: p.time, into: &out)
+            guard p.device == device, let s = slot(of: p.button) else { return }
+            writeHeld(s, at: p.time, into: &out)
         case .canvas(let state, let time):
             let wanted = capture && state != .minimized
             guard wanted != captured else { return }
@@ -139,13 +171,34 @@ public struct CloneFilter: Sendable {
         }
     }
 
-    private mutating func decide(_ d: ButtonDecision, button b: SideButton) {
-        let bit: UInt8 = 1 << UInt8(b.rawValue)
-        switch modes[b.rawValue] {
+    private func slot(of button: ButtonID) -> Int? {
+        switch button {
+        case .side(let b): b.rawValue
+        case .pad(let n): n + SideButton.allCases.count < codes.count ? n + SideButton.allCases.count : nil
+        }
+    }
+
+    private func slot(ofCode code: UInt16) -> Int? {
+        if let b = SideButton(evdevCode: code) { return b.rawValue }
+        guard code >= 0x100, code < 0x140 else { return nil }
+        let s = padSlots[Int(code - 0x100)]
+        return s >= 0 ? Int(s) : nil
+    }
+
+    /// Whether the clone has this button down.
+    private func cloneHas(_ s: Int) -> Bool {
+        s < SideButton.allCases.count ? cloneKeys & (1 << UInt32(codes[s] - 0x140)) != 0
+            : padDown & (1 << UInt64(s - SideButton.allCases.count)) != 0
+    }
+
+    private mutating func drop(_ s: Int) { if !dropSlots.contains(s) { dropSlots.append(s) } }
+
+    private mutating func decide(_ d: ButtonDecision, slot s: Int) {
+        switch modes[s] {
         case .immediate:
             return
         case .never:
-            if !d.implicit { dropKeys |= bit }
+            if !d.implicit { drop(s) }
             return
         case .deferred:
             break
@@ -155,22 +208,22 @@ public struct CloneFilter: Sendable {
         case (true, .first):
             // While the tip touches, a press is a drag: it goes out at once.
             if !tipDown {
-                held[b.rawValue] = .pressed(d.time)
-                dropKeys |= bit
+                held[s] = .pressed(d.time)
+                drop(s)
             }
         case (true, .doublePress):
-            held[b.rawValue] = .none      // the first press belongs to the double press
-            dropKeys |= bit
+            held[s] = .none      // the first press belongs to the double press
+            drop(s)
         case (_, .bounce), (false, .doublePress):
-            dropKeys |= bit
+            drop(s)
         case (false, .passed):
-            if case .pressed(let t) = held[b.rawValue] {
-                held[b.rawValue] = .clicked(t)
-                dropKeys |= bit
+            if case .pressed(let t) = held[s] {
+                held[s] = .clicked(t)
+                drop(s)
             }
         case (true, .ignored):
             // A press repeating a held one (only a damaged stream has it) stays with it.
-            if held[b.rawValue] != .none { dropKeys |= bit }
+            if held[s] != .none { drop(s) }
         case (false, .ignored), (false, .first):
             break
         case (true, .passed):
@@ -178,17 +231,17 @@ public struct CloneFilter: Sendable {
         }
     }
 
-    private mutating func writeHeld(_ b: SideButton, at time: Microseconds, into out: inout [EvdevEvent]) {
-        let h = held[b.rawValue]
-        held[b.rawValue] = .none
+    private mutating func writeHeld(_ s: Int, at time: Microseconds, into out: inout [EvdevEvent]) {
+        let h = held[s]
+        held[s] = .none
         guard h != .none, !captured else { return }
         // Already down on the clone (a damaged stream pressed it twice): the release is all that may be missing.
-        if cloneKeys & (1 << UInt32(b.evdevCode - 0x140)) == 0 {
-            write(EvdevEvent(type: EV.key, code: b.evdevCode, value: 1, time: time), into: &out)
+        if !cloneHas(s) {
+            write(EvdevEvent(type: EV.key, code: codes[s], value: 1, time: time), into: &out)
             report(at: time, into: &out)
         }
         if case .clicked = h {
-            write(EvdevEvent(type: EV.key, code: b.evdevCode, value: 0, time: time), into: &out)
+            write(EvdevEvent(type: EV.key, code: codes[s], value: 0, time: time), into: &out)
             report(at: time, into: &out)
         }
     }
@@ -198,16 +251,16 @@ public struct CloneFilter: Sendable {
     /// The real node's frame (without its SYN_REPORT), after its inputs'
     /// effects went through `apply`.
     public mutating func rawFrame(_ events: some Collection<EvdevEvent>, at time: Microseconds, into out: inout [EvdevEvent]) {
-        defer { dropKeys = 0 }
+        defer { dropSlots.removeAll(keepingCapacity: true) }
         for e in events { track(e) }
         guard !captured else { return }
         let start = out.count
         var wroteX = false, wroteY = false
         for var e in events {
-            if e.type == EV.key, let b = SideButton(evdevCode: e.code) {
-                if dropKeys & (1 << UInt8(b.rawValue)) != 0 { continue }
+            if e.type == EV.key, let s = slot(ofCode: e.code) {
+                if !dropSlots.isEmpty, dropSlots.contains(s) { continue }
                 // The clone already has it so (a press the rule ignored): the kernel would drop it anyway.
-                if (cloneKeys & (1 << UInt32(e.code - 0x140)) != 0) == (e.value != 0) { continue }
+                if cloneHas(s) == (e.value != 0) { continue }
             }
             if e.type == EV.abs, e.code == ABS.x, let a = adjusted { e.value = a.x }
             if e.type == EV.abs, e.code == ABS.y, let a = adjusted { e.value = a.y }
@@ -244,6 +297,9 @@ public struct CloneFilter: Sendable {
         } else if e.type == EV.key, e.code >= 0x140, e.code < 0x160 {
             let bit: UInt32 = 1 << UInt32(e.code - 0x140)
             cloneKeys = e.value != 0 ? cloneKeys | bit : cloneKeys & ~bit
+        } else if e.type == EV.key, e.code >= 0x100, e.code < 0x140, padSlots[Int(e.code - 0x100)] >= 0 {
+            let bit: UInt64 = 1 << UInt64(Int(padSlots[Int(e.code - 0x100)]) - SideButton.allCases.count)
+            padDown = e.value != 0 ? padDown | bit : padDown & ~bit
         }
     }
 

@@ -103,18 +103,18 @@ public struct Engine: Sendable {
         return min(expiry.deadline, transition ?? .max)
     }
 
-    /// The pending side-button press whose interval ends first. A second
-    /// press at `first + interval` still pairs, so it ends one µs later.
-    private var nextPendingExpiry: (deadline: Microseconds, device: Int, button: SideButton)? {
-        var best: (deadline: Microseconds, device: Int, button: SideButton)?
+    /// The pending press (side button or pad button) whose interval ends
+    /// first. A second press at `first + interval` still pairs, so it ends one µs later.
+    private var nextPendingExpiry: (deadline: Microseconds, device: Int, button: ButtonID)? {
+        var best: (deadline: Microseconds, device: Int, slot: Int)?
         for i in devices.indices {
-            for b in SideButton.allCases {
-                guard let first = devices[i].buttons[b.rawValue].pendingPress else { continue }
+            for slot in 0..<ButtonID.slotCount {
+                guard let first = devices[i].buttons[slot].pendingPress else { continue }
                 let deadline = first + intervalUS + 1
-                if best == nil || deadline < best!.deadline { best = (deadline, i, b) }
+                if best == nil || deadline < best!.deadline { best = (deadline, i, slot) }
             }
         }
-        return best
+        return best.map { ($0.deadline, $0.device, ButtonID(slot: $0.slot)) }
     }
 
     // MARK: Pen input
@@ -314,9 +314,9 @@ public struct Engine: Sendable {
             let expiry = nextPendingExpiry.flatMap { $0.deadline <= time ? $0 : nil }
             if let expiry, expiry.deadline <= (transition ?? .max) {
                 // Forgetting an expired pending press changes nothing: it could not pair any more.
-                let first = devices[expiry.device].buttons[expiry.button.rawValue].pendingPress!
-                devices[expiry.device].buttons[expiry.button.rawValue].pendingPress = nil
-                effects.output.append(.pendingCleared(PendingPress(device: devices[expiry.device].id, button: .side(expiry.button),
+                let first = devices[expiry.device].buttons[expiry.button.slot].pendingPress!
+                devices[expiry.device].buttons[expiry.button.slot].pendingPress = nil
+                effects.output.append(.pendingCleared(PendingPress(device: devices[expiry.device].id, button: expiry.button,
                                                                    firstPress: first, time: expiry.deadline)))
             } else if let transition {
                 finishTransition(cause: .timeout, at: transition, into: &effects)

@@ -107,6 +107,10 @@ public enum ButtonID: Hashable, Sendable, CustomStringConvertible {
     }
 
     static let slotCount = SideButton.allCases.count + maxPadButtons
+
+    init(slot: Int) {
+        self = slot < SideButton.allCases.count ? .side(SideButton.allCases[slot]) : .pad(slot - SideButton.allCases.count)
+    }
 }
 
 /// One sample of a pen's axes, already normalised.

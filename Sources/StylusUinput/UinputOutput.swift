@@ -20,6 +20,10 @@ import Glibc
 /// state: its events wake the loop, and the first one that leaves nothing
 /// near or held is when it is grabbed. No timer, no polling.
 ///
+/// A pad is grabbed and cloned the same way, but only while one of its
+/// buttons' double press is bound (a reload that binds or unbinds the last
+/// pad button grabs or releases it): withholding is all a pad's clone needs.
+///
 /// On exit, crash or kill -9 the kernel drops the grab and destroys the
 /// clone. A hung loop is released by `GrabWatchdog`.
 public final class UinputOutput: PenOutput {
@@ -38,7 +42,8 @@ public final class UinputOutput: PenOutput {
     /// proximity while the canvas is open. A node waiting to grab, or left
     /// to libinput because it could not be cloned, reaches the desktop itself.
     public var capturesPen: Bool {
-        filterConfig.captureWhileCanvasOpen && !nodes.isEmpty && nodes.values.allSatisfy(\.grabbed)
+        let pens = nodes.values.filter(\.isPen)
+        return filterConfig.captureWhileCanvasOpen && !pens.isEmpty && pens.allSatisfy(\.grabbed)
     }
     public var pollDescriptor: Int32? { epollFD }
 
@@ -60,6 +65,10 @@ public final class UinputOutput: PenOutput {
         /// In the epoll set; false once the node reported it is gone.
         var readable = true
         var frame: [EvdevEvent] = []
+        let isPen: Bool
+        /// The keys that must be up before the node is grabbed: a grab while
+        /// one is down would leave it stuck down for the desktop.
+        let mustBeUp: [UInt16]
 
         init(id: DeviceID, path: String, fd: Int32, dev: OpaquePointer, description: DeviceDescription,
              engine: EngineConfig, filter: FilterConfig) {
@@ -70,6 +79,8 @@ public final class UinputOutput: PenOutput {
             self.description = description
             translator = EvdevTranslator(device: id, description: description)
             self.filter = CloneFilter(device: id, description: description, engine: engine, filter: filter)
+            isPen = description.isPen
+            mustBeUp = isPen ? UinputOutput.nearOrHeld : description.padButtonCodes
             frame.reserveCapacity(32)
         }
     }
@@ -78,6 +89,8 @@ public final class UinputOutput: PenOutput {
     private var filterConfig: FilterConfig
     private let epollFD: Int32
     private var nodes: [DeviceID: Node] = [:]
+    /// Every pad the daemon reported, grabbed or not: a reload may bind one of its buttons.
+    private var pads: [DeviceID: OutputDevice] = [:]
     private var canvas = CanvasState.minimized
     private var out: [EvdevEvent] = []
     private var inputs: [TimedPenInput] = []
@@ -121,6 +134,15 @@ public final class UinputOutput: PenOutput {
         engineConfig = engine
         filterConfig = filter
         for node in nodes.values { node.filter.reconfigure(engine: engine, filter: filter) }
+        if engine.bindsPadButtons {
+            for pad in pads.values.sorted(by: { $0.id.rawValue < $1.id.rawValue }) where nodes[pad.id] == nil { deviceAdded(pad) }
+        } else {
+            for n in nodes.values where !n.isPen {
+                nodes[n.id] = nil
+                release(n)
+                log("filter: released \(n.path): no pad button is bound any more")
+            }
+        }
     }
 
     /// The loop's heartbeat for the watchdog; after a watchdog release,
@@ -133,7 +155,8 @@ public final class UinputOutput: PenOutput {
     // MARK: Devices
 
     public func deviceAdded(_ device: OutputDevice) {
-        guard device.info.kind == .pen, let path = device.node, nodes[device.id] == nil else { return }
+        if device.info.kind == .pad { pads[device.id] = device }
+        guard device.info.kind == .pen || engineConfig.bindsPadButtons, let path = device.node, nodes[device.id] == nil else { return }
         let opened = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard opened >= 0 else { return log("filter: cannot open \(path): \(String(cString: strerror(errno))); it stays observed") }
         let fd = Self.movedToTheTop(opened)
@@ -152,7 +175,9 @@ public final class UinputOutput: PenOutput {
             return log("filter: cannot watch \(path): \(String(cString: strerror(errno))); it stays observed")
         }
         nodes[device.id] = n
-        if !tryGrab(n) { log("filter: waiting to grab \(path) until the pen leaves proximity with no button held") }
+        if !tryGrab(n) {
+            log("filter: waiting to grab \(path) until \(n.isPen ? "the pen leaves proximity with no button held" : "no pad button is held")")
+        }
     }
 
     /// How many descriptors at the top of the table are kept for grabbed nodes.
@@ -174,6 +199,7 @@ public final class UinputOutput: PenOutput {
     }
 
     public func deviceRemoved(_ id: DeviceID) {
+        pads[id] = nil
         guard let n = nodes.removeValue(forKey: id) else { return }
         release(n)
     }
@@ -236,11 +262,11 @@ public final class UinputOutput: PenOutput {
         }
     }
 
-    private static let nearOrHeld = [BTN.toolPen, BTN.toolRubber, BTN.toolBrush, BTN.toolPencil, BTN.toolAirbrush,
+    fileprivate static let nearOrHeld = [BTN.toolPen, BTN.toolRubber, BTN.toolBrush, BTN.toolPencil, BTN.toolAirbrush,
                                      BTN.toolMouse, BTN.toolLens, BTN.touch, BTN.stylus, BTN.stylus2, BTN.stylus3]
 
     private func nothingNearOrHeld(_ n: Node) -> Bool {
-        !Self.nearOrHeld.contains { libevdev_get_event_value(n.dev, UInt32(EV.key), UInt32($0)) != 0 }
+        !n.mustBeUp.contains { libevdev_get_event_value(n.dev, UInt32(EV.key), UInt32($0)) != 0 }
     }
 
     /// The same, from the kernel's key state now (EVIOCGKEY) rather than from the events read so far.
@@ -248,7 +274,7 @@ public final class UinputOutput: PenOutput {
         var bits = [UInt8](repeating: 0, count: Self.keyBytes)
         let rc = bits.withUnsafeMutableBytes { ioctl(n.fd, UInt(Self.EVIOCGKEY), $0.baseAddress!) }
         guard rc >= 0 else { return false }
-        return !Self.nearOrHeld.contains { bits[Int($0) / 8] & (1 << ($0 % 8)) != 0 }
+        return !n.mustBeUp.contains { bits[Int($0) / 8] & (1 << ($0 % 8)) != 0 }
     }
 
     /// KEY_MAX (0x2ff) + 1 bits.

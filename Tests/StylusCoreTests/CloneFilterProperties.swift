@@ -300,4 +300,53 @@ struct CloneFilterProperties {
         let tip = out.firstIndex { $0.type == EV.key && $0.code == BTN.touch && $0.value == 1 }!
         #expect(drag < tip)
     }
+
+    static let absWheel: UInt16 = 0x08   // ABS_WHEEL: a pad's touch ring
+
+    /// An ExpressKey pad: eight buttons (BTN_0…BTN_7) and a touch ring.
+    static let pad: DeviceDescription = {
+        var d = DeviceDescription(name: "Property Pad")
+        for code in (0..<8).map({ BTN.n0 + UInt16($0) }) + [BTN.stylus] { d.enable(type: EV.key, code: code) }
+        for code in [ABS.x, ABS.y, Self.absWheel] { d.enable(type: EV.abs, code: code) }
+        d.absInfo[ABS.x] = AbsInfo(minimum: 0, maximum: 1)
+        d.absInfo[ABS.y] = AbsInfo(minimum: 0, maximum: 1)
+        d.absInfo[Self.absWheel] = AbsInfo(minimum: 0, maximum: 71)
+        return d
+    }()
+
+    @Test func aBoundPadButtonsDoublePressIsWithheldItsClickComesLateAndEverythingElsePassesAtOnce() {
+        var config = EngineConfig()
+        config.bind(.pad(0), to: .toggleCanvas)
+        var replay = CloneReplay(description: Self.pad, config: config)
+        var out: [EvdevEvent] = []
+        var toggles = 0
+        func frame(_ events: [(UInt16, UInt16, Int32)], at ms: Int) {
+            let t = 1_000_000 + Microseconds(ms) * 1000
+            for (type, code, value) in events + [(EV.syn, SYN.report, 0)] {
+                replay.feed(type: type, code: code, value: value, time: t, onEvent: { event in
+                    if case .doublePress(let d) = event, d.button == .pad(0) { toggles += 1 }
+                }, onFrames: { out += $0 })
+            }
+        }
+        func ms(_ e: EvdevEvent) -> [Int] { [Int(e.value), Int((e.time - 1_000_000) / 1000)] }
+        frame([(EV.key, BTN.n0, 1)], at: 0)        // a double press of pad-0: the canvas opens
+        frame([(EV.key, BTN.n0, 0)], at: 80)
+        frame([(EV.key, BTN.n0, 1)], at: 200)
+        frame([(EV.key, BTN.n0, 0)], at: 280)
+        frame([(EV.key, BTN.n0 + 1, 1)], at: 300)  // pad-1 is not bound: at once, canvas open or not
+        frame([(EV.key, BTN.n0 + 1, 0)], at: 350)
+        frame([(EV.abs, Self.absWheel, 12)], at: 400)  // the ring
+        frame([(EV.key, BTN.n0, 1)], at: 2000)     // a single click of pad-0
+        frame([(EV.key, BTN.n0, 0)], at: 2090)
+        frame([(EV.abs, Self.absWheel, 13)], at: 3000)
+        replay.finish(onFrames: { out += $0 })
+        #expect(toggles == 1)
+        // The double press never reaches the clone; the click does, at the end of its interval (500 ms, plus 1 µs).
+        #expect(Self.keys(out, BTN.n0).map(ms) == [[1, 2500], [0, 2500]])
+        #expect(Self.keys(out, BTN.n0 + 1).map(ms) == [[1, 300], [0, 350]])
+        #expect(out.filter { $0.type == EV.abs && $0.code == Self.absWheel }.map(ms) == [[12, 400], [13, 3000]])
+        // One SYN_REPORT per frame, nothing written for a withheld frame.
+        #expect(out.filter(\.isReport).count == 6)
+    }
+
 }
