@@ -22,6 +22,7 @@ __all__ = [
     "test_filter_canvas_takes_the_clone_out_of_proximity_and_gives_it_back",
     "test_filter_a_recording_reaches_the_clone_as_the_replay_predicts",
     "test_filter_without_capture_the_clone_follows_the_pen_over_the_open_canvas_and_status_says_so",
+    "test_filter_a_bound_pad_button_is_withheld_others_pass_and_unbinding_releases_the_pad",
 ]
 
 EV_SYN, EV_KEY, EV_ABS, EV_MSC = 0, 1, 3, 4
@@ -30,6 +31,7 @@ BTN_STYLUS, BTN_STYLUS2 = 0x14B, 0x14C
 ABS_X, ABS_Y = 0, 1
 EVENT = struct.Struct("llHHi")   # struct input_event on 64-bit Linux
 EVIOCGPHYS_256 = 0x81004507      # _IOC(_IOC_READ, 'E', 0x07, 256)
+EVIOCGRAB = 0x40044590           # _IOW('E', 0x90, int)
 
 
 def last(values, default=None):
@@ -560,3 +562,79 @@ def test_filter_a_recording_reaches_the_clone_as_the_replay_predicts():
     print(f"    the clone's {len(got)} events equal the prediction from the {' and '.join(matches)}-write times")
     # The recording's own timing has 5; an emulator's stall can move a press across the interval.
     check(len(doubles) >= 3, f"only {len(doubles)} double presses live: too few for the comparison to show the rule")
+
+
+# ------------------------------------------------------------ pads
+
+def test_filter_a_bound_pad_button_is_withheld_others_pass_and_unbinding_releases_the_pad():
+    """A pad whose pad-0 double press is bound: stylusd grabs it and clones it; the double
+    press never reaches the clone, a single click of pad-0 does once the interval ends, pad-1
+    (unbound) passes at once, also while the canvas is open (a pad is never taken away). A
+    reload that binds no pad button any more releases the pad and removes its clone."""
+    import tests
+    from tests import check, E, SYN, EV_KEY as K
+    from uinput_tests import CloneReader, INTERVAL_S
+    config = "/tmp/hil-pad-config.toml"
+    with open(config, "w") as f:
+        f.write('[bindings]\npad-0 = "toggle-canvas"\n')
+    pad = tests.make_pad(buttons=4)
+    node = pad.devnode
+    d = reader = None
+
+    def click(code, hold=0.08):
+        pad.send_events([E(code, 1), SYN])
+        time.sleep(hold)
+        pad.send_events([E(code, 0), SYN])
+
+    try:
+        d = tests.start("--output", "filter", "--config", config)
+        d.wait_device("pad")
+        d.wait_log(f"filter: grabbed {node}", timeout=10)
+        line = next(l for l in d.log if f"grabbed {node}" in l)
+        clone = re.search(r"cloned as (/dev/input/event\d+)", line).group(1)
+        subprocess.run(["udevadm", "settle"], check=False)
+        check(describe(clone)["codes"] == describe(node)["codes"], "the pad's clone has other codes than the pad")
+        reader = CloneReader(clone)
+
+        click(K.BTN_0)
+        time.sleep(0.15)
+        click(K.BTN_0)
+        press = d.wait(lambda e: e["event"] == "double-press", what="the pad's double press")
+        check(press["button"] == "pad-0", f"{press}")
+        d.wait(lambda e: e["event"] == "canvas" and e["state"] == "open", what="the canvas open")
+        settle(INTERVAL_S + 0.2)
+        check(reader.keys("BTN_0") == [], f"the double press reached the clone: {reader.keys('BTN_0')}")
+
+        t0 = time.monotonic()
+        click(K.BTN_1)   # unbound, with the canvas open
+        settle(0.3)
+        keys = reader.keys("BTN_1")
+        check([v for _, v in keys] == [1, 0], f"pad-1 on the clone: {keys}")
+        check(keys[0][0] - t0 < 0.05, f"pad-1 reached the clone {(keys[0][0] - t0) * 1000:.1f} ms after the press")
+
+        t0 = time.monotonic()
+        click(K.BTN_0)   # a single click of the bound button
+        settle(INTERVAL_S + 0.3)
+        keys = reader.keys("BTN_0")
+        check([v for _, v in keys] == [1, 0], f"the single click on the clone: {keys}")
+        late = keys[0][0] - t0
+        print(f"    pad-0's click reached the clone {late * 1000:.1f} ms after the press (interval {INTERVAL_S * 1000:.0f} ms); "
+              f"pad-1 at once", flush=True)
+        check(INTERVAL_S - 0.05 <= late <= INTERVAL_S + 0.03, f"pad-0's click {late * 1000:.1f} ms late")
+
+        with open(config, "w") as f:
+            f.write('[bindings]\nBTN_STYLUS = "toggle-canvas"\n')
+        answer = d.request("reload")
+        check(answer.get("ok"), f"reload: {answer}")
+        d.wait_log(f"filter: released {node}: no pad button is bound any more", timeout=10)
+        subprocess.run(["udevadm", "settle"], check=False)
+        check(not os.path.exists(clone), f"the pad's clone {clone} is still there")
+        with open(node, "rb") as f:   # nobody holds the grab any more: this one succeeds
+            fcntl.ioctl(f, EVIOCGRAB, 1)
+            fcntl.ioctl(f, EVIOCGRAB, 0)
+    finally:
+        if reader:
+            reader.close()
+        if d:
+            d.stop()
+        tests.destroy_uinput(pad)
