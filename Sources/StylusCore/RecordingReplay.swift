@@ -65,8 +65,17 @@ public struct RecordingReplay {
         for event in effects.events { onEvent(event) }
     }
 
+    /// Why a replay leaves out what the daemon's shell would do for a double press.
+    public static let shellActionReason = "a replay performs no preset:, exec:, key: or click: action; a running daemon does"
+
     private mutating func flush(_ onEffects: (Effects) -> Void) {
         guard !effects.events.isEmpty || !effects.output.isEmpty else { return }
+        // Without the daemon's shell nothing performs them: the double press says so rather than "applied".
+        for request in effects.actionRequests where effects.events.indices.contains(request.eventIndex) {
+            guard case .doublePress(var event) = effects.events[request.eventIndex] else { continue }
+            event.outcome = .ignored(reason: Self.shellActionReason)
+            effects.events[request.eventIndex] = .doublePress(event)
+        }
         onEffects(effects)
         effects.removeAll()
     }

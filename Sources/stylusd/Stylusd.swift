@@ -429,6 +429,8 @@ struct Replay: ParsableCommand {
         discussion: """
             Uses the recording's own kernel timestamps, so the output is the same on every run. \
             Pending timers (a canvas transition) fire after the last event. \
+            A double press bound to preset:, exec:, key: or click: is reported as ignored, with the reason: \
+            a replay performs none of them (a running daemon does). \
             The summary goes to standard error.
             """
     )

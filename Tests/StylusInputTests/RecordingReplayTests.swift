@@ -48,6 +48,17 @@ struct RecordingReplayTests {
         #expect(minimized.allSatisfy { $0.hasContent })
     }
 
+    @Test func aReplaySaysItPerformedNoCommandKeyClickOrPresetInsteadOfApplied() throws {
+        var config = EngineConfig()
+        config.bind(.side(.stylus), to: .exec("touch /tmp/must-not-exist"))
+        let presses = Self.doublePresses(try Fixtures.replay("Wacom_Cintiq_22HDT_Pen.events", config: config))
+        #expect(presses.count == 5)
+        #expect(presses.allSatisfy { $0.outcome == .ignored(reason: RecordingReplay.shellActionReason) })
+        // What the engine performs itself still counts as applied.
+        let toggles = Self.doublePresses(try Fixtures.replay("Wacom_Cintiq_22HDT_Pen.events"))
+        #expect(toggles.allSatisfy { $0.outcome == .applied })
+    }
+
     @Test func aReplayGivesTheSameEventsEveryTime() throws {
         let first = try Fixtures.replay("Wacom_Cintiq_22HDT_Pen.events")
         let second = try Fixtures.replay("Wacom_Cintiq_22HDT_Pen.events")
