@@ -51,8 +51,14 @@ public struct FilterConfig: Equatable, Sendable {
 }
 
 extension EngineConfig {
-    /// Whether any pad button's double press does something: only then is a pad grabbed.
+    /// Whether any pad button's double press does something: only then is a pad looked at.
     public var bindsPadButtons: Bool { boundButtons.contains { if case .pad = $0.button { true } else { false } } }
+
+    /// Whether a pad with these buttons has one whose double press does something: only then is it grabbed.
+    public func bindsAButton(of pad: DeviceDescription) -> Bool {
+        let count = pad.padButtonCodes.count
+        return boundButtons.contains { if case .pad(let n) = $0.button { n < count } else { false } }
+    }
 }
 
 /// Decides, frame by frame, what one pen or pad node's clone gets: the real
@@ -142,6 +148,23 @@ public struct CloneFilter: Sendable {
 
     /// Whether a press is being held back (the grab must stay while it is).
     public var holdsPress: Bool { held.contains { $0 != .none } }
+
+    /// The clone is about to go while its node is given back to the desktop:
+    /// a withheld click is written, and every button the clone has down goes
+    /// up, so that nothing stays held on the desktop. (A press still held
+    /// back while its button is down is dropped: the desktop never saw it,
+    /// and gets the button's release from the real node.)
+    public mutating func releaseEverything(at time: Microseconds, into out: inout [EvdevEvent]) {
+        for s in held.indices {
+            if case .clicked = held[s] { writeHeld(s, at: time, into: &out) } else { held[s] = .none }
+        }
+        var released = false
+        for s in codes.indices where cloneHas(s) {
+            write(EvdevEvent(type: EV.key, code: codes[s], value: 0, time: time), into: &out)
+            released = true
+        }
+        if released { report(at: time, into: &out) }
+    }
 
     // MARK: Effects
 

@@ -59,7 +59,8 @@ public struct DeviceDescription: Equatable, Sendable {
             guard let info = absInfo[code], info.resolution > 0, info.maximum > info.minimum else { return nil }
             return Double(info.maximum - info.minimum) / Double(info.resolution)
         }
-        return PenArea(widthMM: millimetres(ABS.x), heightMM: millimetres(ABS.y), direct: has(property: INPUT_PROP.direct))
+        return PenArea(widthMM: millimetres(ABS.x), heightMM: millimetres(ABS.y), direct: has(property: INPUT_PROP.direct),
+                       bustype: bustype == 0 ? nil : bustype, vendor: vendor == 0 ? nil : vendor)
     }
 
     public var isPen: Bool { tools.contains { $0 != .mouse && $0 != .lens } && has(type: EV.abs, code: ABS.x) }

@@ -25,6 +25,9 @@ struct DeviceState {
     var lastTool: Tool?
     var tipDown = false
     var buttons = [ButtonTracker](repeating: ButtonTracker(), count: ButtonID.slotCount)
+    /// Slots below this have seen a press: what a scan for pending presses
+    /// looks at (three for a pen, not all 67, at every pen sample).
+    var slotsPressed = 0
     var axes = PenAxes()
     var adjustedX = 0.0
     var adjustedY = 0.0
@@ -108,7 +111,7 @@ public struct Engine: Sendable {
     private var nextPendingExpiry: (deadline: Microseconds, device: Int, button: ButtonID)? {
         var best: (deadline: Microseconds, device: Int, slot: Int)?
         for i in devices.indices {
-            for slot in 0..<ButtonID.slotCount {
+            for slot in 0..<devices[i].slotsPressed {
                 guard let first = devices[i].buttons[slot].pendingPress else { continue }
                 let deadline = first + intervalUS + 1
                 if best == nil || deadline < best!.deadline { best = (deadline, i, slot) }
@@ -201,6 +204,7 @@ public struct Engine: Sendable {
                 appendButtonEvent(device: id, button: button, release: decision.verdict, at: time, into: &effects)
                 return effects.output.append(.button(decision))
             }
+            devices[i].slotsPressed = max(devices[i].slotsPressed, slot + 1)
             let previousPress = devices[i].buttons[slot].lastPress
             let verdict = devices[i].buttons[slot].press(at: time, interval: intervalUS, debounce: debounceUS)
             appendButtonEvent(device: id, button: button, press: verdict, after: previousPress, at: time, into: &effects)

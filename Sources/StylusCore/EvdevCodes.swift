@@ -42,6 +42,7 @@ public enum BTN {
     public static let toolBrush: UInt16 = 0x142
     public static let toolPencil: UInt16 = 0x143
     public static let toolAirbrush: UInt16 = 0x144
+    public static let toolFinger: UInt16 = 0x145   // a finger on a pad's ring or strip
     public static let toolMouse: UInt16 = 0x146
     public static let toolLens: UInt16 = 0x147
     public static let touch: UInt16 = 0x14a

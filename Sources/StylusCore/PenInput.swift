@@ -156,11 +156,18 @@ public struct PenArea: Equatable, Sendable {
     public var heightMM: Double?
     /// The pen draws on a screen (INPUT_PROP_DIRECT).
     public var direct: Bool
+    /// The kernel's bus type (BUS_USB 0x03, BUS_BLUETOOTH 0x05, BUS_I2C 0x18 …) and
+    /// vendor id, where known: a pen on I2C is built into a laptop's own panel, and a
+    /// Wacom display's EDID names its maker "WAC".
+    public var bustype: UInt16?
+    public var vendor: UInt16?
 
-    public init(widthMM: Double?, heightMM: Double?, direct: Bool) {
+    public init(widthMM: Double?, heightMM: Double?, direct: Bool, bustype: UInt16? = nil, vendor: UInt16? = nil) {
         self.widthMM = widthMM
         self.heightMM = heightMM
         self.direct = direct
+        self.bustype = bustype
+        self.vendor = vendor
     }
 }
 

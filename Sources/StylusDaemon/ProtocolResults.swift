@@ -11,7 +11,8 @@ extension StatusResult {
         let devices = engine.deviceIDs.compactMap { id in
             engine.deviceInfo(id).map {
                 DeviceInfoResult(device: id.rawValue, name: $0.name, kind: $0.kind.rawValue,
-                                 widthMM: $0.area?.widthMM.map(Self.tenths), heightMM: $0.area?.heightMM.map(Self.tenths), direct: $0.area?.direct)
+                                 widthMM: $0.area?.widthMM.map(Self.tenths), heightMM: $0.area?.heightMM.map(Self.tenths), direct: $0.area?.direct,
+                                 bus: $0.area?.bustype.map(DeviceInfoResult.busName), vendor: $0.area?.vendor.map(Int.init))
             }
         }
         let hasPen = devices.contains { $0.kind == "pen" }

@@ -52,18 +52,21 @@ public final class LibinputMonitor {
         return attribute("phys")?.hasPrefix(clonePhysPrefix) == true || attribute("name")?.hasSuffix(cloneNameSuffix) == true
     }
 
-    /// libinput's size of the active area, and INPUT_PROP_DIRECT from sysfs
-    /// (a bitmap in hex words, the lowest last): libinput has no call for it.
+    /// libinput's size of the active area; INPUT_PROP_DIRECT and the bus type
+    /// from sysfs (libinput 1.22 has no call for either).
     static func penArea(_ device: OpaquePointer, node: String) -> PenArea {
         var width = 0.0, height = 0.0
         let sized = libinput_device_get_size(device, &width, &height) == 0 && width > 0 && height > 0
-        var direct = false
-        if let bytes = try? readFileBytes("/sys/class/input/\(node)/device/properties", limit: 4096),
-           let lowest = String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" }).last,
-           let bits = UInt64(lowest, radix: 16) {
-            direct = bits & (1 << UInt64(INPUT_PROP.direct)) != 0
+        /// The last hex word of a sysfs attribute (a bitmap's lowest word, or an id).
+        func hex(_ attribute: String) -> UInt64? {
+            guard let bytes = try? readFileBytes("/sys/class/input/\(node)/device/\(attribute)", limit: 4096),
+                  let lowest = String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" }).last else { return nil }
+            return UInt64(lowest, radix: 16)
         }
-        return PenArea(widthMM: sized ? width : nil, heightMM: sized ? height : nil, direct: direct)
+        let direct = (hex("properties") ?? 0) & (1 << UInt64(INPUT_PROP.direct)) != 0
+        let vendor = UInt16(truncatingIfNeeded: libinput_device_get_id_vendor(device))
+        return PenArea(widthMM: sized ? width : nil, heightMM: sized ? height : nil, direct: direct,
+                       bustype: hex("id/bustype").map { UInt16(truncatingIfNeeded: $0) }, vendor: vendor == 0 ? nil : vendor)
     }
 
     /// The /dev/input node of a device the monitor reported.

@@ -38,16 +38,36 @@ public struct StatusResult: Codable, Equatable, Sendable {
         public var heightMM: Double?
         /// A pen display: the pen draws on a screen (INPUT_PROP_DIRECT). Absent for pads and from older daemons.
         public var direct: Bool?
+        /// A pen's connection: `usb`, `bluetooth`, `i2c` (built into a laptop's panel), … or the
+        /// kernel's bus number in hex; and its USB vendor id (1386 = 0x056a, Wacom), where known.
+        public var bus: String?
+        public var vendor: Int?
         enum CodingKeys: String, CodingKey {
-            case device, name, kind, widthMM = "width_mm", heightMM = "height_mm", direct
+            case device, name, kind, widthMM = "width_mm", heightMM = "height_mm", direct, bus, vendor
         }
-        public init(device: UInt32, name: String, kind: String, widthMM: Double? = nil, heightMM: Double? = nil, direct: Bool? = nil) {
+        public init(device: UInt32, name: String, kind: String, widthMM: Double? = nil, heightMM: Double? = nil, direct: Bool? = nil,
+                    bus: String? = nil, vendor: Int? = nil) {
             self.device = device
             self.name = name
             self.kind = kind
             self.widthMM = widthMM
             self.heightMM = heightMM
             self.direct = direct
+            self.bus = bus
+            self.vendor = vendor
+        }
+
+        /// The kernel's BUS_* number as `bus` reports it.
+        public static func busName(_ bustype: UInt16) -> String {
+            switch bustype {
+            case 0x03: "usb"
+            case 0x05: "bluetooth"
+            case 0x06: "virtual"
+            case 0x18: "i2c"
+            case 0x19: "host"
+            case 0x1c: "spi"
+            default: "0x" + String(bustype, radix: 16)
+            }
         }
     }
     public struct InputInfo: Codable, Equatable, Sendable {

@@ -30,20 +30,25 @@ public final class UinputOutput: PenOutput {
     public let mode = OutputMode.filter
     public var statusReason: String {
         let clones = nodes.values.filter { $0.uinput != nil }.count
-        var reason = "filter: stylusd grabs the pen and writes what the desktop sees to a virtual pen (\(clones) clone\(clones == 1 ? "" : "s"))"
+        var reason = "filter: stylusd grabs the pen (and a pad with a bound button) and writes what the desktop sees to a virtual copy (\(clones) clone\(clones == 1 ? "" : "s"))"
         let waiting = waitingNodes
-        if !waiting.isEmpty { reason += "; waiting to grab \(waiting.joined(separator: ", ")) until the pen leaves proximity with no button held" }
+        if !waiting.isEmpty { reason += "; waiting to grab \(waiting.joined(separator: ", ")) until nothing of it is near or held (a pen out of proximity, no button down)" }
         return reason
     }
-    /// The pen nodes not grabbed yet (or again, after the watchdog released them), by path.
+    /// The pen and pad nodes not grabbed yet (or again, after the watchdog released them), by path.
     public var waitingNodes: [String] { nodes.values.filter { !$0.grabbed && $0.readable }.map(\.path).sorted() }
     public var waitingToGrab: [String] { waitingNodes }
     /// Every pen node is grabbed with its clone, and the clones leave
     /// proximity while the canvas is open. A node waiting to grab, or left
     /// to libinput because it could not be cloned, reaches the desktop itself.
     public var capturesPen: Bool {
-        let pens = nodes.values.filter(\.isPen)
-        return filterConfig.captureWhileCanvasOpen && !pens.isEmpty && pens.allSatisfy(\.grabbed)
+        guard filterConfig.captureWhileCanvasOpen else { return false }
+        var pens = 0
+        for n in nodes.values where n.isPen {
+            guard n.grabbed else { return false }
+            pens += 1
+        }
+        return pens > 0
     }
     public var pollDescriptor: Int32? { epollFD }
 
@@ -65,6 +70,8 @@ public final class UinputOutput: PenOutput {
         /// In the epoll set; false once the node reported it is gone.
         var readable = true
         var frame: [EvdevEvent] = []
+        /// A write to the clone failed once (logged once, not at 1 kHz).
+        var writeFailed = false
         let isPen: Bool
         /// The keys that must be up before the node is grabbed: a grab while
         /// one is down would leave it stuck down for the desktop.
@@ -80,7 +87,9 @@ public final class UinputOutput: PenOutput {
             translator = EvdevTranslator(device: id, description: description)
             self.filter = CloneFilter(device: id, description: description, engine: engine, filter: filter)
             isPen = description.isPen
-            mustBeUp = isPen ? UinputOutput.nearOrHeld : description.padButtonCodes
+            // A pad's ring or strip reports a finger on it as BTN_TOOL_FINGER.
+            mustBeUp = isPen ? UinputOutput.nearOrHeld
+                : description.padButtonCodes + [BTN.toolFinger].filter { description.has(type: EV.key, code: $0) }
             frame.reserveCapacity(32)
         }
     }
@@ -93,6 +102,7 @@ public final class UinputOutput: PenOutput {
     private var pads: [DeviceID: OutputDevice] = [:]
     private var canvas = CanvasState.minimized
     private var out: [EvdevEvent] = []
+    private var wire: [input_event] = []
     private var inputs: [TimedPenInput] = []
     private var readyEvents = [epoll_event](repeating: epoll_event(), count: 8)
     private let log: (String) -> Void
@@ -127,6 +137,7 @@ public final class UinputOutput: PenOutput {
         self.log = log
         watchdog = GrabWatchdog(log: warn)
         out.reserveCapacity(64)
+        wire.reserveCapacity(64)
         inputs.reserveCapacity(8)
     }
 
@@ -134,14 +145,17 @@ public final class UinputOutput: PenOutput {
         engineConfig = engine
         filterConfig = filter
         for node in nodes.values { node.filter.reconfigure(engine: engine, filter: filter) }
+        for n in nodes.values where !n.isPen && !engine.bindsAButton(of: n.description) {
+            if n.grabbed {
+                n.filter.releaseEverything(at: monotonicMicroseconds(), into: &out)
+                write(n)
+            }
+            nodes[n.id] = nil
+            release(n)
+            log("filter: released \(n.path): none of its pad buttons is bound any more")
+        }
         if engine.bindsPadButtons {
             for pad in pads.values.sorted(by: { $0.id.rawValue < $1.id.rawValue }) where nodes[pad.id] == nil { deviceAdded(pad) }
-        } else {
-            for n in nodes.values where !n.isPen {
-                nodes[n.id] = nil
-                release(n)
-                log("filter: released \(n.path): no pad button is bound any more")
-            }
         }
     }
 
@@ -166,7 +180,14 @@ public final class UinputOutput: PenOutput {
             return log("filter: libevdev cannot read \(path); it stays observed")
         }
         libevdev_set_clock_id(dev, CLOCK_MONOTONIC)   // the daemon's clock, as libinput's times are
-        let n = Node(id: device.id, path: path, fd: fd, dev: dev, description: Probe.describe(dev),
+        let description = Probe.describe(dev)
+        if device.info.kind == .pad, !engineConfig.bindsAButton(of: description) {
+            // A binding for a button this pad does not have (pad-8 on a four-button pad).
+            libevdev_free(dev)
+            Glibc.close(fd)
+            return
+        }
+        let n = Node(id: device.id, path: path, fd: fd, dev: dev, description: description,
                      engine: engineConfig, filter: filterConfig)
         var event = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(u64: UInt64(n.id.rawValue)))
         guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) == 0 else {
@@ -205,8 +226,10 @@ public final class UinputOutput: PenOutput {
     }
 
     private func release(_ n: Node) {
+        n.grabbed = false   // a read loop over this node stops here
         watchdog.forget(fd: n.fd)
         if n.readable { epoll_ctl(epollFD, EPOLL_CTL_DEL, n.fd, nil) }
+        n.readable = false
         destroyClone(n)
         libevdev_free(n.dev)
         Glibc.close(n.fd)   // closing drops the grab
@@ -434,8 +457,21 @@ public final class UinputOutput: PenOutput {
     private func write(_ n: Node) {
         guard !out.isEmpty else { return }
         if let uinput = n.uinput {
+            // One write(2) for the whole batch, not one per event as
+            // libevdev_uinput_write_event makes: uinput takes any number of
+            // whole events at once, and a frame is four or five events.
+            wire.removeAll(keepingCapacity: true)
             for e in out {
-                libevdev_uinput_write_event(uinput, UInt32(e.type), UInt32(e.code), e.value)
+                var ev = input_event()
+                ev.type = e.type
+                ev.code = e.code
+                ev.value = e.value
+                wire.append(ev)
+            }
+            let written = wire.withUnsafeBytes { writeAll(libevdev_uinput_get_fd(uinput), $0) }
+            if !written, !n.writeFailed {
+                n.writeFailed = true
+                log("filter: cannot write to the virtual pen of \(n.path): \(String(cString: strerror(errno)))")
             }
         }
         out.removeAll(keepingCapacity: true)

@@ -171,13 +171,15 @@ struct ReplayDevicesTests {
     @Test func statusGivesEachPenItsSizeAndWhetherItIsADisplaySoThatAnOverlayFindsItsMonitor() throws {
         let h = CommandHandler(config: EngineConfig(), buttonOnlyReason: "no pen", tracksPens: false, log: { _ in })
         h.handle(TimedPenInput(.deviceAdded(DeviceID(1), DeviceInfo(name: "Cintiq", kind: .pen,
-                                                                    area: PenArea(widthMM: 265.09999, heightMM: 167.2, direct: true))), at: 10))
+                                                                    area: PenArea(widthMM: 265.09999, heightMM: 167.2, direct: true,
+                                                                                  bustype: 0x03, vendor: 0x056a))), at: 10))
         h.handle(TimedPenInput(.deviceAdded(DeviceID(2), DeviceInfo(name: "Cintiq Pad", kind: .pad)), at: 10))
         var topics: Set<Topic> = []
         let status = try CommandHandlerTests.json(CommandHandlerTests.ask(h, #"{"id":1,"cmd":"status"}"#, topics: &topics))
         #expect(field(status, "result", "input", "devices") == .array([
             .object(["device": .number(1), "name": .string("Cintiq"), "kind": .string("pen"),
-                     "width_mm": .number(265.1), "height_mm": .number(167.2), "direct": .bool(true)]),
+                     "width_mm": .number(265.1), "height_mm": .number(167.2), "direct": .bool(true),
+                     "bus": .string("usb"), "vendor": .number(1386)]),
             .object(["device": .number(2), "name": .string("Cintiq Pad"), "kind": .string("pad")]),
         ]))
     }

@@ -131,10 +131,11 @@ struct EvemuReaderTests {
         let area = try #require(EvdevTranslator(device: DeviceID(1), description: cintiq).deviceInfo.area)
         #expect(area.direct)
         #expect(abs(area.widthMM! - 265.1) < 0.01 && abs(area.heightMM! - 167.2) < 0.01)
+        #expect(area.bustype == 0x03 && area.vendor == 0x056a)   // USB, Wacom
         // An Intuos is opaque, and this header gives no resolution: no size.
         let intuosFile = Fixtures.path("Wacom_Intuos4_6x9.desc")
         let intuos = try EvemuReader.description(of: readFileBytes(intuosFile), file: intuosFile)
-        #expect(intuos.penArea == PenArea(widthMM: nil, heightMM: nil, direct: false))
+        #expect(intuos.penArea?.widthMM == nil && intuos.penArea?.direct == false)
         // A pad has no surface to place.
         let padFile = Fixtures.path("Wacom_Cintiq_13HD_touch_Pad.events")
         let pad = try EvemuReader.description(of: readFileBytes(padFile), file: padFile)
