@@ -349,4 +349,28 @@ struct CloneFilterProperties {
         #expect(out.filter(\.isReport).count == 6)
     }
 
+
+    @Test func releasingAPadWritesItsWithheldClickAndLeavesNoButtonDownOnTheClone() {
+        var config = EngineConfig()
+        config.bind(.pad(0), to: .toggleCanvas)
+        var replay = CloneReplay(description: Self.pad, config: config)
+        var out: [EvdevEvent] = []
+        func frame(_ events: [(UInt16, UInt16, Int32)], at ms: Int) {
+            for (type, code, value) in events + [(EV.syn, SYN.report, 0)] {
+                replay.feed(type: type, code: code, value: value, time: 1_000_000 + Microseconds(ms) * 1000, onFrames: { out += $0 })
+            }
+        }
+        frame([(EV.key, BTN.n0 + 1, 1)], at: 0)      // pad-1 (unbound) held down: on the clone at once
+        frame([(EV.key, BTN.n0, 1)], at: 100)        // a click of pad-0, withheld for the interval
+        frame([(EV.key, BTN.n0, 0)], at: 180)
+        #expect(Self.keys(out, BTN.n0).isEmpty)
+        var filter = replay.filter
+        var last: [EvdevEvent] = []
+        filter.releaseEverything(at: 1_200_000, into: &last)
+        #expect(last.filter { $0.type == EV.key }.map { [Int($0.code), Int($0.value)] }
+                == [[Int(BTN.n0), 1], [Int(BTN.n0), 0], [Int(BTN.n0) + 1, 0]])
+        #expect(last.last?.isReport == true)
+        #expect(!filter.holdsPress)
+    }
+
 }

@@ -4,18 +4,29 @@ public struct PenSurface: Equatable, Sendable {
     public var heightMM: Double?
     /// A pen display: the pen draws on a screen.
     public var direct: Bool
+    /// `usb`, `bluetooth`, `i2c` …, and the USB vendor id, where the daemon says.
+    public var bus: String?
+    public var vendor: Int?
 
-    public init(widthMM: Double?, heightMM: Double?, direct: Bool) {
+    public init(widthMM: Double?, heightMM: Double?, direct: Bool, bus: String? = nil, vendor: Int? = nil) {
         self.widthMM = widthMM
         self.heightMM = heightMM
         self.direct = direct
+        self.bus = bus
+        self.vendor = vendor
     }
+
+    /// Built into the machine (a laptop's or tablet PC's own panel), not plugged in.
+    var builtIn: Bool { ["i2c", "spi", "host"].contains(bus ?? "") }
+    static let wacom = 0x056a
 }
 
 /// A monitor as GDK reports it: logical pixels on the desktop, millimetres
 /// from its EDID (0 when unknown), the connector's name where there is one.
 public struct MonitorShape: Equatable, Sendable {
     public var connector: String?
+    /// The EDID's maker (a PNP id: WAC for Wacom), where GDK knows it.
+    public var manufacturer: String?
     public var x: Int
     public var y: Int
     public var width: Int
@@ -23,8 +34,9 @@ public struct MonitorShape: Equatable, Sendable {
     public var widthMM: Int
     public var heightMM: Int
 
-    public init(connector: String?, x: Int, y: Int, width: Int, height: Int, widthMM: Int, heightMM: Int) {
+    public init(connector: String?, manufacturer: String? = nil, x: Int, y: Int, width: Int, height: Int, widthMM: Int, heightMM: Int) {
         self.connector = connector
+        self.manufacturer = manufacturer
         self.x = x
         self.y = y
         self.width = width
@@ -34,6 +46,9 @@ public struct MonitorShape: Equatable, Sendable {
     }
 
     public var name: String { connector ?? "\(width)x\(height)+\(x)+\(y)" }
+
+    /// A laptop's own panel, by its connector's name.
+    var builtIn: Bool? { connector.map { c in ["eDP", "LVDS", "DSI"].contains { c.hasPrefix($0) } } }
 }
 
 /// Which monitors the canvas covers, as the user asked (`--monitor`).
@@ -112,18 +127,30 @@ public struct MonitorPlacement: Equatable, Sendable {
             break
         }
         if monitors.count == 1 { return only(0, fallback + "the only monitor") }
-        // A pen display maps to its own screen: the monitor of about its size.
+        // A pen display maps to its own screen: the monitor of about its size;
+        // among several of that size, a Wacom pen prefers a monitor whose EDID
+        // says Wacom, and a pen built into the machine its built-in panel (a
+        // plugged-in one any other).
         for pen in pens where pen.direct {
             guard let w = pen.widthMM, let h = pen.heightMM, w > 0, h > 0 else { continue }
-            let scored = monitors.indices.compactMap { i -> (Int, Double)? in
+            let candidates = monitors.indices.compactMap { i -> (index: Int, rank: Int, off: Double)? in
                 let m = monitors[i]
                 guard m.widthMM > 0, m.heightMM > 0 else { return nil }
                 func off(_ a: Double, _ b: Double) -> Double { max(abs(a - Double(m.widthMM)) / Double(m.widthMM), abs(b - Double(m.heightMM)) / Double(m.heightMM)) }
-                return (i, min(off(w, h), off(h, w)))   // a display turned to portrait reports its sides swapped
-            }
-            if let best = scored.filter({ $0.1 <= sizeTolerance }).min(by: { $0.1 < $1.1 }) {
-                let m = monitors[best.0]
-                return only(best.0, fallback + "the pen display's \(Int(w.rounded()))x\(Int(h.rounded())) mm matches its \(m.widthMM)x\(m.heightMM) mm")
+                let o = min(off(w, h), off(h, w))   // a display turned to portrait reports its sides swapped
+                guard o <= sizeTolerance else { return nil }
+                let maker = pen.vendor == PenSurface.wacom && m.manufacturer == "WAC" ? 0 : 1
+                let place = m.builtIn.map { $0 == pen.builtIn ? 0 : 1 } ?? 0
+                return (i, maker * 2 + place, o)
+            }.sorted { ($0.rank, $0.off) < ($1.rank, $1.off) }
+            if let best = candidates.first {
+                let m = monitors[best.index]
+                var why = fallback + "the pen display's \(Int(w.rounded()))x\(Int(h.rounded())) mm matches its \(m.widthMM)x\(m.heightMM) mm"
+                let alike = candidates.dropFirst().filter { $0.rank == best.rank }
+                if !alike.isEmpty {
+                    why += "; so does \(alike.map { "monitor \($0.index) (\(monitors[$0.index].name))" }.joined(separator: ", ")): if the canvas is on the wrong one, choose with --monitor"
+                }
+                return only(best.index, why)
             }
             fallback += "no monitor is the size of the pen display (\(Int(w.rounded()))x\(Int(h.rounded())) mm); "
         }

@@ -269,7 +269,8 @@ final class CanvasOverlay: MonitorWindowOwner {
             var r = GdkRectangle()
             gdk_monitor_get_geometry(monitor, &r)
             let connector = gdk_monitor_get_connector(monitor).map { String(cString: $0) }
-            return (MonitorShape(connector: connector, x: Int(r.x), y: Int(r.y), width: Int(r.width), height: Int(r.height),
+            let manufacturer = gdk_monitor_get_manufacturer(monitor).map { String(cString: $0) }
+            return (MonitorShape(connector: connector, manufacturer: manufacturer, x: Int(r.x), y: Int(r.y), width: Int(r.width), height: Int(r.height),
                                  widthMM: Int(gdk_monitor_get_width_mm(monitor)), heightMM: Int(gdk_monitor_get_height_mm(monitor))), monitor)
         }
     }
@@ -296,6 +297,7 @@ final class CanvasOverlay: MonitorWindowOwner {
             }
         }
         for w in windows { w.present() }
+        ensureTick()
         log("presented")
     }
 
@@ -325,15 +327,20 @@ final class CanvasOverlay: MonitorWindowOwner {
         fade = direction
         fadeFrom = alpha
         fadeStart = 0   // set by the first tick, from the frame clock
-        if tickID == 0, let first = windows.first {
-            tickWindow = first
-            tickID = gtk_widget_add_tick_callback(first.area, { _, clock, data in
-                MainActor.assumeIsolated {
-                    Unmanaged<CanvasOverlay>.fromOpaque(data!).takeUnretainedValue().tick(Int64(gdk_frame_clock_get_frame_time(clock)))
-                }
-            }, Unmanaged.passUnretained(self).toOpaque(), nil)
-        }
+        ensureTick()
         queueDraw()
+    }
+
+    /// The fade runs on the first window's frame clock; with no window yet
+    /// (no monitor), `present` starts it once there is one.
+    private func ensureTick() {
+        guard fade != .none, tickID == 0, let first = windows.first else { return }
+        tickWindow = first
+        tickID = gtk_widget_add_tick_callback(first.area, { _, clock, data in
+            MainActor.assumeIsolated {
+                Unmanaged<CanvasOverlay>.fromOpaque(data!).takeUnretainedValue().tick(Int64(gdk_frame_clock_get_frame_time(clock)))
+            }
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
     }
 
     private func stopFade() {
@@ -351,20 +358,26 @@ final class CanvasOverlay: MonitorWindowOwner {
         }
     }
 
+    /// How long past its end a fade waits for every window to have drawn it:
+    /// a window whose monitor never paints (blanked, or held back by the
+    /// compositor) must not keep the fade, and the daemon's transition, waiting.
+    private static let fadeGraceMicroseconds = 100_000.0
+
     /// Called before each frame while a fade runs.
     private func tick(_ now: Int64) -> gboolean {
         if fadeStart == 0 { fadeStart = now }
         let duration = Double(max(options.fadeMilliseconds, 1)) * 1000
         let progress = min(1, Double(now - fadeStart) / duration)
+        let overdue = Double(now - fadeStart) > duration + Self.fadeGraceMicroseconds
         switch fade {
         case .inward:
-            if drawnAlpha >= 1 {
+            if drawnAlpha >= 1 || (overdue && alpha >= 1) {
                 finishFade()
                 return 0
             }
             alpha = fadeFrom + (1 - fadeFrom) * progress
         case .outward:
-            if drawnAlpha <= 0, alpha <= 0 {
+            if (drawnAlpha <= 0 || overdue), alpha <= 0 {
                 finishFade()
                 return 0
             }

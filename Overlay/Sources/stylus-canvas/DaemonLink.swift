@@ -14,6 +14,8 @@ import Glibc
 final class DaemonLink: Sendable {
     let path: String
     private let handle = Mutex<SubscriptionHandle?>(nil)
+    /// Bumped by every `device` event: a slower `status` from an earlier event must not overwrite a newer one.
+    private let pensGeneration = Mutex(0)
 
     init(socket: String?) throws(StylusClientError) {
         path = try StylusConnection.resolvePath(socket: socket)
@@ -31,8 +33,16 @@ final class DaemonLink: Sendable {
             case .disconnected(let reason): deliver(.disconnected(reason: reason))
             case .event(let event) where event.name == "device":
                 // The event names the device; where it sits on the screen is in the status.
+                let generation = self.pensGeneration.withLock { g -> Int in
+                    g += 1
+                    return g
+                }
                 Self.detached {
-                    if let status = try? StylusConnection(path: path).status() { deliver(.pens(Self.pens(status))) }
+                    guard let status = try? StylusConnection(path: path).status() else { return }
+                    // Delivered under the lock, so that a newer answer cannot pass this one on the way.
+                    self.pensGeneration.withLock { g in
+                        if g == generation { deliver(.pens(Self.pens(status))) }
+                    }
                 }
             case .event(let event): if let update = Self.translate(event) { deliver(update) }
             }
@@ -49,7 +59,9 @@ final class DaemonLink: Sendable {
     }
 
     private static func pens(_ status: StatusResult) -> [PenSurface] {
-        status.input.devices.filter { $0.kind == "pen" }.map { PenSurface(widthMM: $0.widthMM, heightMM: $0.heightMM, direct: $0.direct ?? false) }
+        status.input.devices.filter { $0.kind == "pen" }.map {
+            PenSurface(widthMM: $0.widthMM, heightMM: $0.heightMM, direct: $0.direct ?? false, bus: $0.bus, vendor: $0.vendor)
+        }
     }
 
     private static func translate(_ event: EventLine) -> DaemonUpdate? {

@@ -82,3 +82,39 @@ private let intuos = PenSurface(widthMM: 223.5, heightMM: 139.7, direct: false)
 func monitorArguments(_ text: String, _ request: MonitorRequest) {
     #expect(MonitorRequest(argument: text) == request)
 }
+
+/// A Cintiq 16 (345x194 mm, USB, Wacom) beside a 15.6" laptop panel of the same size.
+private let panel156 = MonitorShape(connector: "eDP-1", manufacturer: "BOE", x: 0, y: 0, width: 1920, height: 1080, widthMM: 344, heightMM: 194)
+private let cintiq16 = MonitorShape(connector: "HDMI-1", manufacturer: "WAC", x: 1920, y: 0, width: 1920, height: 1080, widthMM: 345, heightMM: 194)
+private let cintiq16Pen = PenSurface(widthMM: 344.2, heightMM: 193.6, direct: true, bus: "usb", vendor: 0x056a)
+
+@Test func aWacomDisplayTheSizeOfTheLaptopPanelIsFoundByItsMakerNotTheFirstOfThatSize() {
+    let p = MonitorPlacement.choose(.auto, pens: [cintiq16Pen], monitors: [panel156, cintiq16])!
+    #expect(p.monitors == [1])
+}
+
+@Test func aPluggedInPenDisplayPrefersAnExternalMonitorAndABuiltInPenTheBuiltInPanel() {
+    // Neither monitor's EDID names its maker here: the connection decides.
+    let anonymous = MonitorShape(connector: "DP-1", x: 1920, y: 0, width: 1920, height: 1080, widthMM: 345, heightMM: 194)
+    let panel = MonitorShape(connector: "eDP-1", x: 0, y: 0, width: 1920, height: 1080, widthMM: 344, heightMM: 194)
+    #expect(MonitorPlacement.choose(.auto, pens: [PenSurface(widthMM: 344, heightMM: 194, direct: true, bus: "usb")],
+                                    monitors: [panel, anonymous])?.monitors == [1])
+    #expect(MonitorPlacement.choose(.auto, pens: [PenSurface(widthMM: 344, heightMM: 194, direct: true, bus: "i2c")],
+                                    monitors: [anonymous, panel])?.monitors == [1])
+}
+
+@Test func twoMonitorsThatFitEquallyWellAreNamedAndTheUserIsToldHowToChoose() {
+    let left = MonitorShape(connector: "DP-1", x: -1920, y: 0, width: 1920, height: 1080, widthMM: 345, heightMM: 194)
+    let right = MonitorShape(connector: "DP-2", x: 0, y: 0, width: 1920, height: 1080, widthMM: 345, heightMM: 194)
+    let p = MonitorPlacement.choose(.auto, pens: [PenSurface(widthMM: 345, heightMM: 194, direct: true)], monitors: [left, right])!
+    #expect(p.monitors == [0])
+    #expect(p.reason.contains("so does monitor 1 (DP-2)") && p.reason.contains("--monitor"))
+}
+
+@Test func aDesktopReachingIntoNegativeCoordinatesMapsFromItsTopLeftCorner() {
+    let left = MonitorShape(connector: "DP-1", x: -1280, y: -200, width: 1280, height: 1024, widthMM: 0, heightMM: 0)
+    let p = MonitorPlacement.choose(.auto, pens: [intuos], monitors: [left, laptop])!
+    #expect([p.areaX, p.areaY, p.areaWidth, p.areaHeight] == [-1280, -200, 3200, 1280])
+    #expect(xy(p.geometry(on: left).pixel(InkPoint(x: 0, y: 0, pressure: 1))) == [0, 0])
+    #expect(xy(p.geometry(on: laptop).pixel(InkPoint(x: 1, y: 1, pressure: 1))) == [1920, 1080])
+}
