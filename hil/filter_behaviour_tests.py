@@ -23,6 +23,7 @@ __all__ = [
     "test_filter_a_recording_reaches_the_clone_as_the_replay_predicts",
     "test_filter_without_capture_the_clone_follows_the_pen_over_the_open_canvas_and_status_says_so",
     "test_filter_a_bound_pad_button_is_withheld_others_pass_and_unbinding_releases_the_pad",
+    "test_filter_a_binding_for_a_button_the_pad_lacks_leaves_it_alone_and_a_reload_that_binds_one_grabs_it",
 ]
 
 EV_SYN, EV_KEY, EV_ABS, EV_MSC = 0, 1, 3, 4
@@ -626,15 +627,55 @@ def test_filter_a_bound_pad_button_is_withheld_others_pass_and_unbinding_release
             f.write('[bindings]\nBTN_STYLUS = "toggle-canvas"\n')
         answer = d.request("reload")
         check(answer.get("ok"), f"reload: {answer}")
-        d.wait_log(f"filter: released {node}: no pad button is bound any more", timeout=10)
+        d.wait_log(f"filter: released {node}: none of its pad buttons is bound any more", timeout=10)
         subprocess.run(["udevadm", "settle"], check=False)
-        check(not os.path.exists(clone), f"the pad's clone {clone} is still there")
+        check("stylusd-hil pad (stylusd)" not in input_device_names(), "the pad's clone is still there")
         with open(node, "rb") as f:   # nobody holds the grab any more: this one succeeds
             fcntl.ioctl(f, EVIOCGRAB, 1)
             fcntl.ioctl(f, EVIOCGRAB, 0)
     finally:
         if reader:
             reader.close()
+        if d:
+            d.stop()
+        tests.destroy_uinput(pad)
+
+
+def input_device_names():
+    """The name of every input device the kernel has now."""
+    with open("/proc/bus/input/devices") as f:
+        return [line.split("=", 1)[1].strip().strip('"') for line in f if line.startswith("N: Name=")]
+
+
+def test_filter_a_binding_for_a_button_the_pad_lacks_leaves_it_alone_and_a_reload_that_binds_one_grabs_it():
+    """pad-8 bound, a four-button pad: nothing of the pad is grabbed (its buttons reach the desktop
+    from the real node). A reload that binds pad-1 grabs it and clones it."""
+    import tests
+    from tests import check
+    config = "/tmp/hil-pad-config-2.toml"
+    with open(config, "w") as f:
+        f.write('[bindings]\npad-8 = "undo"\n')
+    pad = tests.make_pad(buttons=4)
+    node = pad.devnode
+    d = None
+    try:
+        d = tests.start("--output", "filter", "--config", config)
+        d.wait_device("pad")
+        settle(0.5)
+        check(not any(f"grabbed {node}" in l for l in d.log), f"the pad was grabbed for a button it lacks: {d.log[-5:]}")
+        check("stylusd-hil pad (stylusd)" not in input_device_names(), "a clone of the pad exists")
+        with open(node, "rb") as f:   # nobody holds a grab on it
+            fcntl.ioctl(f, EVIOCGRAB, 1)
+            fcntl.ioctl(f, EVIOCGRAB, 0)
+        with open(config, "w") as f:
+            f.write('[bindings]\npad-1 = "undo"\n')
+        answer = d.request("reload")
+        check(answer.get("ok"), f"reload: {answer}")
+        d.wait_log(f"filter: grabbed {node}", timeout=10)
+        subprocess.run(["udevadm", "settle"], check=False)
+        check("stylusd-hil pad (stylusd)" in input_device_names(), "the pad grabbed after the reload has no clone")
+        print("    pad-8 on a four-button pad: left alone; pad-1 after a reload: grabbed and cloned", flush=True)
+    finally:
         if d:
             d.stop()
         tests.destroy_uinput(pad)
