@@ -634,12 +634,56 @@ def test_killed_daemon_hides_within_3s():
         print(f"  hidden {time.monotonic() - killed:.2f} s after SIGKILL", flush=True)
 
 
+def test_a_daemon_that_dies_holding_the_pen_leaves_no_click_through_canvas():
+    """Filter mode, canvas open and click-through: the daemon is killed, so the kernel gives the
+    pen back to the desktop. Until the canvas hides, it takes the clicks itself (a pen stroke
+    would otherwise click the applications under a canvas still on screen); once hidden, a
+    click reaches the window below again."""
+    with stack([], pen_captured=True) as s:
+        xev = subprocess.Popen(["xev", "-geometry", "200x150+300+300", "-event", "button", "-name", "click-target"],
+                               env=DESKTOP_SESSION.env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        seen = []
+        threading.Thread(target=lambda: [seen.append(l) for l in xev.stdout], daemon=True).start()
+
+        def click_reaches():
+            n = len([l for l in seen if "ButtonPress" in l])
+            subprocess.run(["xdotool", "mousemove", "400", "375", "click", "1"], env=DESKTOP_SESSION.env, check=True)
+            end = time.monotonic() + 0.5
+            while time.monotonic() < end and len([l for l in seen if "ButtonPress" in l]) == n:
+                time.sleep(0.02)
+            subprocess.run(["xdotool", "mousemove", "0", "0"], env=DESKTOP_SESSION.env, check=True)
+            return len([l for l in seen if "ButtonPress" in l]) > n
+
+        try:
+            subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--name", "click-target"],
+                           env=DESKTOP_SESSION.env, check=True, timeout=10, stdout=subprocess.DEVNULL)
+            since = time.monotonic()
+            s.open_and_wait()
+            s.wait_overlay("click-through: empty input region", 5, since)
+            check(click_reaches(), "with the pen captured the click did not go through the open canvas")
+            since = time.monotonic()
+            s.daemon.kill()
+            s.daemon.wait(5)
+            s.wait_overlay("takes pointer input", 1.5, since)
+            check(time.monotonic() - since < 1.5, "the overlay took too long to notice the daemon's death")
+            time.sleep(0.3)   # the window manager maps the canvas again (its frame keeps no empty input shape)
+            check(not click_reaches(), f"after the daemon died the click went through the canvas still on screen: {[l for t, l in s.overlay_log if t >= since]}")
+            s.wait_overlay("hidden", 3, since)
+            check(click_reaches(), "after the canvas hid, the click did not reach the window below")
+            print(f"  the canvas took the clicks from {[round(t - since, 2) for t, l in s.overlay_log if t >= since and 'takes pointer input' in l][0]} s "
+                  f"after SIGKILL until it hid", flush=True)
+        finally:
+            xev.terminate()
+            xev.wait(5)
+
+
 TESTS = [test_replay_double_press_opens_the_canvas_with_its_ink, test_minimize_reopen_same_pixels,
          test_see_through_over_applications, test_escape_minimizes, test_undo,
          test_click_through_reaches_the_window_below, test_without_click_through_the_canvas_takes_the_click,
          test_with_the_pen_captured_the_canvas_lets_clicks_through,
          test_in_filter_mode_without_the_pen_captured_the_canvas_takes_the_click,
-         test_daemon_restart_redraws_within_2s, test_killed_daemon_hides_within_3s]
+         test_daemon_restart_redraws_within_2s, test_killed_daemon_hides_within_3s,
+         test_a_daemon_that_dies_holding_the_pen_leaves_no_click_through_canvas]
 
 
 def main():

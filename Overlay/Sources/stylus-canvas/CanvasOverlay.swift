@@ -320,6 +320,10 @@ final class CanvasOverlay: MonitorWindowOwner {
         daemonCapturesPen = captures
         guard shown else { return }
         for w in windows { w.updateInputRegion() }
+        // Sent now: with nothing to draw, GDK would keep the request in its
+        // buffer, and a daemon that just died would leave the pen clicking
+        // through a canvas still on the screen until the next frame.
+        gdk_display_flush(gdk_display_get_default())
         if !passesPointerInput { log("takes pointer input") }
     }
 

@@ -38,6 +38,8 @@ final class MonitorWindow {
     /// The alpha this window last painted with, so that a fade ends when every window has drawn its end.
     private(set) var drawnAlpha = -1.0
     private var followsLayout = false
+    /// The input region was emptied while the window was mapped.
+    private var emptied = false
 
     init(owner: MonitorWindowOwner, monitor: OpaquePointer, geometry: InkGeometry) {
         self.owner = owner
@@ -128,6 +130,15 @@ final class MonitorWindow {
         guard let surface = gtk_native_get_surface(OpaquePointer(window)) else { return }
         guard owner.passesPointerInput else {
             gdk_surface_set_input_region(surface, nil)   // nil: the whole surface takes input again
+            if emptied, gtk_widget_get_mapped(window) != 0 {
+                // A window manager that copied the empty region to its frame
+                // (openbox does) keeps it there: mapped again, the frame takes
+                // the window's shape anew, and the canvas its clicks.
+                emptied = false
+                gtk_widget_set_visible(window, 0)
+                gtk_window_present(gcast(window))
+            }
+            emptied = false
             return
         }
         if !followsLayout {
@@ -143,6 +154,7 @@ final class MonitorWindow {
             connectSignal(UnsafeMutableRawPointer(surface), "layout", onLayout, Unmanaged.passUnretained(self).toOpaque(), after: true)
         }
         emptyInputRegion()
+        emptied = true
         owner.log("click-through: empty input region")
     }
 
