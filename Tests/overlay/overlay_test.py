@@ -215,7 +215,17 @@ class FilterModeProxy:
         self.listener.bind(path)
         self.listener.listen(8)
         self.daemon_socket = daemon_socket
+        self.connections = []
         threading.Thread(target=self._accept, daemon=True).start()
+
+    def drop_connections(self):
+        """Ends every connection, as a daemon restarting would: its clients reconnect and read the status anew."""
+        for s in self.connections:
+            try:
+                s.shutdown(2)
+            except OSError:
+                pass
+        self.connections = []
 
     def _accept(self):
         import socket as socketlib
@@ -223,6 +233,7 @@ class FilterModeProxy:
             client, _ = self.listener.accept()
             daemon = socketlib.socket(socketlib.AF_UNIX, socketlib.SOCK_STREAM)
             daemon.connect(self.daemon_socket)
+            self.connections += [client, daemon]
             threading.Thread(target=self._pump, args=(client, daemon, lambda b: b), daemon=True).start()
             threading.Thread(target=self._pump, args=(daemon, client, self._as_filter), daemon=True).start()
 
@@ -272,7 +283,7 @@ class Stack:
         self.watcher = Watcher(self.socket)
         if pen_captured or filter_without_capture:
             overlay_socket = os.path.join(root, "captured.sock")
-            FilterModeProxy(overlay_socket, self.socket, captures=pen_captured)
+            self.proxy = FilterModeProxy(overlay_socket, self.socket, captures=pen_captured)
         self.overlay_log = []
         env = dict(desktop.env, GSK_RENDERER="cairo", NO_AT_BRIDGE="1")
         self.overlay = subprocess.Popen([args.canvas, "--socket", overlay_socket, "--verbose", *overlay_args], env=env,
@@ -634,6 +645,47 @@ def test_killed_daemon_hides_within_3s():
         print(f"  hidden {time.monotonic() - killed:.2f} s after SIGKILL", flush=True)
 
 
+def test_a_canvas_hidden_while_click_through_takes_the_clicks_when_shown_in_observe_mode():
+    """Filter mode, the canvas opened click-through and minimized; the daemon gives the pen back
+    (observe mode: here the proxy stops saying captures_pen, and the overlay reconnects); opened
+    again, the canvas takes the clicks (the window manager's frame must not keep the old empty
+    input shape)."""
+    with stack([], pen_captured=True) as s:
+        xev = subprocess.Popen(["xev", "-geometry", "200x150+300+300", "-event", "button", "-name", "click-target"],
+                               env=DESKTOP_SESSION.env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        seen = []
+        threading.Thread(target=lambda: [seen.append(l) for l in xev.stdout], daemon=True).start()
+        try:
+            subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--name", "click-target"],
+                           env=DESKTOP_SESSION.env, check=True, timeout=10, stdout=subprocess.DEVNULL)
+            since = time.monotonic()
+            s.open_and_wait()
+            s.wait_overlay("click-through: empty input region", 5, since)
+            check(click_lands_on(seen), "with the pen captured the click did not go through the open canvas")
+            s.minimize_and_wait()
+            s.wait_overlay("hidden", 3, since)
+            since = time.monotonic()
+            s.proxy.captures = False
+            s.proxy.drop_connections()
+            s.wait_overlay("reconnected", 5, since)
+            s.open_and_wait()
+            check(not click_lands_on(seen), "the canvas shown again in observe mode let the click through")
+        finally:
+            xev.terminate()
+            xev.wait(5)
+
+
+def click_lands_on(seen):
+    """A click at the middle of the xev window; whether xev saw a new ButtonPress within 0.5 s."""
+    n = len([l for l in seen if "ButtonPress" in l])
+    subprocess.run(["xdotool", "mousemove", "400", "375", "click", "1"], env=DESKTOP_SESSION.env, check=True)
+    end = time.monotonic() + 0.5
+    while time.monotonic() < end and len([l for l in seen if "ButtonPress" in l]) == n:
+        time.sleep(0.02)
+    subprocess.run(["xdotool", "mousemove", "0", "0"], env=DESKTOP_SESSION.env, check=True)
+    return len([l for l in seen if "ButtonPress" in l]) > n
+
+
 def test_a_daemon_that_dies_holding_the_pen_leaves_no_click_through_canvas():
     """Filter mode, canvas open and click-through: the daemon is killed, so the kernel gives the
     pen back to the desktop. Until the canvas hides, it takes the clicks itself (a pen stroke
@@ -646,13 +698,7 @@ def test_a_daemon_that_dies_holding_the_pen_leaves_no_click_through_canvas():
         threading.Thread(target=lambda: [seen.append(l) for l in xev.stdout], daemon=True).start()
 
         def click_reaches():
-            n = len([l for l in seen if "ButtonPress" in l])
-            subprocess.run(["xdotool", "mousemove", "400", "375", "click", "1"], env=DESKTOP_SESSION.env, check=True)
-            end = time.monotonic() + 0.5
-            while time.monotonic() < end and len([l for l in seen if "ButtonPress" in l]) == n:
-                time.sleep(0.02)
-            subprocess.run(["xdotool", "mousemove", "0", "0"], env=DESKTOP_SESSION.env, check=True)
-            return len([l for l in seen if "ButtonPress" in l]) > n
+            return click_lands_on(seen)
 
         try:
             subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--name", "click-target"],
@@ -683,7 +729,8 @@ TESTS = [test_replay_double_press_opens_the_canvas_with_its_ink, test_minimize_r
          test_with_the_pen_captured_the_canvas_lets_clicks_through,
          test_in_filter_mode_without_the_pen_captured_the_canvas_takes_the_click,
          test_daemon_restart_redraws_within_2s, test_killed_daemon_hides_within_3s,
-         test_a_daemon_that_dies_holding_the_pen_leaves_no_click_through_canvas]
+         test_a_daemon_that_dies_holding_the_pen_leaves_no_click_through_canvas,
+         test_a_canvas_hidden_while_click_through_takes_the_clicks_when_shown_in_observe_mode]
 
 
 def main():
