@@ -76,7 +76,13 @@ if [ $inside = 1 ]; then
     # The installed daemon answers the installed client (no seat here: it
     # runs button-only).
     in_root mkdir -p /tmp/run
-    in_root stylusd --socket /tmp/run/stylusd.sock >"$work/daemon.log" 2>&1 &
+    # Not through in_root: a function in the background is a subshell, and $!
+    # would be that shell; chroot and env exec, so $! is the daemon itself and
+    # the kill below stops it (it outlived the test on the CI machine before).
+    # Its state file goes to /tmp/run: a user's state under $HOME is the
+    # user's, which the purge check below must not find.
+    chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 XDG_STATE_HOME=/tmp/run \
+        stylusd --socket /tmp/run/stylusd.sock >"$work/daemon.log" 2>&1 &
     daemon=$!
     for _ in $(seq 100); do [ -S "$root/tmp/run/stylusd.sock" ] && break; sleep 0.1; done
     if out=$(in_root stylusctl status --socket /tmp/run/stylusd.sock 2>&1); then
@@ -86,6 +92,11 @@ if [ $inside = 1 ]; then
     fi
     kill -TERM $daemon 2>/dev/null || true
     wait $daemon 2>/dev/null || true
+    if pgrep -f "stylusd --socket /tmp/run/stylusd.sock" >/dev/null; then
+        fail "the installed daemon still runs after SIGTERM"
+    else
+        pass "the installed daemon stopped on SIGTERM"
+    fi
 
     # The overlay starts far enough to parse its options: GTK 4 and the rest
     # are loaded by then. Its man page (written by hand) names every option.
