@@ -562,31 +562,38 @@ def test_undo():
         print(f"  {len(kept)} strokes ({n_kept} points) stay; {len(gone)} points of the undone stroke are bare", flush=True)
 
 
+@contextlib.contextmanager
+def click_target():
+    """A small xev window at (300, 300), mapped; yields the list of lines xev prints (its button events)."""
+    xev = subprocess.Popen(["xev", "-geometry", "200x150+300+300", "-event", "button", "-name", "click-target"],
+                           env=DESKTOP_SESSION.env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    seen = []
+    threading.Thread(target=lambda: [seen.append(l) for l in xev.stdout], daemon=True).start()
+    try:
+        # Mapped, not merely started: a loaded machine takes its time.
+        subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--name", "click-target"],
+                       env=DESKTOP_SESSION.env, check=True, timeout=10, stdout=subprocess.DEVNULL)
+        yield seen
+    finally:
+        xev.terminate()
+        xev.wait(5)
+
+
 def click_reaches_window_below(overlay_args, pen_captured=False, filter_without_capture=False):
     """A small xev window under the open canvas; a click on it; whether xev saw the press."""
-    with stack(overlay_args, pen_captured=pen_captured, filter_without_capture=filter_without_capture) as s:
-        xev = subprocess.Popen(["xev", "-geometry", "200x150+300+300", "-event", "button", "-name", "click-target"],
-                               env=DESKTOP_SESSION.env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        seen = []
-        threading.Thread(target=lambda: [seen.append(l) for l in xev.stdout], daemon=True).start()
-        try:
-            # Mapped, not merely started: a loaded machine takes its time.
-            subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--name", "click-target"],
-                           env=DESKTOP_SESSION.env, check=True, timeout=10, stdout=subprocess.DEVNULL)
-            since = time.monotonic()
-            s.open_and_wait()
-            if "--click-through" in overlay_args or pen_captured:
-                s.wait_overlay("click-through: empty input region", 5, since)
-            subprocess.run(["xdotool", "mousemove", "400", "375", "click", "1"], env=DESKTOP_SESSION.env, check=True)
-            # The press reaches xev or it does not; give a loaded machine 2 s to tell.
-            end = time.monotonic() + 2.0
-            while time.monotonic() < end and not any("ButtonPress" in l for l in seen):
-                time.sleep(0.05)
-            subprocess.run(["xdotool", "mousemove", "0", "0"], env=DESKTOP_SESSION.env, check=True)
-            return any("ButtonPress" in l for l in seen)
-        finally:
-            xev.terminate()
-            xev.wait(5)
+    with stack(overlay_args, pen_captured=pen_captured, filter_without_capture=filter_without_capture) as s, \
+            click_target() as seen:
+        since = time.monotonic()
+        s.open_and_wait()
+        if "--click-through" in overlay_args or pen_captured:
+            s.wait_overlay("click-through: empty input region", 5, since)
+        subprocess.run(["xdotool", "mousemove", "400", "375", "click", "1"], env=DESKTOP_SESSION.env, check=True)
+        # The press reaches xev or it does not; give a loaded machine 2 s to tell.
+        end = time.monotonic() + 2.0
+        while time.monotonic() < end and not any("ButtonPress" in l for l in seen):
+            time.sleep(0.05)
+        subprocess.run(["xdotool", "mousemove", "0", "0"], env=DESKTOP_SESSION.env, check=True)
+        return any("ButtonPress" in l for l in seen)
 
 
 def test_click_through_reaches_the_window_below():
@@ -650,29 +657,19 @@ def test_a_canvas_hidden_while_click_through_takes_the_clicks_when_shown_in_obse
     (observe mode: here the proxy stops saying captures_pen, and the overlay reconnects); opened
     again, the canvas takes the clicks (the window manager's frame must not keep the old empty
     input shape)."""
-    with stack([], pen_captured=True) as s:
-        xev = subprocess.Popen(["xev", "-geometry", "200x150+300+300", "-event", "button", "-name", "click-target"],
-                               env=DESKTOP_SESSION.env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        seen = []
-        threading.Thread(target=lambda: [seen.append(l) for l in xev.stdout], daemon=True).start()
-        try:
-            subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--name", "click-target"],
-                           env=DESKTOP_SESSION.env, check=True, timeout=10, stdout=subprocess.DEVNULL)
-            since = time.monotonic()
-            s.open_and_wait()
-            s.wait_overlay("click-through: empty input region", 5, since)
-            check(click_lands_on(seen), "with the pen captured the click did not go through the open canvas")
-            s.minimize_and_wait()
-            s.wait_overlay("hidden", 3, since)
-            since = time.monotonic()
-            s.proxy.captures = False
-            s.proxy.drop_connections()
-            s.wait_overlay("reconnected", 5, since)
-            s.open_and_wait()
-            check(not click_lands_on(seen), "the canvas shown again in observe mode let the click through")
-        finally:
-            xev.terminate()
-            xev.wait(5)
+    with stack([], pen_captured=True) as s, click_target() as seen:
+        since = time.monotonic()
+        s.open_and_wait()
+        s.wait_overlay("click-through: empty input region", 5, since)
+        check(click_lands_on(seen), "with the pen captured the click did not go through the open canvas")
+        s.minimize_and_wait()
+        s.wait_overlay("hidden", 3, since)
+        since = time.monotonic()
+        s.proxy.captures = False
+        s.proxy.drop_connections()
+        s.wait_overlay("reconnected", 5, since)
+        s.open_and_wait()
+        check(not click_lands_on(seen), "the canvas shown again in observe mode let the click through")
 
 
 def click_lands_on(seen):
@@ -691,36 +688,22 @@ def test_a_daemon_that_dies_holding_the_pen_leaves_no_click_through_canvas():
     pen back to the desktop. Until the canvas hides, it takes the clicks itself (a pen stroke
     would otherwise click the applications under a canvas still on screen); once hidden, a
     click reaches the window below again."""
-    with stack([], pen_captured=True) as s:
-        xev = subprocess.Popen(["xev", "-geometry", "200x150+300+300", "-event", "button", "-name", "click-target"],
-                               env=DESKTOP_SESSION.env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        seen = []
-        threading.Thread(target=lambda: [seen.append(l) for l in xev.stdout], daemon=True).start()
-
-        def click_reaches():
-            return click_lands_on(seen)
-
-        try:
-            subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--name", "click-target"],
-                           env=DESKTOP_SESSION.env, check=True, timeout=10, stdout=subprocess.DEVNULL)
-            since = time.monotonic()
-            s.open_and_wait()
-            s.wait_overlay("click-through: empty input region", 5, since)
-            check(click_reaches(), "with the pen captured the click did not go through the open canvas")
-            since = time.monotonic()
-            s.daemon.kill()
-            s.daemon.wait(5)
-            s.wait_overlay("takes pointer input", 1.5, since)
-            check(time.monotonic() - since < 1.5, "the overlay took too long to notice the daemon's death")
-            time.sleep(0.3)   # the window manager maps the canvas again (its frame keeps no empty input shape)
-            check(not click_reaches(), f"after the daemon died the click went through the canvas still on screen: {[l for t, l in s.overlay_log if t >= since]}")
-            s.wait_overlay("hidden", 3, since)
-            check(click_reaches(), "after the canvas hid, the click did not reach the window below")
-            print(f"  the canvas took the clicks from {[round(t - since, 2) for t, l in s.overlay_log if t >= since and 'takes pointer input' in l][0]} s "
-                  f"after SIGKILL until it hid", flush=True)
-        finally:
-            xev.terminate()
-            xev.wait(5)
+    with stack([], pen_captured=True) as s, click_target() as seen:
+        since = time.monotonic()
+        s.open_and_wait()
+        s.wait_overlay("click-through: empty input region", 5, since)
+        check(click_lands_on(seen), "with the pen captured the click did not go through the open canvas")
+        since = time.monotonic()
+        s.daemon.kill()
+        s.daemon.wait(5)
+        s.wait_overlay("takes pointer input", 1.5, since)
+        check(time.monotonic() - since < 1.5, "the overlay took too long to notice the daemon's death")
+        time.sleep(0.3)   # the window manager maps the canvas again (its frame keeps no empty input shape)
+        check(not click_lands_on(seen), f"after the daemon died the click went through the canvas still on screen: {[l for t, l in s.overlay_log if t >= since]}")
+        s.wait_overlay("hidden", 3, since)
+        check(click_lands_on(seen), "after the canvas hid, the click did not reach the window below")
+        print(f"  the canvas took the clicks from {[round(t - since, 2) for t, l in s.overlay_log if t >= since and 'takes pointer input' in l][0]} s "
+              f"after SIGKILL until it hid", flush=True)
 
 
 TESTS = [test_replay_double_press_opens_the_canvas_with_its_ink, test_minimize_reopen_same_pixels,
