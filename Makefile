@@ -22,7 +22,7 @@ DEB_TEST   := $(DEB_BUILD) python3 evemu-tools groff-base tmux $(COMPLETION_SHEL
 RECORDING  := Tests/Fixtures/recordings/Wacom_Cintiq_22HDT_Pen.events
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: test-firstrun overlay test-overlay install-overlay bench-overlay bench-flood bench-filter all deps deps-test build release run demo test test-swift test-crosscheck test-contract test-fuzz test-sanitize fuzz hil bench bench-latency install install-paths-check install-build install-udev uninstall clean
+.PHONY: startup-order test-firstrun overlay test-overlay install-overlay bench-overlay bench-flood bench-filter all deps deps-test build release run demo test test-swift test-crosscheck test-contract test-fuzz test-sanitize fuzz hil bench bench-latency install install-paths-check install-build install-udev uninstall clean
 
 all: build
 
@@ -135,7 +135,10 @@ hil: release
 # report goes to bench-report.txt (figures kept in docs/PERFORMANCE.md).
 bench: release install-build
 	$(SWIFT) build -c release --product stylus-bench
-	python3 bench/bench.py --bin .build/release --static .build-static/release
+	@# What make install installs (stripped), where the daemon finds its parser beside it.
+	install -Dm755 -s --strip-program=$(STRIP) .build-static/release/stylusd .build-static/installed/stylusd
+	install -Dm755 -s --strip-program=$(STRIP) .build-static/release/stylusd-parse-config .build-static/installed/stylusd-parse-config
+	python3 bench/bench.py --bin .build/release --installed .build-static/installed
 	$(MAKE) --no-print-directory bench-latency
 	$(MAKE) --no-print-directory bench-flood
 	$(MAKE) --no-print-directory bench-filter
@@ -165,11 +168,29 @@ bench-filter: release
 	HIL_SUITE=filterbench hil/vm.sh | tee -a bench-report.txt | grep -E '^filterbench:|SKIPPED'; true
 
 # Installed binaries carry the Swift runtime inside (--static-swift-stdlib),
-# so they run without the toolchain and start with less memory.
+# so they run without the toolchain and start with less memory. The link is
+# chosen for resident memory (docs/PERFORMANCE.md, section 6): lld, because it
+# packs the relative relocations (RELR) that gold would leave as a megabyte the
+# loader reads at every start; libstdc++ from its archive (-lstdc++ finds it
+# first in .build-static/stdc++), because the shared library's relocated tables
+# stay resident in every process that loads it; the executable's own symbols not
+# exported (the toolchain's link file asks for it; nothing looks them up); code
+# built for size; and the functions the daemon runs until it idles placed
+# together (packaging/stylusd.order, made by `make startup-order`). All three
+# products use the same flags, so that one build does not undo another's.
+TOOLCHAIN_CLANG := $(dir $(realpath $(shell command -v $(SWIFT))))clang
+INSTALL_LINK   := -Xswiftc -Osize -Xswiftc -use-ld=lld -Xswiftc -L$(CURDIR)/.build-static/stdc++ \
+                  -Xlinker --no-export-dynamic -Xlinker -z -Xlinker pack-relative-relocs \
+                  -Xlinker --symbol-ordering-file=$(CURDIR)/packaging/stylusd.order -Xlinker --no-warn-symbol-ordering
 install-build: deps
-	$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static --product stylusd
-	$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static --product stylusd-parse-config
-	$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static --product stylusctl
+	$(call install_missing,libstdc++-12-dev)
+	@archive=$$($(TOOLCHAIN_CLANG) -print-file-name=libstdc++.a 2>/dev/null); case "$$archive" in \
+		/*) mkdir -p .build-static/stdc++ && ln -sfn "$$archive" .build-static/stdc++/libstdc++.a ;; \
+		*) echo "install-build: libstdc++.a not found (libstdc++-12-dev); the binaries load the shared libstdc++ and use about 1 MiB more" ;; \
+	esac
+	$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static $(INSTALL_LINK) --product stylusd
+	$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static $(INSTALL_LINK) --product stylusd-parse-config
+	$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static $(INSTALL_LINK) --product stylusctl
 
 # The binaries are stripped as they are installed (the build keeps its symbols).
 # Completions and man pages for both programs come from their argument parsers.
@@ -195,6 +216,15 @@ install: install-paths-check install-build install-overlay
 	install -Dm644 examples/config.toml $(DESTDIR)$(DOCDIR)/examples/config.toml
 	@echo "installed under $(DESTDIR)$(PREFIX); then: sudo udevadm control --reload && sudo udevadm trigger,"
 	@echo "and as yourself: systemctl --user daemon-reload && systemctl --user enable --now stylusd.socket"
+
+# The link order file for install-build: run after changes that move the
+# daemon's start-up code; needs valgrind (installed here as root).
+startup-order: install-build
+	$(call install_missing,valgrind)
+	tools/startup-order.sh .build-static/release/stylusd packaging/stylusd.order
+	@# SwiftPM does not know the link reads the file: link again with the new order.
+	rm -f $(addprefix .build-static/release/,stylusd stylusctl stylusd-parse-config)
+	$(MAKE) --no-print-directory install-build
 
 # stylusd looks for its parser beside itself, in ../libexec/stylusd, then in
 # /usr/local/libexec/stylusd, /usr/libexec/stylusd and /usr/lib/stylusd

@@ -89,6 +89,17 @@ for required in libinput10 libevdev2 libwacom9 libgtk-4-1 libc6; do
     echo "$depends" | grep -q "\\b$required\\b" || { echo "build-deb: $required missing from Depends: $depends" >&2; exit 1; }
 done
 
+# Packed relative relocations (DT_RELR, make install-build links with them)
+# need glibc 2.36: an older loader refuses the program ("version
+# GLIBC_ABI_DT_RELR not found"). dpkg-shlibdeps reads the symbols a binary
+# uses, not that version, so it asks for less: raise libc6's minimum here.
+if readelf -d "$here/$bin/stylusd" | grep -q '(RELR)'; then
+    libc_min=$(echo "$depends" | sed -n 's/.*libc6 (>= \([^)]*\)).*/\1/p')
+    if [ -z "$libc_min" ] || dpkg --compare-versions "$libc_min" lt 2.36; then
+        depends=$(echo "$depends" | sed 's/libc6\( ([^)]*)\)\{0,1\}/libc6 (>= 2.36)/')
+    fi
+fi
+
 # Not a library: stylusd.service reloads with /bin/kill, which is procps's
 # (a minbase Debian 12 has none; `make test-deb` verifies the unit there).
 depends="$depends, procps"
