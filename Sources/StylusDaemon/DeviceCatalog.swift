@@ -34,9 +34,11 @@ final class DeviceCatalog {
     func refresh() { stale = true }
 
     /// Starts the probe asked for, unless one is running (it starts when that ends).
-    func startIfAsked(now: Int64) {
+    /// `now` is read only when a probe starts: the loop calls this every turn.
+    func startIfAsked(now: @autoclosure () -> Int64) {
         guard stale, child == nil else { return }
         stale = false
+        let now = now()
         do {
             child = try ChildProcess(executable: executable, arguments: [ChildProcess.runningProgram ?? "stylusd", "probe", "--json"],
                                      niceness: Self.niceness)

@@ -62,8 +62,10 @@ final class SaveScheduler {
 
     /// Hands the state to the writer if the last save is old enough;
     /// otherwise returns when to try again.
-    func saveIfDue(now: Int64, _ state: () -> StateSnapshot) -> Int64? {
+    func saveIfDue(now: @autoclosure () -> Int64, _ state: () -> StateSnapshot) -> Int64? {
         guard dirty else { return nil }
+        // Read only with a change to save: the loop asks at every turn, a pen frame's too.
+        let now = now()
         if let last = lastSaveAt, now - last < Self.spacing { return last + Self.spacing }
         lastSaveAt = now
         dirty = false

@@ -8,8 +8,10 @@ import Glibc
 /// Gives the pen back to the desktop when the daemon's loop hangs while it
 /// holds the pen: a grabbed node's input reaches nobody but that loop.
 ///
-/// The loop calls `loopTurned` at the start of every turn (a clock read and
-/// an atomic store). The watchdog's own thread sleeps in poll(2) on the
+/// The loop calls `loopTurned` at the start of every turn (a coarse clock
+/// read, which never enters the kernel, and an atomic store; a turn and the
+/// input seen in the same tick compare equal, and input that no longer waits
+/// is never taken for a hang). The watchdog's own thread sleeps in poll(2) on the
 /// grabbed nodes with no timeout, so an idle daemon costs it no wakeup;
 /// polling does not read, so it takes no event from the loop. Once input
 /// waits on a grabbed node it notes when, then sleeps (no longer watching
@@ -70,7 +72,7 @@ final class GrabWatchdog: Sendable {
 
     /// Once per turn of the loop.
     func loopTurned() {
-        lastTurn.store(monotonicMicroseconds(), ordering: .releasing)
+        lastTurn.store(coarseMonotonicMicroseconds(), ordering: .releasing)
     }
 
     /// True once after the watchdog released the grabs.
@@ -150,7 +152,7 @@ final class GrabWatchdog: Sendable {
                 _ = sleepUntilWoken(milliseconds: Int32(stallLimit / 1000))
                 continue
             }
-            if stalled(since: monotonicMicroseconds()) { release(waitingSince: lastTurn.load(ordering: .acquiring)) }
+            if stalled(since: coarseMonotonicMicroseconds()) { release(waitingSince: lastTurn.load(ordering: .acquiring)) }
         }
     }
 
@@ -160,7 +162,7 @@ final class GrabWatchdog: Sendable {
         while true {
             let turn = lastTurn.load(ordering: .acquiring)
             if turn > seen { return false }   // alive: it turned after the input came
-            let now = monotonicMicroseconds()
+            let now = coarseMonotonicMicroseconds()
             let deadline = max(turn + stallLimit, seen + grace)
             if now >= deadline { return inputWaits() }
             if sleepUntilWoken(milliseconds: Int32((deadline - now + 999) / 1000)) { return false }
@@ -196,7 +198,7 @@ final class GrabWatchdog: Sendable {
         }
         guard !paths.isEmpty else { return }
         released.store(true, ordering: .releasing)
-        let stalledMS = (monotonicMicroseconds() - lastTurn) / 1000
+        let stalledMS = (coarseMonotonicMicroseconds() - lastTurn) / 1000
         log("filter: watchdog: the event loop has not turned for \(stalledMS) ms while pen input waited; released the grab of \(paths.joined(separator: ", ")) so the pen reaches the desktop directly. stylusd grabs again once its loop runs and the pen is out of proximity with no button held")
     }
 }
