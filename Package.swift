@@ -55,7 +55,7 @@ let package = Package(
         ),
         // config.toml: presets, errors that name file, line and key, and the
         // parser child that reads it (started, waited for, answered).
-        .target(name: "StylusConfig", dependencies: ["StylusCore", "StylusSystem"]),
+        .target(name: "StylusConfig", dependencies: ["StylusCore", "StylusSystem", "StylusProtocol"]),
         // The TOML parsing itself, in the child only (TOMLKit: toml++ and Foundation).
         .target(
             name: "StylusConfigParser",

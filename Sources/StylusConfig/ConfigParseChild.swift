@@ -1,5 +1,6 @@
 import FoundationEssentials
 import StylusCore
+import StylusProtocol
 import StylusSystem
 #if canImport(Glibc)
 import Glibc
@@ -41,7 +42,7 @@ public enum ConfigParseChild {
     static func decode(status: Int32, reply: [UInt8], file: String) -> Result<EngineConfig, ConfigError> {
         switch status {
         case parsed:
-            guard let config = try? JSONDecoder().decode(EngineConfig.self, from: Data(reply)) else {
+            guard let config = readConfiguration(reply) ?? (try? JSONDecoder().decode(EngineConfig.self, from: Data(reply))) else {
                 // Not the TOML's fault: a parser from another build speaks another configuration.
                 return .failure(ConfigFile.cannotCheck(
                     "the parser child answered with a configuration this stylusd cannot read; is \(ConfigParse.parserBesideThisProgram) "
@@ -63,5 +64,101 @@ public enum ConfigParseChild {
         default:
             return .failure(ConfigFile.parserDied("exited with status \(status)", file: file))
         }
+    }
+
+    /// The child's configuration (EngineConfig's Codable JSON) read with
+    /// StylusProtocol's JSONParser instead of JSONDecoder: under a flood of
+    /// reloads in the emulated test guest, JSONDecoder was the largest part
+    /// of what a reload cost the event loop (docs/SECURITY.md). Nil for
+    /// anything but exactly the keys it knows with values of their type (a
+    /// field added to EngineConfig, say): `decode` then asks JSONDecoder,
+    /// and `ConfigParseChildTests` fails until this learns the field.
+    static func readConfiguration(_ reply: [UInt8]) -> EngineConfig? {
+        guard case .object(let fields)? = try? JSONParser.parse(reply) else { return nil }
+        var reader = FieldReader(fields)
+        var config = EngineConfig()
+        guard let interval = reader.int("doublePressIntervalMS"), let debounce = reader.int("debounceMS"),
+              let transition = reader.int("transitionMS"),
+              let sides = reader.array("sideButtonBindings", { $0.string.flatMap(Action.init(rawValue:)) }),
+              case .object(let pads)? = reader.take("padBindings"),
+              var precision = reader.object("precision"), var limits = reader.object("canvasLimits"),
+              var output = reader.object("output"), let preset = reader.string("preset"),
+              let setInFile = reader.array("setInFile", { $0.string.flatMap(PresetSetting.init(rawValue:)) }),
+              reader.isDone else { return nil }
+        config.doublePressIntervalMS = interval
+        config.debounceMS = debounce
+        config.transitionMS = transition
+        config.sideButtonBindings = sides
+        for (key, value) in pads {
+            guard let n = Int(key), let action = value.string.flatMap(Action.init(rawValue:)) else { return nil }
+            config.padBindings[n] = action
+        }
+        guard let minimumScale = precision.double("minimumScale"), let fullSpeed = precision.double("fullSpeedPressure"),
+              let hysteresis = precision.double("hysteresis"), var curve = precision.object("curve"),
+              let reportStep = precision.double("reportStep"), precision.isDone,
+              let x1 = curve.double("x1"), let y1 = curve.double("y1"), let x2 = curve.double("x2"), let y2 = curve.double("y2"), curve.isDone,
+              let maxPoints = limits.int("maxPoints"), let maxStrokes = limits.int("maxStrokes"), limits.isDone,
+              let mode = output.string("mode").flatMap(OutputChoice.init(rawValue:)),
+              let passthrough = output.array("passthrough", { $0.string.flatMap(Passthrough.init(rawValue:)) }),
+              case .bool(let capture)? = output.take("captureWhileCanvasOpen"), output.isDone else { return nil }
+        config.precision.minimumScale = minimumScale
+        config.precision.fullSpeedPressure = fullSpeed
+        config.precision.hysteresis = hysteresis
+        config.precision.curve = PressureCurve(x1: x1, y1: y1, x2: x2, y2: y2)
+        config.precision.reportStep = reportStep
+        config.canvasLimits.maxPoints = maxPoints
+        config.canvasLimits.maxStrokes = maxStrokes
+        config.output.mode = mode
+        config.output.passthrough = passthrough
+        config.output.captureWhileCanvasOpen = capture
+        config.preset = preset
+        config.setInFile = Set(setInFile)
+        return config
+    }
+
+    /// An object's members, each taken once; `isDone` when none is left over.
+    private struct FieldReader {
+        private var fields: [String: JSONValue]
+
+        init(_ fields: [String: JSONValue]) { self.fields = fields }
+
+        var isDone: Bool { fields.isEmpty }
+
+        mutating func take(_ key: String) -> JSONValue? { fields.removeValue(forKey: key) }
+
+        mutating func int(_ key: String) -> Int? {
+            guard case .number(let n)? = take(key) else { return nil }
+            return Int(exactly: n)
+        }
+
+        mutating func double(_ key: String) -> Double? {
+            guard case .number(let n)? = take(key) else { return nil }
+            return n
+        }
+
+        mutating func string(_ key: String) -> String? { take(key)?.string }
+
+        mutating func object(_ key: String) -> FieldReader? {
+            guard case .object(let members)? = take(key) else { return nil }
+            return FieldReader(members)
+        }
+
+        /// Every element read by `element`, or nil if one cannot be.
+        mutating func array<T>(_ key: String, _ element: (JSONValue) -> T?) -> [T]? {
+            guard case .array(let values)? = take(key) else { return nil }
+            var result: [T] = []
+            for value in values {
+                guard let read = element(value) else { return nil }
+                result.append(read)
+            }
+            return result
+        }
+    }
+}
+
+private extension JSONValue {
+    var string: String? {
+        guard case .string(let s) = self else { return nil }
+        return s
     }
 }

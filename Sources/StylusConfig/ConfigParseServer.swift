@@ -35,6 +35,15 @@ public final class ConfigParseServer {
     /// Requests sent to the kept child: it ends after `ConfigParseChild.maxServed`,
     /// so the one after that goes to a new child.
     private var served = 0
+    /// Children replaced and told to go (input closed, or killed), not yet
+    /// reaped, each with a pidfd that polls readable once it has ended. The
+    /// loop never waits for a child's exit: in the emulated test guest one
+    /// took 20-30 ms, and the loop stalled for it every `maxServed` reloads
+    /// (the longest pen-sample gap under hil/flood.py).
+    private var retiring: [(child: ChildProcess, ended: Int32)] = []
+    /// The pids of children told to go and not reaped yet, and of the kept one (tests).
+    var unreaped: [pid_t] { retiring.map(\.child.pid) }
+    var keptPID: pid_t? { child?.pid }
 
     public init(executable: String? = nil, timeLimit: Int64 = ConfigParse.timeLimit) {
         self.executable = executable
@@ -53,7 +62,7 @@ public final class ConfigParseServer {
         guard writeAll(child.inputFD, request) else {
             // A child that went away between two reloads: start it again, once.
             self.child = nil
-            _ = child.stop()
+            retire(child, kill: true)
             let fresh = try running()
             guard writeAll(fresh.inputFD, request) else {
                 self.child = nil
@@ -70,9 +79,11 @@ public final class ConfigParseServer {
             served += 1
             return child
         }
+        reapRetired()
         if let old = child {
-            old.closeInput()
-            _ = old.stop()
+            // Past `maxServed` it ends by itself after its last answer; one that ended early already has.
+            retire(old, kill: false)
+            child = nil
         }
         let program = executable ?? ConfigParse.defaultExecutable
         let name = program == ConfigParse.selfExecutable ? (ConfigParse.runningProgram() ?? program) : program
@@ -93,15 +104,48 @@ public final class ConfigParseServer {
         busy = false
         if !keep, self.child === child {
             self.child = nil
-            _ = child.stop()
+            retire(child, kill: true)
+        }
+        reapRetired()
+    }
+
+    /// Tells `child` to go (EOF on its input; SIGKILL too with `kill`, unless
+    /// its output has ended: then it is exiting, or reaped already) and
+    /// reaps it later, once its pidfd says it has ended.
+    private func retire(_ child: ChildProcess, kill: Bool) {
+        child.closeInput()
+        // Not reaped yet whenever its output has not ended (a reaped pid may belong to another process by now).
+        if kill, !child.reachedEnd { Glibc.kill(child.pid, SIGKILL) }
+        guard let ended = try? child.endingDescriptor() else {
+            _ = child.stop()   // no pidfd (a kernel before 5.3): wait, as before
+            return
+        }
+        retiring.append((child, ended))
+        reapRetired()
+    }
+
+    /// Reaps the retired children that have ended; never waits.
+    private func reapRetired() {
+        retiring.removeAll { entry in
+            var ready = pollfd(fd: entry.ended, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, 0) == 1 else { return false }
+            _ = entry.child.wait()   // it has ended: this returns at once
+            Glibc.close(entry.ended)
+            return true
         }
     }
 
-    /// Ends the kept child (EOF on its input), e.g. when the daemon stops.
+    /// Ends the kept child (EOF on its input), e.g. when the daemon stops,
+    /// and reaps every child, waiting if it must.
     public func close() {
         child?.closeInput()
         if let child { _ = child.stop() }
         child = nil
+        for entry in retiring {
+            _ = entry.child.stop()
+            Glibc.close(entry.ended)
+        }
+        retiring.removeAll()
     }
 }
 

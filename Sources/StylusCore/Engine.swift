@@ -76,7 +76,8 @@ public struct Engine: Sendable {
     /// Replaces the configuration; canvas, strokes and precision are kept.
     public mutating func reconfigure(_ config: EngineConfig) {
         self.config = config
-        curve = PrecisionCurve(config.precision)
+        // Sampling the curve is most of what a reload costs the engine: only when it changed.
+        if config.precision != curve.config { curve = PrecisionCurve(config.precision) }
         intervalUS = Microseconds(config.doublePressIntervalMS) * 1000
         debounceUS = Microseconds(config.debounceMS) * 1000
         updateFullness()

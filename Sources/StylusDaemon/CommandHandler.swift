@@ -179,8 +179,8 @@ final class CommandHandler {
         if let cached = statusCache[changed], cached.key == key {
             return Response.success(id: id, encodedResult: cached.encoded)
         }
-        let encoded = Response.EncodedResult(StatusResult(engine: engine, buttonOnlyReason: buttonOnlyReason, output: output,
-                                                          changed: changed, reason: reason, unavailable: actionUnavailable))
+        let encoded = Response.EncodedResult(status: StatusResult(engine: engine, buttonOnlyReason: buttonOnlyReason, output: output,
+                                                                  changed: changed, reason: reason, unavailable: actionUnavailable))
         statusCache[changed] = (key, encoded)
         return Response.success(id: id, encodedResult: encoded)
     }

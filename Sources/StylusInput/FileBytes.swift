@@ -27,7 +27,10 @@ public func readFileBytes(_ path: String, followSymlinks: Bool = true, limit: In
     // sysfs and procfs report sizes that are not the content's; read until EOF either way.
     var bytes = [UInt8]()
     bytes.reserveCapacity(max(Int(info.st_size), 0) + 1)
-    var chunk = [UInt8](repeating: 0, count: 1 << 20)
+    // A chunk the size of the file (plus one read to see EOF), at most 1 MiB: a
+    // zeroed megabyte for every small file was the largest single cost of a flood
+    // of `reload` in the emulated guest (a config file is a few hundred bytes).
+    var chunk = [UInt8](repeating: 0, count: min(1 << 20, max(Int(info.st_size) + 1, 4096)))
     while true {
         let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
         if n < 0 {

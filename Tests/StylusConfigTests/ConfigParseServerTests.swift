@@ -54,12 +54,28 @@ struct ConfigParseServerTests {
         #expect(pending.timeOut().message.contains("did not finish within 200 ms"))
     }
 
+    /// The child past its quota is replaced without the caller waiting for
+    /// its exit (it is reaped later, from its pidfd), and none is left a zombie.
     @Test func theChildEndsAfterItsQuotaAndTheNextReloadStillWorks() throws {
         let server = ConfigParseServer(executable: try Built.stylusd)
-        defer { server.close() }
+        var pids: [pid_t] = []
         for i in 0..<(ConfigParseChild.maxServed + 2) {
             let (result, _) = try Self.parse(server, "interval_ms = \(300 + i % 500)\n")
             #expect(try result.get().doublePressIntervalMS == 300 + i % 500, "reload \(i + 1)")
+            if let pid = server.keptPID, pids.last != pid { pids.append(pid) }
         }
+        #expect(pids.count == 2, "one child for the quota, a second after it: \(pids)")
+        // The first has ended by itself; the next parses reap it without waiting.
+        let end = ContinuousClock.now + .seconds(10)
+        while server.unreaped.contains(pids[0]), ContinuousClock.now < end {
+            usleep(20_000)
+            _ = try Self.parse(server, "interval_ms = 400\n")
+        }
+        #expect(server.unreaped.isEmpty, "the replaced child was reaped")
+        var status: Int32 = 0
+        #expect(waitpid(pids[0], &status, WNOHANG) == -1 && errno == ECHILD, "reaped, not a zombie")
+        server.close()
+        #expect(server.unreaped.isEmpty && server.keptPID == nil)
+        #expect(waitpid(pids[1], &status, WNOHANG) == -1 && errno == ECHILD, "close() reaps the kept child")
     }
 }

@@ -1,0 +1,176 @@
+/// `status` written by hand, byte for byte what `ProtocolV1.encoder` writes
+/// (sorted keys, absent optionals left out, slashes as they are).
+///
+/// Why: the daemon encodes a `status` whenever what it reports changed,
+/// which while a pen draws is at nearly every request (the point count
+/// moves), and after every reload. Through JSONEncoder that was the largest
+/// part of the loop's work in the emulated test guest, under a flood of
+/// reloads and without one (docs/SECURITY.md, "Blocking requests under a
+/// flood"). `StatusJSONTests` checks it against JSONEncoder.
+extension StatusResult {
+    public var json: [UInt8] {
+        var w = NestedJSONWriter()
+        w.object {
+            $0.key("canvas")
+            $0.object { o in
+                o.key("full"); o.bool(canvas.full)
+                o.key("has_content"); o.bool(canvas.hasContent)
+                o.key("point_count"); o.int(canvas.pointCount)
+                o.key("state"); o.string(canvas.state)
+                o.key("stroke_count"); o.int(canvas.strokeCount)
+            }
+            if let changed { $0.key("changed"); $0.bool(changed) }
+            $0.key("config")
+            $0.object { o in
+                if let bindings = config.bindings {
+                    o.key("bindings")
+                    o.array(bindings) { a, binding in
+                        a.object { b in
+                            b.key("action"); b.string(binding.action)
+                            b.key("button"); b.string(binding.button)
+                            if let unavailable = binding.unavailable { b.key("unavailable"); b.string(unavailable) }
+                        }
+                    }
+                }
+                o.key("debounce_ms"); o.int(config.debounceMS)
+                if let pressure = config.fullSpeedPressure { o.key("full_speed_pressure"); o.double(pressure) }
+                o.key("interval_ms"); o.int(config.intervalMS)
+                if let preset = config.preset { o.key("preset"); o.string(preset) }
+                o.key("transition_ms"); o.int(config.transitionMS)
+            }
+            $0.key("input")
+            $0.object { o in
+                o.key("devices")
+                o.array(input.devices) { a, device in
+                    a.object { d in
+                        if let bus = device.bus { d.key("bus"); d.string(bus) }
+                        d.key("device"); d.int(device.device)
+                        if let direct = device.direct { d.key("direct"); d.bool(direct) }
+                        if let height = device.heightMM { d.key("height_mm"); d.double(height) }
+                        d.key("kind"); d.string(device.kind)
+                        d.key("name"); d.string(device.name)
+                        if let vendor = device.vendor { d.key("vendor"); d.int(vendor) }
+                        if let width = device.widthMM { d.key("width_mm"); d.double(width) }
+                    }
+                }
+                o.key("mode"); o.string(input.mode)
+                if let reason = input.reason { o.key("reason"); o.string(reason) }
+            }
+            if let output {
+                $0.key("output")
+                $0.object { o in
+                    if let captures = output.capturesPen { o.key("captures_pen"); o.bool(captures) }
+                    o.key("mode"); o.string(output.mode)
+                    o.key("reason"); o.string(output.reason)
+                    o.key("requested"); o.string(output.requested)
+                    o.key("waiting")
+                    o.array(output.waiting) { a, node in a.string(node) }
+                }
+            }
+            $0.key("precision")
+            $0.object { o in
+                o.key("active"); o.bool(precision.active)
+                o.key("enabled"); o.bool(precision.enabled)
+            }
+            $0.key("protocol"); $0.int(protocolVersion)
+            if let reason { $0.key("reason"); $0.string(reason) }
+        }
+        return w.bytes
+    }
+}
+
+extension Response.EncodedResult {
+    /// A `status`, written by hand (`StatusResult.json`) instead of through JSONEncoder.
+    public init(status: StatusResult) {
+        bytes = status.json
+    }
+}
+
+/// Objects, arrays and scalars into one buffer; the caller writes keys in
+/// the order JSONEncoder's `.sortedKeys` would.
+struct NestedJSONWriter {
+    private(set) var bytes: [UInt8] = []
+    /// Whether the container being written still has no element.
+    private var empty = true
+
+    init() {
+        bytes.reserveCapacity(1024)
+    }
+
+    private mutating func separate() {
+        if !empty { bytes.append(UInt8(ascii: ",")) }
+        empty = false
+    }
+
+    mutating func key(_ name: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        empty = true   // the value that follows takes no comma
+    }
+
+    mutating func object(_ body: (inout NestedJSONWriter) -> Void) {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+        empty = true
+        body(&self)
+        bytes.append(UInt8(ascii: "}"))
+        empty = false
+    }
+
+    mutating func array<S: Sequence>(_ elements: S, _ body: (inout NestedJSONWriter, S.Element) -> Void) {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        empty = true
+        for element in elements { body(&self, element) }
+        bytes.append(UInt8(ascii: "]"))
+        empty = false
+    }
+
+    mutating func bool(_ value: Bool) {
+        separate()
+        bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
+    }
+
+    mutating func int<I: BinaryInteger>(_ value: I) {
+        separate()
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    /// As JSONEncoder writes a Double: the shortest form that reads back,
+    /// without a trailing ".0". Non-finite values cannot be JSON; JSONEncoder
+    /// refuses them, and the daemon's `Response` then sends `{}`: null here.
+    mutating func double(_ value: Double) {
+        separate()
+        guard value.isFinite else { return bytes.append(contentsOf: "null".utf8) }
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    /// Escaped as JSONEncoder escapes (`withoutEscapingSlashes`): the quote,
+    /// the backslash, and control characters, the common ones by letter.
+    mutating func string(_ value: String) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        for unit in value.utf8 {
+            switch unit {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+            case 0x0c: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+            case 0x0a: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0d: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                          hex[Int(unit >> 4)], hex[Int(unit & 0xf)]])
+            default:
+                bytes.append(unit)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,89 @@
+import FoundationEssentials
+import StylusCore
+import Testing
+@testable import StylusConfig
+@testable import StylusConfigParser
+
+/// The daemon reads the parser child's configuration with its own reader
+/// (`ConfigParseChild.readConfiguration`), JSONDecoder only as the fallback.
+@Suite("the parser child's answer, read without JSONDecoder")
+struct ConfigParseChildTests {
+    /// Every field away from its default, so that a field the reader drops or swaps shows.
+    static var everyFieldSet: EngineConfig {
+        var c = EngineConfig()
+        c.doublePressIntervalMS = 321
+        c.debounceMS = 7
+        c.transitionMS = 1234
+        c.sideButtonBindings = [.exec("notify-send \"hi\" /tmp"), try! Action.parse("key:ctrl+z").get(), .preset("fast")]
+        c.padBindings = [0: .undo, 3: try! Action.parse("click:right").get(), 17: .clearCanvas]
+        c.precision.minimumScale = 0.125
+        c.precision.fullSpeedPressure = 0.75
+        c.precision.hysteresis = 0.01
+        c.precision.curve = PressureCurve(x1: 0.1, y1: 0.2, x2: 0.9, y2: 1)
+        c.precision.reportStep = 0.2
+        c.canvasLimits.maxPoints = 1000
+        c.canvasLimits.maxStrokes = 10
+        c.output.mode = .filter
+        c.output.passthrough = [.immediate, .never, .deferred]
+        c.output.captureWhileCanvasOpen = false
+        c.preset = "slow"
+        c.setInFile = [.interval, .curve, .reportStep]
+        return c
+    }
+
+    @Test func whatTheChildEncodesIsReadBackFieldForField() throws {
+        for config in [EngineConfig(), Self.everyFieldSet] {
+            let reply = Array(try JSONEncoder().encode(config))
+            #expect(ConfigParseChild.readConfiguration(reply) == config)
+            #expect(try ConfigParseChild.decode(status: ConfigParseChild.parsed, reply: reply, file: "config.toml").get() == config)
+        }
+    }
+
+    @Test func theChildsRealAnswerToAFileIsReadWithoutTheFallback() throws {
+        let text = """
+            preset = "fast"
+            interval_ms = 420
+            [bindings]
+            BTN_STYLUS = "key:ctrl+shift+z"
+            pad-4 = "exec:echo done"
+            [precision]
+            curve = [20, 10, 80, 90]
+            [output]
+            mode = "observe"
+            [output.passthrough]
+            BTN_STYLUS2 = "never"
+
+            """
+        let (status, reply) = ConfigParseChild.answer(Array(text.utf8), file: "config.toml")
+        #expect(status == ConfigParseChild.parsed)
+        let read = try #require(ConfigParseChild.readConfiguration(reply))
+        #expect(read == (try ConfigFile.parse(text, file: "config.toml")))
+        #expect(read.doublePressIntervalMS == 420 && read.padBindings[4] == .exec("echo done") && read.output.passthrough[1] == .never)
+    }
+
+    @Test func aKeyItDoesNotKnowLeavesTheAnswerToJSONDecoder() throws {
+        var json = String(decoding: try JSONEncoder().encode(Self.everyFieldSet), as: UTF8.self)
+        json.removeLast()
+        json += #","addedInALaterVersion":{"x":1}}"#
+        #expect(ConfigParseChild.readConfiguration(Array(json.utf8)) == nil)
+        #expect(try ConfigParseChild.decode(status: ConfigParseChild.parsed, reply: Array(json.utf8), file: "config.toml").get() == Self.everyFieldSet)
+    }
+
+    @Test func aMissingFieldOrAWrongTypeIsNotAConfiguration() throws {
+        let sorted = JSONEncoder()
+        sorted.outputFormatting = .sortedKeys   // "debounceMS" then has a member after it
+        let good = String(decoding: try sorted.encode(Self.everyFieldSet), as: UTF8.self)
+        for bad in [good.replacing(#""debounceMS":7"#, with: #""debounceMS":"7""#),
+                    good.replacing(#""debounceMS":7,"#, with: ""),
+                    good.replacing(#""debounceMS":7"#, with: #""debounceMS":7.5"#),
+                    good.replacing(#""mode":"filter""#, with: #""mode":"sideways""#)] {
+            #expect(bad != good)
+            #expect(ConfigParseChild.readConfiguration(Array(bad.utf8)) == nil, "\(bad)")
+            guard case .failure(let error) = ConfigParseChild.decode(status: ConfigParseChild.parsed, reply: Array(bad.utf8), file: "config.toml") else {
+                Issue.record("accepted \(bad)")
+                continue
+            }
+            #expect(error.message.contains("another version of stylusd"), "\(error)")
+        }
+    }
+}
