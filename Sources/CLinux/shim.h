@@ -21,3 +21,7 @@ int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions
 // process has ended, so a child is reaped from the poll set. glibc has no
 // wrapper before 2.36, and syscall(2) is variadic, which Swift cannot call.
 static inline int clinux_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
+
+// gettid(2): the calling thread's id, for what Linux keeps per thread (its
+// niceness). glibc declares gettid only under _GNU_SOURCE.
+static inline pid_t clinux_gettid(void) { return (pid_t)syscall(SYS_gettid); }

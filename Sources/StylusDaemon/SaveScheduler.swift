@@ -1,5 +1,6 @@
 import StylusCore
 import StylusSystem
+import CLinux
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -147,11 +148,18 @@ final class StateWriter: Sendable {
 
     let doorbell: Doorbell
     private let shared = WorkSignal(Shared())
+    /// How much nicer than the daemon the writing thread runs.
+    static let niceness: Int32 = 10
 
     init(store: StateStore) throws(SystemCallError) {
         doorbell = try Doorbell()
         let shared = shared, doorbell = doorbell
         try startDetachedThread {
+            // Below the loop: encoding a large drawing takes CPU the loop's pen frames
+            // and answers need first (a tenth of a CPU under the flood of docs/SECURITY.md).
+            // On Linux a thread's niceness is its own; the state is saved a second later at most.
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(clinux_gettid()),
+                            getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) + Self.niceness)
             while true {
                 let next: StateSnapshot? = shared.wait { s in
                     if let snapshot = s.waiting {

@@ -1,3 +1,5 @@
+import StylusCore
+
 /// `status` written by hand, byte for byte what `ProtocolV1.encoder` writes
 /// (sorted keys, absent optionals left out, slashes as they are).
 ///
@@ -147,6 +149,21 @@ struct NestedJSONWriter {
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
         bytes.append(contentsOf: text.utf8)
+    }
+
+    /// A scalar JSON value as JSONEncoder writes it; false (nothing written)
+    /// for an array or an object, whose key order is the encoder's to keep.
+    mutating func scalar(_ value: JSONValue) -> Bool {
+        switch value {
+        case .null: separate(); bytes.append(contentsOf: "null".utf8)
+        case .bool(let b): bool(b)
+        // As JSONValue encodes a number: whole ones below 9e15 as integers (-0 as 0).
+        case .number(let n) where n == n.rounded() && abs(n) < 9e15: int(Int64(n))
+        case .number(let n): double(n)
+        case .string(let text): string(text)
+        case .array, .object: return false
+        }
+        return true
     }
 
     /// Escaped as JSONEncoder escapes (`withoutEscapingSlashes`): the quote,

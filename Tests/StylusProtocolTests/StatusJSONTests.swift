@@ -32,6 +32,18 @@ struct StatusJSONTests {
         input: .init(mode: "button-only", reason: "no pen", devices: []),
         config: .init(intervalMS: 500, debounceMS: 25, transitionMS: 250))
 
+    @Test func aCachedResultIsAnsweredWithTheRequestIdAsJSONEncoderWritesIt() throws {
+        let ids: [JSONValue] = [.null, .bool(true), .bool(false), .number(7), .number(-3.5), .number(1e300), .number(0.1),
+                                .number(-0.0), .number(123456789012), .string(""), .string("a\"b\\c/d\n\u{1}é🖊"),
+                                .array([.number(1), .string("x")]), .object(["b": .number(1), "a": .null])]
+        let result = Response.EncodedResult(status: Self.bare)
+        for id in ids {
+            let expected = Array(try ProtocolV1.encoder.encode(Response.Success(id: id, result: Self.bare))) + [0x0a]
+            #expect(String(decoding: Response.success(id: id, encodedResult: result), as: UTF8.self)
+                    == String(decoding: expected, as: UTF8.self), "id \(id)")
+        }
+    }
+
     @Test func everyFieldSetOrAbsentIsWrittenAsJSONEncoderWritesIt() {
         for status in [Self.full, Self.bare] {
             #expect(String(decoding: status.json, as: UTF8.self) == Self.encoded(status))
