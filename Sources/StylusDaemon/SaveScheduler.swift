@@ -144,6 +144,8 @@ final class StateWriter: Sendable {
         var stopping = false
         var stopped = false
         var outcomes: [Outcome] = []
+        /// The writing thread's id, once it runs.
+        var thread: pid_t = 0
     }
 
     let doorbell: Doorbell
@@ -158,8 +160,10 @@ final class StateWriter: Sendable {
             // Below the loop: encoding a large drawing takes CPU the loop's pen frames
             // and answers need first (a tenth of a CPU under the flood of docs/SECURITY.md).
             // On Linux a thread's niceness is its own; the state is saved a second later at most.
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(clinux_gettid()),
+            let thread = clinux_gettid()
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(thread),
                             getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) + Self.niceness)
+            shared.update { $0.thread = thread }
             while true {
                 let next: StateSnapshot? = shared.wait { s in
                     if let snapshot = s.waiting {
@@ -192,6 +196,11 @@ final class StateWriter: Sendable {
 
     func submit(_ snapshot: StateSnapshot) {
         shared.update { $0.waiting = snapshot }
+    }
+
+    /// The writing thread's id (for its niceness in /proc), waiting until it runs.
+    func threadID() -> pid_t {
+        shared.wait { s in s.thread != 0 ? s.thread : nil }
     }
 
     func takeOutcomes() -> [Outcome] {

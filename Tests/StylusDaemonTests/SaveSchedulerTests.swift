@@ -28,6 +28,27 @@ struct SaveSchedulerTests {
         return true
     }
 
+    /// A thread's niceness, from /proc (field 19 of its `stat`).
+    static func niceness(ofThread thread: pid_t) -> Int? {
+        guard let f = fopen("/proc/self/task/\(thread)/stat", "r") else { return nil }
+        defer { fclose(f) }
+        var line = [CChar](repeating: 0, count: 1024)
+        guard fgets(&line, 1024, f) != nil else { return nil }
+        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // After the command's closing parenthesis come the state (field 3) on; nice is field 19.
+        guard let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        return fields.count > 16 ? Int(fields[16]) : nil
+    }
+
+    @Test func theWriterThreadRunsNicerThanTheLoop() throws {
+        let dir = StateStoreTests.temporaryDirectory()
+        let writer = try StateWriter(store: StateStore(path: "\(dir)/state.json"))
+        defer { writer.finish() }
+        let loop = Int(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0))
+        #expect(Self.niceness(ofThread: writer.threadID()) == min(19, loop + Int(StateWriter.niceness)))
+    }
+
     @Test func aDueSaveIsWrittenByTheWriterThreadWhichRingsTheLoopsDoorbell() throws {
         let dir = StateStoreTests.temporaryDirectory()
         let lines = Lines()
