@@ -174,12 +174,12 @@ bench-filter: release
 # loader reads at every start; libstdc++ from its archive (-lstdc++ finds it
 # first in .build-static/stdc++), because the shared library's relocated tables
 # stay resident in every process that loads it; the executable's own symbols not
-# exported (the toolchain's link file asks for it; nothing looks them up); code
-# built for size; and the functions the daemon runs until it idles placed
-# together (packaging/stylusd.order, made by `make startup-order`). All three
-# products use the same flags, so that one build does not undo another's.
+# exported (the toolchain's link file asks for it; nothing looks them up); and
+# the functions the daemon runs until it idles placed together
+# (packaging/stylusd.order, made by `make startup-order`). All three products
+# use the same flags, so that one build does not undo another's.
 TOOLCHAIN_CLANG := $(dir $(realpath $(shell command -v $(SWIFT))))clang
-INSTALL_LINK   := -Xswiftc -Osize -Xswiftc -use-ld=lld -Xswiftc -L$(CURDIR)/.build-static/stdc++ \
+INSTALL_LINK   := -Xswiftc -use-ld=lld -Xswiftc -L$(CURDIR)/.build-static/stdc++ \
                   -Xlinker --no-export-dynamic -Xlinker -z -Xlinker pack-relative-relocs \
                   -Xlinker --symbol-ordering-file=$(CURDIR)/packaging/stylusd.order -Xlinker --no-warn-symbol-ordering
 install-build: deps
@@ -188,6 +188,10 @@ install-build: deps
 		/*) mkdir -p .build-static/stdc++ && ln -sfn "$$archive" .build-static/stdc++/libstdc++.a ;; \
 		*) echo "install-build: libstdc++.a not found (libstdc++-12-dev); the binaries load the shared libstdc++ and use about 1 MiB more" ;; \
 	esac
+	@# SwiftPM does not know the link reads the order file: a newer one (a pull) links again.
+	@for p in stylusd stylusctl stylusd-parse-config; do \
+		[ .build-static/release/$$p -nt packaging/stylusd.order ] || rm -f .build-static/release/$$p; \
+	done
 	$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static $(INSTALL_LINK) --product stylusd
 	$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static $(INSTALL_LINK) --product stylusd-parse-config
 	$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static $(INSTALL_LINK) --product stylusctl
@@ -218,12 +222,10 @@ install: install-paths-check install-build install-overlay
 	@echo "and as yourself: systemctl --user daemon-reload && systemctl --user enable --now stylusd.socket"
 
 # The link order file for install-build: run after changes that move the
-# daemon's start-up code; needs valgrind (installed here as root).
+# daemon's start-up code; needs valgrind (installed when missing).
 startup-order: install-build
 	$(call install_missing,valgrind)
 	tools/startup-order.sh .build-static/release/stylusd packaging/stylusd.order
-	@# SwiftPM does not know the link reads the file: link again with the new order.
-	rm -f $(addprefix .build-static/release/,stylusd stylusctl stylusd-parse-config)
 	$(MAKE) --no-print-directory install-build
 
 # stylusd looks for its parser beside itself, in ../libexec/stylusd, then in

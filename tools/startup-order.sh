@@ -21,8 +21,10 @@ chmod 700 "$work"
 strip --strip-debug -o "$work/stylusd" "$binary"
 export XDG_RUNTIME_DIR="$work" XDG_STATE_HOME="$work/state" XDG_CONFIG_HOME="$work/config"
 unset STYLUSD_SOCKET NOTIFY_SOCKET || true
+# Observe mode: as root on a machine with a tablet, auto would grab the real pen
+# under valgrind, and the list would depend on that machine.
 valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/callgrind.out" \
-    "$work/stylusd" --socket "$work/s.sock" >"$work/log" 2>&1 &
+    "$work/stylusd" --socket "$work/s.sock" --output observe >"$work/log" 2>&1 &
 daemon=$!
 # Under valgrind the start takes seconds: wait for the socket, bounded.
 tries=0
@@ -38,6 +40,7 @@ done
 python3 - "$work/s.sock" <<'EOF'
 import socket, sys
 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.settimeout(60)   # a daemon stalled under valgrind fails the script instead of hanging it
 s.connect(sys.argv[1])
 f = s.makefile("rb")
 f.readline()                      # hello
@@ -48,7 +51,7 @@ kill -TERM $daemon
 wait $daemon || true
 # callgrind names a function once ("fn=(N) name") and by number after; keep
 # those run inside the daemon's own object, without recursion marks ('2).
-python3 - "$work/callgrind.out" "$work/stylusd" >"$out" <<'EOF'
+python3 - "$work/callgrind.out" "$work/stylusd" >"$work/order" <<'EOF'
 import re, sys
 objects, names, current, ran = {}, {}, None, []
 for line in open(sys.argv[1]):
@@ -71,4 +74,7 @@ symbols = {names[n].split("'")[0] for n in ran}
 for symbol in sorted(s for s in symbols if not s.startswith("0x") and s != "(below main)"):
     print(symbol)
 EOF
+# Replaced only by a complete list: an empty one would still link, quietly.
+[ -s "$work/order" ] || { echo "tools/startup-order.sh: callgrind listed no function of the daemon" >&2; exit 1; }
+mv "$work/order" "$out"
 echo "$(wc -l <"$out") functions written to $out"

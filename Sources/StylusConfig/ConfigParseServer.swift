@@ -40,7 +40,14 @@ public final class ConfigParseServer {
     /// loop never waits for a child's exit: in the emulated test guest one
     /// took 20-30 ms, and the loop stalled for it every `maxServed` reloads
     /// (the longest pen-sample gap under hil/flood.py).
-    private var retiring: [(child: ChildProcess, ended: Int32)] = []
+    private var retiring: [(child: ChildProcess, ended: Int32, since: Int64)] = []
+    /// How often the loop looks at retired children until every one is reaped,
+    /// and how long one told to go by EOF may take before it is killed.
+    static let reapInterval: Int64 = 100_000
+    static let retireLimit: Int64 = 10_000_000
+    /// When the loop should call `reapRetired(now:)`: nil with no child left to reap,
+    /// so an idle daemon does not wake for it.
+    public private(set) var reapDeadline: Int64?
     /// The pids of children told to go and not reaped yet, and of the kept one (tests).
     var unreaped: [pid_t] { retiring.map(\.child.pid) }
     var keptPID: pid_t? { child?.pid }
@@ -114,26 +121,37 @@ public final class ConfigParseServer {
     /// reaps it later, once its pidfd says it has ended.
     private func retire(_ child: ChildProcess, kill: Bool) {
         child.closeInput()
-        // Not reaped yet whenever its output has not ended (a reaped pid may belong to another process by now).
-        if kill, !child.reachedEnd { Glibc.kill(child.pid, SIGKILL) }
+        // Reaped already (it ended without an answer): its pid may belong to another process by now.
+        guard !child.wasReaped else { return }
+        if kill { Glibc.kill(child.pid, SIGKILL) }
         guard let ended = try? child.endingDescriptor() else {
             _ = child.stop()   // no pidfd (a kernel before 5.3): wait, as before
             return
         }
-        retiring.append((child, ended))
-        reapRetired()
+        let now = ConfigParse.now()
+        retiring.append((child, ended, now))
+        reapRetired(now: now)
     }
 
-    /// Reaps the retired children that have ended; never waits.
-    private func reapRetired() {
+    /// Reaps the retired children that have ended, never waiting, and kills
+    /// one that has not ended `retireLimit` after it was told to go. Called
+    /// at each parse and by the loop at `reapDeadline`, so that no child stays
+    /// a zombie while no reload comes.
+    public func reapRetired(now: Int64) {
         retiring.removeAll { entry in
             var ready = pollfd(fd: entry.ended, events: Int16(POLLIN), revents: 0)
-            guard poll(&ready, 1, 0) == 1 else { return false }
+            guard poll(&ready, 1, 0) == 1 else {
+                if now - entry.since >= Self.retireLimit { Glibc.kill(entry.child.pid, SIGKILL) }
+                return false
+            }
             _ = entry.child.wait()   // it has ended: this returns at once
             Glibc.close(entry.ended)
             return true
         }
+        reapDeadline = retiring.isEmpty ? nil : now + Self.reapInterval
     }
+
+    private func reapRetired() { reapRetired(now: ConfigParse.now()) }
 
     /// Ends the kept child (EOF on its input), e.g. when the daemon stops,
     /// and reaps every child, waiting if it must.
@@ -146,6 +164,7 @@ public final class ConfigParseServer {
             Glibc.close(entry.ended)
         }
         retiring.removeAll()
+        reapDeadline = nil
     }
 }
 

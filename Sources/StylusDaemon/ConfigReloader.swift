@@ -30,8 +30,14 @@ final class ConfigReloader {
 
     /// The running parser's pipe, to poll.
     var fd: Int32? { running?.parse.fd }
-    /// When a parser that has not answered is stopped.
-    var deadline: Int64? { running?.parse.deadline }
+    /// When a parser that has not answered is stopped, or a replaced parser
+    /// child is looked at again to be reaped, whichever comes first.
+    var deadline: Int64? {
+        switch (running?.parse.deadline, server.reapDeadline) {
+        case let (parse?, reap?): min(parse, reap)
+        case let (parse, reap): parse ?? reap
+        }
+    }
     var isIdle: Bool { running == nil && queued.isEmpty }
 
     /// Asks for a reload; what finishes now (nothing to parse, or an
@@ -53,6 +59,7 @@ final class ConfigReloader {
 
     /// Stops a parser past its deadline; its requests fail with the reason.
     func timeOut(now: Int64) -> [(Waiter, Result<EngineConfig, ConfigError>)] {
+        if let reap = server.reapDeadline, reap <= now { server.reapRetired(now: now) }
         guard let (parse, waiters) = running, parse.deadline <= now else { return [] }
         running = nil
         let error = parse.timeOut()

@@ -194,6 +194,9 @@ public final class ChildProcess {
 
     /// A descriptor (pidfd, close-on-exec) that polls readable once the
     /// child has ended: then `wait()` returns at once. The caller closes it.
+    /// True once `wait` or `stop` reaped it: its pid is no longer its own.
+    public var wasReaped: Bool { ending != nil }
+
     public func endingDescriptor() throws(SystemCallError) -> Int32 {
         try systemCall("pidfd_open") { clinux_pidfd_open(pid) }
     }

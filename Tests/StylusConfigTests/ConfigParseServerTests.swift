@@ -54,6 +54,26 @@ struct ConfigParseServerTests {
         #expect(pending.timeOut().message.contains("did not finish within 200 ms"))
     }
 
+    /// A child killed at the deadline is reaped by the loop's timer
+    /// (`reapDeadline`), not only by the next reload, which may never come.
+    @Test func aChildStoppedAtTheDeadlineIsReapedWithoutAnotherReload() throws {
+        let server = ConfigParseServer(executable: Built.script("hang"), timeLimit: 200_000)
+        defer { server.close() }
+        let pending = try server.start(Array("x = 1\n".utf8), file: "c.toml")
+        let pid = try #require(server.keptPID)
+        _ = pending.timeOut()
+        #expect(server.reapDeadline != nil, "the loop is asked to come back for it")
+        let end = ContinuousClock.now + .seconds(5)
+        while let deadline = server.reapDeadline, ContinuousClock.now < end {
+            let wait = max(0, deadline - ConfigParse.now())
+            usleep(useconds_t(wait))
+            server.reapRetired(now: ConfigParse.now())
+        }
+        #expect(server.unreaped.isEmpty && server.reapDeadline == nil)
+        var status: Int32 = 0
+        #expect(waitpid(pid, &status, WNOHANG) == -1 && errno == ECHILD, "reaped, not a zombie")
+    }
+
     /// The child past its quota is replaced without the caller waiting for
     /// its exit (it is reaped later, from its pidfd), and none is left a zombie.
     @Test func theChildEndsAfterItsQuotaAndTheNextReloadStillWorks() throws {

@@ -13,7 +13,7 @@ struct ReconfigureTests {
         return effects.samples.last!.adjustedX
     }
 
-    @Test func aNewMinimumScaleAppliesAtOnceAndAnUnrelatedChangeKeepsTheCurve() {
+    @Test func aNewMinimumScaleAppliesAtOnceAndAChangeOfTheIntervalKeepsTheScale() {
         var h = EngineHarness()
         h.enter(at: 0, axes: PenAxes(x: 0.1, y: 0.5))
         h.engine.publishesSamples = true
