@@ -33,10 +33,14 @@ public enum ConfigParseChild {
     /// `<file bytes> <config bytes>\n`, the file's name, then the config;
     /// each answer is `<status> <bytes>\n` and then what the one-shot child
     /// would print, its status what that child would exit with. It ends at
-    /// EOF, on a malformed request, and after `maxServed` answers, because
-    /// TOMLKit keeps what it parsed (LebJe/TOMLKit#26).
+    /// EOF or on a malformed request. After `maxServed` answers it execs
+    /// itself again (same process, same pipes), because TOMLKit keeps what
+    /// it parsed (LebJe/TOMLKit#26): the daemon never has to start a
+    /// replacement, whose posix_spawn would stop its loop until the exec.
     public static let serveFlag = "--serve"
     package static let maxServed = 256
+    /// After `serveFlag` in a child that started afresh: how many answers its earlier images gave.
+    package static let answeredFlag = "--answered"
 
     /// Reads what the child sent back: the configuration, or the error it named.
     static func decode(status: Int32, reply: [UInt8], file: String) -> Result<EngineConfig, ConfigError> {

@@ -20,10 +20,11 @@ extension ConfigParse: PendingConfigParse {}
 /// One parser child kept for reload after reload (`parse-config-child
 /// --serve`): starting a process per reload cost the daemon a vfork and an
 /// exec each time, and on a slow machine most of a second of CPU. The child
-/// is started at the first request, started again after it died (toml++
-/// aborting on a file kills only it), hung (killed at the deadline) or
-/// ended after `ConfigParseChild.maxServed` answers. A file too big for one
-/// write into the pipe goes to a one-shot `ConfigParse` instead.
+/// is started at the first request and started again after it died (toml++
+/// aborting on a file kills only it) or hung (killed at the deadline); every
+/// `ConfigParseChild.maxServed` answers it execs itself afresh, in the same
+/// process. A file too big for one write into the pipe goes to a one-shot
+/// `ConfigParse` instead.
 public final class ConfigParseServer {
     /// A request is written in one go into an empty pipe (64 KiB), so the write never waits.
     public static let maxServedFileBytes = 60 * 1024
@@ -32,14 +33,10 @@ public final class ConfigParseServer {
     private let timeLimit: Int64
     private var child: ChildProcess?
     private var busy = false
-    /// Requests sent to the kept child: it ends after `ConfigParseChild.maxServed`,
-    /// so the one after that goes to a new child.
-    private var served = 0
     /// Children replaced and told to go (input closed, or killed), not yet
     /// reaped, each with a pidfd that polls readable once it has ended. The
     /// loop never waits for a child's exit: in the emulated test guest one
-    /// took 20-30 ms, and the loop stalled for it every `maxServed` reloads
-    /// (the longest pen-sample gap under hil/flood.py).
+    /// took 20-30 ms.
     private var retiring: [(child: ChildProcess, ended: Int32, since: Int64)] = []
     /// How often the loop looks at retired children until every one is reaped,
     /// and how long one told to go by EOF may take before it is killed.
@@ -81,14 +78,13 @@ public final class ConfigParseServer {
     }
 
     private func running() throws(ConfigError) -> ChildProcess {
-        if let child, !child.reachedEnd, served < ConfigParseChild.maxServed {
+        if let child, !child.reachedEnd {
             busy = true
-            served += 1
             return child
         }
         reapRetired()
         if let old = child {
-            // Past `maxServed` it ends by itself after its last answer; one that ended early already has.
+            // Its output ended: it has ended, or is ending, by itself.
             retire(old, kill: false)
             child = nil
         }
@@ -100,7 +96,6 @@ public final class ConfigParseServer {
                                            niceness: ConfigParse.niceness, maxOutputBytes: ConfigParse.maxReplyBytes + 64)
             child = started
             busy = true
-            served = 1
             return started
         } catch {
             throw ConfigFile.cannotCheck("cannot start the parser child \(program): \(error.errno.reason)", file: "config")

@@ -12,7 +12,10 @@ extension ConfigParseChild {
     public static func main(arguments: [String]) -> Int32 {
         // Nothing may turn toml++'s abort into anything but death by SIGABRT.
         signal(SIGABRT, SIG_DFL)
-        if arguments.first == serveFlag { return serve() }
+        if arguments.first == serveFlag {
+            let answered = arguments.count == 3 && arguments[1] == answeredFlag ? Int(arguments[2]) ?? 0 : 0
+            return serve(answeredBefore: answered)
+        }
         let rest = arguments.first == "--" ? Array(arguments.dropFirst()) : arguments
         let file = rest.first ?? "config.toml"
 
@@ -32,9 +35,10 @@ extension ConfigParseChild {
         return writeAll(STDOUT_FILENO, reply) ? status : cannotWrite
     }
 
-    static func serve() -> Int32 {
+    static func serve(answeredBefore: Int) -> Int32 {
         var input = LineReader(fd: STDIN_FILENO)
-        for _ in 0..<maxServed {
+        var answered = answeredBefore
+        while true {
             guard let header = input.line() else { return parsed }   // EOF: the daemon let go
             let sizes = header.split(separator: 0x20).compactMap { Int(String(decoding: $0, as: UTF8.self)) }
             guard sizes.count == 2, sizes[0] >= 0, sizes[0] <= 4096, sizes[1] >= 0, sizes[1] <= ConfigFile.maxBytes,
@@ -42,8 +46,23 @@ extension ConfigParseChild {
             let file = String(decoding: name, as: UTF8.self)
             let (status, reply) = answer(bytes, file: file)
             guard writeAll(STDOUT_FILENO, Array("\(status) \(reply.count)\n".utf8) + reply) else { return cannotWrite }
+            answered += 1
+            // The daemon sends a request only after reading the last answer,
+            // so nothing of the next one can be lost in this image's buffer.
+            if (answered - answeredBefore) % maxServed == 0, input.isEmpty { startAfresh(answered: answered) }
         }
-        return parsed
+    }
+
+    /// Replaces this image with a fresh one of the same program, keeping
+    /// the process and its pipes; returns only if exec failed (no /proc, say),
+    /// and then the child goes on serving as it is.
+    static func startAfresh(answered: Int) {
+        let all = CommandLine.arguments
+        guard let serve = all.firstIndex(of: serveFlag) else { return }
+        let argv = Array(all[...serve]) + [answeredFlag, String(answered)]
+        var cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        execv("/proc/self/exe", &cArguments)
+        for pointer in cArguments { free(pointer) }
     }
 
     /// The one-shot child's exit status and output for `bytes`.
@@ -81,6 +100,9 @@ struct LineReader {
             guard fill() else { return nil }
         }
     }
+
+    /// Nothing read and not yet taken.
+    var isEmpty: Bool { start == buffer.count }
 
     /// Exactly `count` bytes; nil if the input ends first.
     mutating func bytes(_ count: Int) -> [UInt8]? {
