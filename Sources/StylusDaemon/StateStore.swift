@@ -118,15 +118,12 @@ final class StateStore: Sendable {
     }
 
     func save(_ state: PersistedState) throws(StateError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let data: Data
-        do { data = try encoder.encode(state) } catch { throw .io("cannot encode the state: \(error)") }
+        guard let data = state.json() else { throw .io("cannot encode the state: a stroke has a value that is not a finite number") }
         try createDirectory(directory)
         let temporary = "\(directory)/.state.json.tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw .io("\(temporary): \(String(cString: strerror(errno)))") }
-        let written = writeAll(fd, Array(data))
+        let written = writeAll(fd, data)
         let writeErrno = errno
         let synced = written && fsync(fd) == 0
         let syncErrno = errno

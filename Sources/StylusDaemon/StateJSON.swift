@@ -1,0 +1,65 @@
+import StylusCore
+
+extension PersistedState {
+    /// The state file's bytes, written by hand, exactly as JSONEncoder with
+    /// sorted keys writes them (`StateJSONTests` compares the two). The
+    /// state writer encodes the whole drawing once a second while the pen
+    /// draws; with JSONEncoder that was a quarter of the daemon's CPU in the
+    /// test guest's flood (hil/flood.py), taken from the same two CPUs as the loop.
+    /// nil when a value is not finite, which JSON cannot carry (JSONEncoder refuses it too).
+    func json() -> [UInt8]? {
+        let points = strokes.reduce(0) { $0 + $1.x.count }
+        var out: [UInt8] = []
+        out.reserveCapacity(96 + strokes.count * 96 + points * 64)
+        out.append(contentsOf: #"{"canvas":"#.utf8)
+        JSONObjectWriter.appendQuoted(canvas, to: &out)
+        out.append(contentsOf: #","precision_enabled":"#.utf8)
+        out.append(contentsOf: (precisionEnabled ? "true" : "false").utf8)
+        out.append(contentsOf: #","strokes":["#.utf8)
+        for (i, s) in strokes.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: #"{"device":"#.utf8)
+            out.append(contentsOf: String(s.device).utf8)
+            out.append(contentsOf: #","pressure":"#.utf8)
+            guard Self.append(s.pressure, to: &out) else { return nil }
+            out.append(contentsOf: #","tilt_x":"#.utf8)
+            guard Self.append(s.tiltX, to: &out) else { return nil }
+            out.append(contentsOf: #","tilt_y":"#.utf8)
+            guard Self.append(s.tiltY, to: &out) else { return nil }
+            out.append(contentsOf: #","time_us":["#.utf8)
+            for (k, t) in s.timeUS.enumerated() {
+                if k > 0 { out.append(UInt8(ascii: ",")) }
+                out.append(contentsOf: String(t).utf8)
+            }
+            out.append(contentsOf: #"],"tool":"#.utf8)
+            JSONObjectWriter.appendQuoted(s.tool, to: &out)
+            out.append(contentsOf: #","x":"#.utf8)
+            guard Self.append(s.x, to: &out) else { return nil }
+            out.append(contentsOf: #","y":"#.utf8)
+            guard Self.append(s.y, to: &out) else { return nil }
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(contentsOf: #"],"version":"#.utf8)
+        out.append(contentsOf: String(version).utf8)
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    /// A column of floats in Swift's shortest round-trip form, without the
+    /// ".0" JSONEncoder leaves off a whole number.
+    private static func append(_ column: [Float], to out: inout [UInt8]) -> Bool {
+        out.append(UInt8(ascii: "["))
+        for (k, value) in column.enumerated() {
+            guard value.isFinite else { return false }
+            if k > 0 { out.append(UInt8(ascii: ",")) }
+            let text = value.description
+            if text.hasSuffix(".0") {
+                out.append(contentsOf: text.utf8.dropLast(2))
+            } else {
+                out.append(contentsOf: text.utf8)
+            }
+        }
+        out.append(UInt8(ascii: "]"))
+        return true
+    }
+}
