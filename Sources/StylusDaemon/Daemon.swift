@@ -169,10 +169,13 @@ public final class Daemon {
                 // Before the timer: a frame the kernel stamped before a deadline is queued
                 // before the timer fires, and the engine must see it first (each input
                 // fires the deadlines due by its own time), as a replay of the stream does.
-                output.descriptorReady { timed in
+                // The desktop's pen before the socket's clients: the output gets each
+                // input's effects at once, the clients their lines once the frame is written.
+                output.descriptorReady({ timed in
                     handler.handle(timed)
-                    publish()
-                }
+                    output.apply(handler.effects)
+                    handler.effects.output.removeAll(keepingCapacity: true)
+                }, frameWritten: { publish() })
             }
             if fds[2].revents != 0 {
                 // One timer for every deadline: the engine's, a save, a helper's.

@@ -64,8 +64,9 @@ public protocol PenOutput: AnyObject {
     /// `pollDescriptor` is readable. A filter reads its grabbed nodes here:
     /// each input goes to `handle`, which runs the engine and calls `apply`
     /// with its effects before returning, so the node's frame can be written
-    /// as the engine decided.
-    func descriptorReady(_ handle: (TimedPenInput) -> Void)
+    /// as the engine decided; `frameWritten` follows each frame's write, for
+    /// what can wait until the desktop has the frame (the socket's clients).
+    func descriptorReady(_ handle: (TimedPenInput) -> Void, frameWritten: () -> Void)
     /// Called at the start of every turn of the loop (a filter's watchdog
     /// heartbeat); must be cheap.
     func loopTurned()
@@ -77,7 +78,7 @@ extension PenOutput {
     public var pollDescriptor: Int32? { nil }
     public var waitingToGrab: [String] { [] }
     public var capturesPen: Bool { false }
-    public func descriptorReady(_ handle: (TimedPenInput) -> Void) {}
+    public func descriptorReady(_ handle: (TimedPenInput) -> Void, frameWritten: () -> Void) {}
     public func loopTurned() {}
     public func close() {}
 }

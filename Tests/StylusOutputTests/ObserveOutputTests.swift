@@ -29,7 +29,7 @@ struct ObserveOutputTests {
         #expect(effects.output.count == 2)
         output.apply(effects)
         output.flush()
-        output.descriptorReady { _ in Issue.record("observe reads nothing") }
+        output.descriptorReady({ _ in Issue.record("observe reads nothing") }, frameWritten: { Issue.record("observe writes no frame") })
         output.deviceRemoved(pen)
         output.close()
         #expect(output.mode == .observe, "nothing it is handed changes its mode")
