@@ -21,9 +21,9 @@ extension ConfigParse: PendingConfigParse {}
 /// --serve`): starting a process per reload cost the daemon a vfork and an
 /// exec each time, and on a slow machine most of a second of CPU. The child
 /// is started at the first request and started again after it died (toml++
-/// aborting on a file kills only it) or hung (killed at the deadline); every
-/// `ConfigParseChild.maxServed` answers it execs itself afresh, in the same
-/// process. A file too big for one write into the pipe goes to a one-shot
+/// aborting on a file kills only it) or hung (killed at the deadline); once
+/// what TOMLKit kept passes its growth limit it execs itself afresh, in the
+/// same process. A file too big for one write into the pipe goes to a one-shot
 /// `ConfigParse` instead.
 public final class ConfigParseServer {
     /// A request is written in one go into an empty pipe (64 KiB), so the write never waits.
@@ -31,6 +31,7 @@ public final class ConfigParseServer {
 
     private let executable: String?
     private let timeLimit: Int64
+    private let growthLimitKiB: Int
     private var child: ChildProcess?
     private var busy = false
     /// Children replaced and told to go (input closed, or killed), not yet
@@ -49,9 +50,11 @@ public final class ConfigParseServer {
     var unreaped: [pid_t] { retiring.map(\.child.pid) }
     var keptPID: pid_t? { child?.pid }
 
-    public init(executable: String? = nil, timeLimit: Int64 = ConfigParse.timeLimit) {
+    public init(executable: String? = nil, timeLimit: Int64 = ConfigParse.timeLimit,
+                growthLimitKiB: Int = ConfigParseChild.defaultGrowthLimitKiB) {
         self.executable = executable
         self.timeLimit = timeLimit
+        self.growthLimitKiB = growthLimitKiB
     }
 
     /// Starts parsing `bytes`: through the kept child when it fits, else in a
@@ -91,7 +94,8 @@ public final class ConfigParseServer {
         let program = executable ?? ConfigParse.defaultExecutable
         let name = program == ConfigParse.selfExecutable ? (ConfigParse.runningProgram() ?? program) : program
         do {
-            let started = try ChildProcess(executable: program, arguments: [name, ConfigParseChild.command, ConfigParseChild.serveFlag],
+            let started = try ChildProcess(executable: program, arguments: [name, ConfigParseChild.command, ConfigParseChild.serveFlag,
+                                                                                ConfigParseChild.growthLimitFlag, String(growthLimitKiB)],
                                            inputPipe: true, environment: ConfigParse.childEnvironment(),
                                            niceness: ConfigParse.niceness, maxOutputBytes: ConfigParse.maxReplyBytes + 64)
             child = started

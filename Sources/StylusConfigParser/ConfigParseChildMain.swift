@@ -12,10 +12,7 @@ extension ConfigParseChild {
     public static func main(arguments: [String]) -> Int32 {
         // Nothing may turn toml++'s abort into anything but death by SIGABRT.
         signal(SIGABRT, SIG_DFL)
-        if arguments.first == serveFlag {
-            let answered = arguments.count == 3 && arguments[1] == answeredFlag ? Int(arguments[2]) ?? 0 : 0
-            return serve(answeredBefore: answered)
-        }
+        if arguments.first == serveFlag { return serve(ServeOptions(arguments.dropFirst())) }
         let rest = arguments.first == "--" ? Array(arguments.dropFirst()) : arguments
         let file = rest.first ?? "config.toml"
 
@@ -35,9 +32,24 @@ extension ConfigParseChild {
         return writeAll(STDOUT_FILENO, reply) ? status : cannotWrite
     }
 
-    static func serve(answeredBefore: Int) -> Int32 {
+    /// `--serve`'s options: `--growth-limit-kib N` (what the daemon asks),
+    /// `--answered N` (what an earlier image of this process answered).
+    struct ServeOptions {
+        var growthLimitKiB = defaultGrowthLimitKiB
+        var answeredBefore = 0
+
+        init(_ arguments: ArraySlice<String>) {
+            var rest = arguments[...]
+            while let flag = rest.popFirst(), let value = rest.popFirst().flatMap({ Int($0) }), value >= 0 {
+                if flag == growthLimitFlag { growthLimitKiB = value } else if flag == answeredFlag { answeredBefore = value }
+            }
+        }
+    }
+
+    static func serve(_ options: ServeOptions) -> Int32 {
         var input = LineReader(fd: STDIN_FILENO)
-        var answered = answeredBefore
+        var answered = options.answeredBefore
+        var baseline: Int?
         while true {
             guard let header = input.line() else { return parsed }   // EOF: the daemon let go
             let sizes = header.split(separator: 0x20).compactMap { Int(String(decoding: $0, as: UTF8.self)) }
@@ -47,19 +59,39 @@ extension ConfigParseChild {
             let (status, reply) = answer(bytes, file: file)
             guard writeAll(STDOUT_FILENO, Array("\(status) \(reply.count)\n".utf8) + reply) else { return cannotWrite }
             answered += 1
+            // What TOMLKit kept is measured from the first answer on (the
+            // first parse sets up what every later one reuses). Without
+            // /proc there is no measure: then every `maxServed` answers.
+            let resident = residentKiB()
+            if baseline == nil { baseline = resident }
+            let grown = if let resident, let baseline { resident - baseline > options.growthLimitKiB }
+                        else { (answered - options.answeredBefore) % maxServed == 0 }
             // The daemon sends a request only after reading the last answer,
             // so nothing of the next one can be lost in this image's buffer.
-            if (answered - answeredBefore) % maxServed == 0, input.isEmpty { startAfresh(answered: answered) }
+            if grown, input.isEmpty { startAfresh(answered: answered, growthLimitKiB: options.growthLimitKiB) }
         }
     }
 
+    /// This process's resident memory (/proc/self/statm), nil without /proc.
+    static func residentKiB() -> Int? {
+        let fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var text = [UInt8](repeating: 0, count: 256)
+        let n = retryingInterrupts { text.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) } }
+        guard n > 0 else { return nil }
+        let fields = text[..<n].split(separator: 0x20)
+        guard fields.count > 1, let pages = Int(String(decoding: fields[1], as: UTF8.self)) else { return nil }
+        return pages * sysconf(Int32(_SC_PAGESIZE)) / 1024
+    }
+
     /// Replaces this image with a fresh one of the same program, keeping
-    /// the process and its pipes; returns only if exec failed (no /proc, say),
-    /// and then the child goes on serving as it is.
-    static func startAfresh(answered: Int) {
+    /// the process and its pipes; returns only if exec failed, and then the
+    /// child goes on serving as it is.
+    static func startAfresh(answered: Int, growthLimitKiB: Int) {
         let all = CommandLine.arguments
         guard let serve = all.firstIndex(of: serveFlag) else { return }
-        let argv = Array(all[...serve]) + [answeredFlag, String(answered)]
+        let argv = Array(all[...serve]) + [growthLimitFlag, String(growthLimitKiB), answeredFlag, String(answered)]
         var cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         execv("/proc/self/exe", &cArguments)
         for pointer in cArguments { free(pointer) }
