@@ -1,14 +1,6 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// The loop and filter mode run their class properties' exclusivity checks
-// (swift_beginAccess) on every pen event: a profile of filter mode in the
-// test guest put them at 4 % of the daemon's time per report. Release builds
-// leave them out there; debug builds, where every test runs, keep them. Not on
-// a target a library product uses: a package that depends on stylusd would
-// refuse the flag.
-let perFrameSettings: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
-
 let package = Package(
     name: "stylusd",
     products: [
@@ -74,8 +66,7 @@ let package = Package(
         .target(
             name: "StylusDaemon",
             dependencies: ["StylusCore", "StylusProtocol", "StylusInput", "StylusOutput", "StylusUinput", "StylusConfig", "StylusSystem", "CLinux",
-                           .product(name: "Logging", package: "swift-log")],
-            swiftSettings: perFrameSettings
+                           .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(
             name: "stylusd",
@@ -119,8 +110,7 @@ let package = Package(
         // Where input goes after the engine: the output seam and its implementations.
         .target(name: "StylusOutput", dependencies: ["StylusCore"]),
         // Filter mode: the grabbed real node read raw, its virtual clone written through uinput (libevdev).
-        .target(name: "StylusUinput", dependencies: ["StylusCore", "StylusOutput", "StylusInput", "StylusSystem", "CLibevdev", "CLinux"],
-                swiftSettings: perFrameSettings),
+        .target(name: "StylusUinput", dependencies: ["StylusCore", "StylusOutput", "StylusInput", "StylusSystem", "CLibevdev", "CLinux"]),
         .testTarget(
             name: "StylusOutputTests",
             dependencies: ["StylusOutput", "StylusCore", "StylusInput"]

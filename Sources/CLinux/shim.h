@@ -8,6 +8,7 @@
 #include <spawn.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <malloc.h>
 
 // glibc declares these only under _GNU_SOURCE, which Swift's Glibc module
 // does not define. Same declarations as glibc's (closefrom_np needs 2.34;
@@ -25,3 +26,10 @@ static inline int clinux_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_o
 // gettid(2): the calling thread's id, for what Linux keeps per thread (its
 // niceness). glibc declares gettid only under _GNU_SOURCE.
 static inline pid_t clinux_gettid(void) { return (pid_t)syscall(SYS_gettid); }
+
+// What malloc has handed out and not had back, in bytes (mallinfo2, glibc
+// 2.33; summed over every arena): how much a long-lived helper has kept.
+static inline size_t clinux_heap_in_use(void) {
+    struct mallinfo2 info = mallinfo2();
+    return info.uordblks + info.hblkhd;
+}

@@ -34,13 +34,12 @@ public enum ConfigParseChild {
     /// each answer is `<status> <bytes>\n` and then what the one-shot child
     /// would print, its status what that child would exit with. It ends at
     /// EOF or on a malformed request. TOMLKit keeps what it parsed
-    /// (LebJe/TOMLKit#26; about 0.9 KiB a small file here), so once the
-    /// child's resident memory has grown by `growthLimitFlag`'s KiB since its
-    /// first answer (or after `maxServed` answers where /proc cannot say) it
-    /// execs itself afresh: same process, same pipes. The daemon never has to
-    /// start a replacement, whose posix_spawn would stop its loop until the exec.
+    /// (LebJe/TOMLKit#26; about 0.9 KiB a small file here), so once malloc
+    /// has handed out `growthLimitFlag`'s KiB more than after its first answer,
+    /// the child execs itself afresh: same process, same pipes. The daemon
+    /// never has to start a replacement, whose posix_spawn would stop its
+    /// loop until the exec.
     public static let serveFlag = "--serve"
-    package static let maxServed = 256
     /// After `serveFlag`: how much the child may grow, in KiB, before it starts afresh.
     package static let growthLimitFlag = "--growth-limit-kib"
     public static let defaultGrowthLimitKiB = 8192

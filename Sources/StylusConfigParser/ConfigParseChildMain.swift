@@ -49,6 +49,8 @@ extension ConfigParseChild {
     static func serve(_ options: ServeOptions) -> Int32 {
         var input = LineReader(fd: STDIN_FILENO)
         var answered = options.answeredBefore
+        // What TOMLKit kept is measured from the first answer on: the first
+        // parse sets up what every later one reuses.
         var baseline: Int?
         while true {
             guard let header = input.line() else { return parsed }   // EOF: the daemon let go
@@ -59,42 +61,34 @@ extension ConfigParseChild {
             let (status, reply) = answer(bytes, file: file)
             guard writeAll(STDOUT_FILENO, Array("\(status) \(reply.count)\n".utf8) + reply) else { return cannotWrite }
             answered += 1
-            // What TOMLKit kept is measured from the first answer on (the
-            // first parse sets up what every later one reuses). Without
-            // /proc there is no measure: then every `maxServed` answers.
-            let resident = residentKiB()
-            if baseline == nil { baseline = resident }
-            let grown = if let resident, let baseline { resident - baseline > options.growthLimitKiB }
-                        else { (answered - options.answeredBefore) % maxServed == 0 }
+            let inUse = heapBytesInUse()
+            guard let start = baseline else { baseline = inUse; continue }
             // The daemon sends a request only after reading the last answer,
             // so nothing of the next one can be lost in this image's buffer.
-            if grown, input.isEmpty { startAfresh(answered: answered, growthLimitKiB: options.growthLimitKiB) }
+            if inUse - start > options.growthLimitKiB * 1024, input.isEmpty {
+                startAfresh(answered: answered, growthLimitKiB: options.growthLimitKiB)
+                baseline = inUse   // exec failed (and said why): try again after as much growth again
+            }
         }
     }
 
-    /// This process's resident memory (/proc/self/statm), nil without /proc.
-    static func residentKiB() -> Int? {
-        let fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var text = [UInt8](repeating: 0, count: 256)
-        let n = retryingInterrupts { text.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) } }
-        guard n > 0 else { return nil }
-        let fields = text[..<n].split(separator: 0x20)
-        guard fields.count > 1, let pages = Int(String(decoding: fields[1], as: UTF8.self)) else { return nil }
-        return pages * sysconf(Int32(_SC_PAGESIZE)) / 1024
-    }
-
-    /// Replaces this image with a fresh one of the same program, keeping
-    /// the process and its pipes; returns only if exec failed, and then the
-    /// child goes on serving as it is.
+    /// Replaces this image with a fresh one of the same program, keeping the
+    /// process and its pipes: /proc/self/exe, or the path the daemon started
+    /// it by where /proc is missing. Returns only if exec failed, after saying
+    /// so on standard error (the daemon's log); the child then goes on serving.
     static func startAfresh(answered: Int, growthLimitKiB: Int) {
         let all = CommandLine.arguments
         guard let serve = all.firstIndex(of: serveFlag) else { return }
         let argv = Array(all[...serve]) + [growthLimitFlag, String(growthLimitKiB), answeredFlag, String(answered)]
         var cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        defer { for pointer in cArguments { free(pointer) } }
         execv("/proc/self/exe", &cArguments)
-        for pointer in cArguments { free(pointer) }
+        var reason = String(cString: strerror(errno))
+        if let program = all.first, program.hasPrefix("/") {
+            execv(program, &cArguments)
+            reason += "; \(program): \(String(cString: strerror(errno)))"
+        }
+        _ = writeAll(STDERR_FILENO, Array("\(command): cannot start afresh after \(answered) answers (/proc/self/exe: \(reason)); going on as it is\n".utf8))
     }
 
     /// The one-shot child's exit status and output for `bytes`.

@@ -7,6 +7,9 @@ extension PersistedState {
     /// draws; with JSONEncoder that was a quarter of the daemon's CPU in the
     /// test guest's flood (hil/flood.py), taken from the same two CPUs as the loop.
     /// nil when a value is not finite, which JSON cannot carry (JSONEncoder refuses it too).
+    /// Its two strings are enum raw values (lower-case letters), which
+    /// `appendQuoted` and JSONEncoder write alike; they differ on "/" and
+    /// control characters.
     func json() -> [UInt8]? {
         let points = strokes.reduce(0) { $0 + $1.x.count }
         var out: [UInt8] = []

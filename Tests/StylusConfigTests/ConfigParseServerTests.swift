@@ -77,14 +77,17 @@ struct ConfigParseServerTests {
     /// Once what TOMLKit kept passes the growth limit the child execs
     /// itself afresh in the same process: the daemon starts no replacement,
     /// whose posix_spawn would stop its loop, and reloads go on being
-    /// answered. (A limit of 64 KiB here, so that a few hundred reloads pass it.)
+    /// answered, with no descriptor more than it started with. (A limit of
+    /// 64 KiB here, so that a couple of hundred reloads pass it.)
     @Test func theChildStartsAfreshInTheSameProcessWhenItHasGrown() throws {
         let server = ConfigParseServer(executable: try Built.stylusd, growthLimitKiB: 64)
         var pids: Set<pid_t> = []
-        for i in 0..<600 {
+        var descriptorsAtFirst: [String] = []
+        for i in 0..<250 {
             let (result, _) = try Self.parse(server, "interval_ms = \(300 + i % 500)\n")
             #expect(try result.get().doublePressIntervalMS == 300 + i % 500, "reload \(i + 1)")
             if let pid = server.keptPID { pids.insert(pid) }
+            if i == 0, let pid = server.keptPID { descriptorsAtFirst = try Self.descriptors(of: pid) }
         }
         #expect(pids.count == 1, "one child process for every reload: \(pids)")
         let pid = try #require(pids.first)
@@ -96,13 +99,25 @@ struct ConfigParseServerTests {
             arguments = try Self.commandLine(of: pid)
         }
         let answered = try #require(arguments.last.flatMap { Int($0) }, "it started afresh: \(arguments)")
-        #expect(answered > 0 && answered <= 600)
+        #expect(answered > 0 && answered <= 250)
+        #expect(try Self.descriptors(of: pid) == descriptorsAtFirst, "no descriptor leaked across an exec")
         #expect(arguments.suffix(5).dropLast() == [ConfigParseChild.serveFlag, ConfigParseChild.growthLimitFlag, "64", ConfigParseChild.answeredFlag],
                 "it keeps its limit and says how many answers came before: \(arguments)")
         #expect(server.unreaped.isEmpty && server.reapDeadline == nil, "no child was replaced")
         server.close()
         var status: Int32 = 0
         #expect(waitpid(pid, &status, WNOHANG) == -1 && errno == ECHILD, "close() reaps the kept child")
+    }
+
+    static func descriptors(of pid: pid_t) throws -> [String] {
+        let dir = try #require(opendir("/proc/\(pid)/fd"))
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names.sorted()
     }
 
     static func commandLine(of pid: pid_t) throws -> [String] {
