@@ -51,7 +51,7 @@ extension ConfigParseChild {
         var answered = options.answeredBefore
         // What TOMLKit kept is measured from the first answer on: the first
         // parse sets up what every later one reuses.
-        var baseline: Int?
+        var baseline: Footprint?
         while true {
             guard let header = input.line() else { return parsed }   // EOF: the daemon let go
             let sizes = header.split(separator: 0x20).compactMap { Int(String(decoding: $0, as: UTF8.self)) }
@@ -61,14 +61,41 @@ extension ConfigParseChild {
             let (status, reply) = answer(bytes, file: file)
             guard writeAll(STDOUT_FILENO, Array("\(status) \(reply.count)\n".utf8) + reply) else { return cannotWrite }
             answered += 1
-            let inUse = heapBytesInUse()
-            guard let start = baseline else { baseline = inUse; continue }
+            let now = Footprint()
+            guard let start = baseline else { baseline = now; continue }
             // The daemon sends a request only after reading the last answer,
             // so nothing of the next one can be lost in this image's buffer.
-            if inUse - start > options.growthLimitKiB * 1024, input.isEmpty {
+            if now.grown(since: start) > options.growthLimitKiB * 1024, input.isEmpty {
                 startAfresh(answered: answered, growthLimitKiB: options.growthLimitKiB)
-                baseline = inUse   // exec failed (and said why): try again after as much growth again
+                baseline = now   // exec failed (and said why): try again after as much growth again
             }
+        }
+    }
+
+    /// How much memory the child holds, two ways: what glibc's malloc has
+    /// handed out (swap cannot hide it, and it needs no /proc) and the
+    /// resident set (which still counts under another allocator, such as a
+    /// sanitizer's, where mallinfo2 sees nothing).
+    struct Footprint {
+        var heapBytes = heapBytesInUse()
+        var residentBytes = Footprint.resident()
+
+        func grown(since start: Footprint) -> Int {
+            let resident = if let now = residentBytes, let then = start.residentBytes { now - then } else { 0 }
+            return max(heapBytes - start.heapBytes, resident)
+        }
+
+        /// /proc/self/statm's resident pages in bytes; nil without /proc.
+        static func resident() -> Int? {
+            let fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return nil }
+            defer { close(fd) }
+            var text = [UInt8](repeating: 0, count: 256)
+            let n = retryingInterrupts { text.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) } }
+            guard n > 0 else { return nil }
+            let fields = text[..<n].split(separator: 0x20)
+            guard fields.count > 1, let pages = Int(String(decoding: fields[1], as: UTF8.self)) else { return nil }
+            return pages * sysconf(Int32(_SC_PAGESIZE))
         }
     }
 

@@ -98,7 +98,8 @@ struct ConfigParseServerTests {
             usleep(10_000)
             arguments = try Self.commandLine(of: pid)
         }
-        let answered = try #require(arguments.last.flatMap { Int($0) }, "it started afresh: \(arguments)")
+        try #require(arguments.count >= 2 && arguments[arguments.count - 2] == ConfigParseChild.answeredFlag, "it started afresh: \(arguments)")
+        let answered = try #require(arguments.last.flatMap { Int($0) })
         #expect(answered > 0 && answered <= 250)
         #expect(try Self.descriptors(of: pid) == descriptorsAtFirst, "no descriptor leaked across an exec")
         #expect(arguments.suffix(5).dropLast() == [ConfigParseChild.serveFlag, ConfigParseChild.growthLimitFlag, "64", ConfigParseChild.answeredFlag],
