@@ -273,7 +273,7 @@ public struct CloneFilter: Sendable {
 
     /// The real node's frame (without its SYN_REPORT), after its inputs'
     /// effects went through `apply`.
-    public mutating func rawFrame(_ events: some Collection<EvdevEvent>, at time: Microseconds, into out: inout [EvdevEvent]) {
+    public mutating func rawFrame(_ events: [EvdevEvent], at time: Microseconds, into out: inout [EvdevEvent]) {
         defer { dropSlots.removeAll(keepingCapacity: true) }
         for e in events { track(e) }
         guard !captured else { return }

@@ -66,9 +66,10 @@ final class CommandHandler {
 
     /// One input from the pen, at its kernel time; timers due before it fire first.
     func handle(_ timed: TimedPenInput) {
-        if let deadline = engine.nextDeadline, deadline <= timed.time {
-            engine.fireTimers(at: timed.time, into: &effects)   // each timer is stamped with its own deadline
-        }
+        // Only the engine's mutating calls here, none of its getters: a getter
+        // of a struct kept in a class copies the whole Engine first (filter
+        // mode's profile, once per pen input). Nothing due: nothing fires.
+        engine.fireTimers(at: timed.time, into: &effects)   // each timer is stamped with its own deadline
         engine.handle(timed.input, at: timed.time, into: &effects)
         track(timed.input)
     }
