@@ -151,9 +151,10 @@ public final class ChildProcess {
     /// Reads what the pipe holds now, without waiting; true once the output has ended.
     @discardableResult
     public func readAvailable() -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 1)   // not zeroed: read fills it
+        defer { chunk.deallocate() }
         while !reachedEnd, fd >= 0 {
-            let n = retryingInterrupts { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) } }
+            let n = retryingInterrupts { read(fd, chunk.baseAddress!, chunk.count) }
             if n > 0 {
                 output += chunk[0..<n]
                 if outputOverflowed { reachedEnd = true }
@@ -192,11 +193,11 @@ public final class ChildProcess {
         return result
     }
 
-    /// A descriptor (pidfd, close-on-exec) that polls readable once the
-    /// child has ended: then `wait()` returns at once. The caller closes it.
     /// True once `wait` or `stop` reaped it: its pid is no longer its own.
     public var wasReaped: Bool { ending != nil }
 
+    /// A descriptor (pidfd, close-on-exec) that polls readable once the
+    /// child has ended: then `wait()` returns at once. The caller closes it.
     public func endingDescriptor() throws(SystemCallError) -> Int32 {
         try systemCall("pidfd_open") { clinux_pidfd_open(pid) }
     }
