@@ -3,7 +3,10 @@
 to get through a grab-and-forward program, and what the forwarding costs.
 
 One virtual pen (python-libevdev uinput) draws REPORTS reports at 200 Hz and
-at 1 kHz through each forwarder in turn:
+at 1 kHz through each forwarder in turn; stylusd and interception-tools, the
+pair the target compares, get ROUNDS starts each, taking turns, and each one's
+reports are pooled (the emulated guest's tail moves more between starts than
+the two differ within one):
 
   stylusd          `stylusd --output filter`: grabs the pen, writes the clone
                    "<name> (stylusd)";
@@ -47,6 +50,7 @@ EVENT = struct.Struct("llHHi")   # struct input_event on 64-bit Linux
 EV_ABS, ABS_X, ABS_Y, ABS_PRESSURE = 3, 0, 1, 24
 RATES = (200, 1000)
 REPORTS = 2500
+ROUNDS = 3                       # each of stylusd and interception-tools, taking turns
 WARM_UP = 100                    # reports before the measured ones (not counted)
 PEN_NAME = "stylusd-hil filterbench pen"
 MAPPED_BUTTON = 332              # BTN_STYLUS2: input-remapper's one mapping, never pressed here
@@ -144,8 +148,11 @@ def wait_until_children_idle(pid, timeout=45):
 
 
 def rss_kib(pid):
+    """VmRSS and its anonymous and file-backed parts (KiB): a static binary's
+    pages of code count as file-backed, the heap and stacks as anonymous."""
     with open(f"/proc/{pid}/status") as f:
-        return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+        fields = dict(line.split(":", 1) for line in f if ":" in line)
+    return {k: int(fields[k].split()[0]) for k in ("VmRSS", "RssAnon", "RssFile")}
 
 
 def input_nodes():
@@ -267,15 +274,16 @@ def stroke(pen, rate, first, count, pids, clone=None):
             raise RuntimeError("the reader did not finish")
         got = json.loads(out.strip().splitlines()[-1])
         arrivals = {int(k): v for k, v in got["arrivals"].items()}
-        total, forwarder = [], []
+        total, forwarder, numbers = [], [], []
         for i, t0 in enumerate(sent):
             if first + i in arrivals:
                 stamp, read = arrivals[first + i]
                 total.append((read - t0) / 1000)
                 forwarder.append((stamp - t0) / 1000)
+                numbers.append(i)
         lost = [i for i in range(count) if first + i not in arrivals]
         result.update(received=len(total), dropped=got["dropped"], total_us=total, forwarder_us=forwarder,
-                      lost=lost)
+                      lost=lost, numbers=numbers)
     return result
 
 
@@ -413,7 +421,7 @@ def summary(values):
     return f"p50={percentile(values, 50):.0f} p99={percentile(values, 99):.0f} max={max(values):.0f} us"
 
 
-def measure(forwarder, pen, reports):
+def measure(forwarder, pen, reports, label=""):
     """Both rates through one start of the forwarder."""
     clone = forwarder.start(pen)
     time.sleep(0.5)
@@ -425,13 +433,19 @@ def measure(forwarder, pen, reports):
             r["cpu_per_1000_ms"] = r["cpu_ms"] * 1000 / reports
             results.append(r)
             lost = r["sent"] - r["received"]
-            print(f"filterbench: {forwarder.name} @ {rate} Hz (achieved {r['achieved_hz']:.0f} Hz): "
+            print(f"filterbench: {label}{forwarder.name} @ {rate} Hz (achieved {r['achieved_hz']:.0f} Hz): "
                   f"n={r['received']}/{r['sent']} lost={lost} dropped={r['dropped']}: "
                   f"write->reader {summary(r['total_us'])}; write->clone stamp {summary(r['forwarder_us'])}; "
                   f"CPU {r['cpu_per_1000_ms']:.0f} ms per 1000 reports ({r['cpu_ms'] / 10 / r['wall_s']:.1f}% of a core)",
                   flush=True)
             if r["lost"]:
                 print(f"filterbench:   lost report numbers (of {reports}): {ranges(r['lost'])}", flush=True)
+            # Whether the forwarder's tail comes in bursts, and how far apart: a
+            # periodic cause (a timer, a thread's wake-up) shows as even spacing.
+            limit = percentile(r["forwarder_us"], 99)
+            slow = [n for n, us in zip(r["numbers"], r["forwarder_us"]) if us > limit]
+            print(f"filterbench:   its slowest 1 % (write->clone stamp over {limit:.0f} us), report numbers: {ranges(slow)}",
+                  flush=True)
         return results
     finally:
         forwarder.stop()
@@ -472,12 +486,68 @@ def kill_9_goal():
               f"(target <= +100: {'MET' if extra <= 100 else 'MISSED'})", flush=True)
 
 
+def profile(pen, reports, out_dir):
+    """Where the forwarders' time goes at 1 kHz, one stroke per tool:
+    `perf stat` (context switches, system calls and CPU per report, stylusd
+    beside interception-tools), then for stylusd `perf record -g` (the
+    report's top lines are printed, the data kept in out_dir) and `perf trace
+    -s` (which system calls). The profilers slow the guest: only the counts
+    and the shares mean anything, not the latencies."""
+    if not os.path.isdir("/sys/kernel/tracing/events"):
+        subprocess.run(["mount", "-t", "tracefs", "tracefs", "/sys/kernel/tracing"], check=False)
+    counters = "task-clock,context-switches,raw_syscalls:sys_enter"
+    data = os.path.join(out_dir, "perf-stylusd-filter.data")
+    first = 2000
+    for forwarder in (Stylusd(), Interception()):
+        clone = forwarder.start(pen)
+        time.sleep(0.5)
+        try:
+            pids = ",".join(str(p) for p in forwarder.pids())
+            tools = [("stat", ["perf", "stat", "-x", ",", "-e", counters, "-p", pids, "-o", os.path.join(out_dir, "stat.txt")])]
+            if isinstance(forwarder, Stylusd):
+                tools += [("record", ["perf", "record", "-q", "-g", "-F", "1000", "-p", pids, "-o", data]),
+                          ("trace", ["perf", "trace", "-s", "-p", pids, "-o", os.path.join(out_dir, "trace.txt")])]
+            for what, tool in tools:
+                traced = subprocess.Popen(tool, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                time.sleep(1.0)
+                if traced.poll() is not None:
+                    print(f"filterbench: profile: {forwarder.name}: perf {what} did not start: {traced.stderr.read().strip()}", flush=True)
+                    continue
+                r = stroke(pen, 1000, first, reports, forwarder.pids(), clone)
+                first += reports + 2 * WARM_UP
+                traced.send_signal(signal.SIGINT)
+                traced.wait(timeout=120)
+                print(f"filterbench: profile: {forwarder.name}: perf {what}: {r['received']}/{r['sent']} reports through", flush=True)
+                if what == "stat":
+                    with open(os.path.join(out_dir, "stat.txt")) as f:
+                        for line in f:
+                            fields = line.strip().split(",")
+                            if len(fields) > 2 and fields[0].replace(".", "").isdigit():
+                                print(f"filterbench: profile: {forwarder.name}: {fields[2]}: "
+                                      f"{float(fields[0]) / r['sent']:.2f} per report", flush=True)
+                elif what == "trace":
+                    with open(os.path.join(out_dir, "trace.txt")) as f:
+                        for line in f:
+                            if line.strip():
+                                print(f"filterbench: profile: perf trace: {line.rstrip()}", flush=True)
+        finally:
+            forwarder.stop()
+        time.sleep(0.5)
+    for line in tests.perf_top(data):
+        print(f"filterbench: profile: perf record: {line}", flush=True)
+
+
 def main():
     import argparse
     ap = argparse.ArgumentParser()
     ap.add_argument("--stylusd", required=True)
     ap.add_argument("--static-stylusd", help="also measure RSS with this (the `make install` build)")
     ap.add_argument("--reports", type=int, default=REPORTS)
+    ap.add_argument("--rounds", type=int, default=ROUNDS,
+                    help="starts each of stylusd and interception-tools gets, taking turns; their reports are pooled")
+    ap.add_argument("--only", help="measure only the forwarders whose name contains this (and no RSS)")
+    ap.add_argument("--profile", metavar="DIR",
+                    help="only profile stylusd at 1 kHz (perf stat, record and trace) beside interception-tools (perf stat), leaving the data in DIR")
     a = ap.parse_args()
     tests.STYLUSD = a.stylusd
     with open("/sys/devices/system/clocksource/clocksource0/current_clocksource") as f:
@@ -489,30 +559,71 @@ def main():
           f"(clocksource {clocksource}); the writer yields for the last {sleep_slack_s * 1000:.1f} ms of each period",
           flush=True)
     pen = tests.VirtualPen(name=PEN_NAME)
+    if a.profile:
+        try:
+            profile(pen, a.reports, a.profile)
+        finally:
+            pen.destroy()
+        return 0
     results = {}
+    # stylusd and interception-tools, whose figures the target compares, take
+    # turns (S I, I S, S I, ...), so that a change in the host's load during
+    # the run reaches both alike; each forwarder's rounds are pooled.
+    order = []
+    for r in range(a.rounds):
+        pair = [(Stylusd, r), (Interception, r)]
+        order += pair if r % 2 == 0 else pair[::-1]
+    order += [(InputRemapper, 0), (StylusdPathBackend, 0)]
+    if a.only:
+        order = [(kind, r) for kind, r in order if a.only in kind.name]
     try:
-        for forwarder in (Stylusd(), Interception(), InputRemapper(), StylusdPathBackend()):
+        for kind, r in order:
+            forwarder = kind()
+            label = f"round {r + 1}/{a.rounds}: " if kind in (Stylusd, Interception) and a.rounds > 1 else ""
             try:
-                results[forwarder.name] = measure(forwarder, pen, a.reports)
+                rounds = measure(forwarder, pen, a.reports, label)
             except Exception as e:   # a peer that cannot run here is reported, the others still measured
-                print(f"filterbench: {forwarder.name}: NOT MEASURED: {e}", flush=True)
-        for label, binary in (("dynamic", a.stylusd), ("static", a.static_stylusd)):
+                print(f"filterbench: {label}{forwarder.name}: NOT MEASURED: {e}", flush=True)
+                continue
+            pooled = results.setdefault(forwarder.name, [])
+            if not pooled:
+                pooled += [dict(p, total_us=list(p["total_us"]), forwarder_us=list(p["forwarder_us"])) for p in rounds]
+            else:
+                for p, q in zip(pooled, rounds):
+                    for k in ("total_us", "forwarder_us"):
+                        p[k] = p[k] + q[k]
+                    for k in ("sent", "received", "dropped", "cpu_ms", "wall_s"):
+                        p[k] += q[k]
+                    p["lost"] = p["lost"] + q["lost"]
+        if a.rounds > 1:
+            for kind in (Stylusd, Interception):
+                for p in results.get(kind.name, []):
+                    print(f"filterbench: all rounds: {kind.name} @ {p['rate']} Hz: n={p['received']}/{p['sent']} "
+                          f"lost={p['sent'] - p['received']} dropped={p['dropped']}: write->reader {summary(p['total_us'])}; "
+                          f"write->clone stamp {summary(p['forwarder_us'])}; CPU {p['cpu_ms'] * 1000 / p['sent']:.0f} ms per 1000 reports",
+                          flush=True)
+        for label, binary in () if a.only else (("dynamic", a.stylusd), ("static", a.static_stylusd)):
             if binary and os.access(binary, os.X_OK):
                 observe = rss_after_drawing(pen, "observe", binary)
                 filtered = rss_after_drawing(pen, "filter", binary)
-                print(f"filterbench: stylusd RSS ({label} build) after 1000 reports: observe {observe / 1024:.1f} MiB, "
-                      f"filter {filtered / 1024:.1f} MiB, filter - observe = {(filtered - observe) / 1024:+.2f} MiB "
-                      f"(target <= +1 MiB: {'MET' if filtered - observe <= 1024 else 'MISSED'})", flush=True)
+                more = filtered["VmRSS"] - observe["VmRSS"]
+                print(f"filterbench: stylusd RSS ({label} build) after 1000 reports: observe {observe['VmRSS'] / 1024:.1f} MiB, "
+                      f"filter {filtered['VmRSS'] / 1024:.1f} MiB, filter - observe = {more / 1024:+.2f} MiB "
+                      f"(anonymous {(filtered['RssAnon'] - observe['RssAnon']) / 1024:+.2f}, "
+                      f"file-backed {(filtered['RssFile'] - observe['RssFile']) / 1024:+.2f}) "
+                      f"(target <= +1 MiB: {'MET' if more <= 1024 else 'MISSED'})", flush=True)
     finally:
         pen.destroy()
-    kill_9_goal()
+    if not a.only:
+        kill_9_goal()
     ours, theirs = results.get(Stylusd.name), results.get(Interception.name)
     if ours and theirs:
         verdicts = []
         for o, t in zip(ours, theirs):
             met = all(percentile(o["total_us"], p) <= percentile(t["total_us"], p) for p in (50, 99))
             verdicts.append(f"{o['rate']} Hz {'MET' if met else 'MISSED'}")
-        print(f"filterbench: stylusd at or below interception-tools at p50 and p99: {', '.join(verdicts)}", flush=True)
+        print(f"filterbench: stylusd at or below interception-tools at p50 and p99"
+              f"{f' (all {a.rounds} rounds pooled)' if a.rounds > 1 else ''}: {', '.join(verdicts)}", flush=True)
     return 0 if ours else 1
 
 

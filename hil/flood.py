@@ -265,6 +265,20 @@ def draw(pen, until, E, EV_ABS, EV_KEY):
     return written
 
 
+def profile_flood_phase(pid, start_at, out_dir):
+    """`perf record -g` of the daemon over the flood phase (HIL_FLOOD_PROFILE=DIR,
+    `HIL_SUITE=floodprofile hil/vm.sh`): the profiler shares the guest's CPUs,
+    so that run's figures are for the profile, not for the targets."""
+    import threading
+    data = os.path.join(out_dir, "perf-flood.data")
+
+    def start():
+        subprocess.Popen(["perf", "record", "-q", "-g", "-F", "1000", "-p", str(pid), "-o", data,
+                          "--", "sleep", str(PHASE_S)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    threading.Timer(max(0.0, start_at - time.monotonic()), start).start()
+    return data
+
+
 def ms(seconds):
     return f"{seconds * 1000:.1f}"
 
@@ -324,6 +338,9 @@ def test_a_flood_of_devices_and_reload_is_answered_and_loses_no_pen_sample():
         now = time.monotonic()
         t0 = now + WARM_UP_S
         times = {"pen": now, "base": t0, "flood": t0 + PHASE_S, "end": t0 + 2 * PHASE_S}
+        profiled = os.environ.get("HIL_FLOOD_PROFILE")
+        if profiled:
+            profiled = profile_flood_phase(d.proc.pid, times["flood"], profiled)
         for w in workers:
             w.stdin.write(json.dumps(times) + "\n")
             w.stdin.flush()
@@ -381,6 +398,10 @@ def test_a_flood_of_devices_and_reload_is_answered_and_loses_no_pen_sample():
         f"before the run one devices took {ms(min(probe_ms))}-{ms(max(probe_ms))} ms, "
         f"one reload {ms(min(reload_ms))}-{ms(max(reload_ms))} ms")
     print(f"    {summary}", flush=True)
+    if profiled:
+        time.sleep(2)
+        for line in hil.perf_top(profiled, "comm,dso,symbol"):
+            print(f"    flood profile: {line}", flush=True)
     for r in (status, sub, *floods):
         hil.check(r["error"] is None, f"{r['error']}; {summary}")
     for k, f in enumerate(floods):

@@ -18,9 +18,13 @@ echo "guest: kernel $(uname -r), udev running, /dev/uinput $( [ -c /dev/uinput ]
 cd "$HIL_REPO"
 if [ "${HIL_SUITE:-tests}" = flood ]; then
   HIL_FLOOD_TARGETS=1 /usr/bin/python3 hil/tests.py --stylusd "$HIL_REPO/.build/release/stylusd" --only flood 2>&1 | tee "$OUT/tests.log"
+elif [ "${HIL_SUITE:-tests}" = floodprofile ]; then
+  HIL_FLOOD_PROFILE="$OUT" /usr/bin/python3 hil/tests.py --stylusd "$HIL_REPO/.build/release/stylusd" --only flood 2>&1 | tee "$OUT/tests.log"
 elif [ "${HIL_SUITE:-tests}" = filterbench ]; then
   /usr/bin/python3 hil/filter_bench.py --stylusd "$HIL_REPO/.build/release/stylusd" \
-    --static-stylusd "$HIL_REPO/.build-static/release/stylusd" 2>&1 | tee "$OUT/filterbench.log"
+    --static-stylusd "$HIL_REPO/.build-static/release/stylusd" ${HIL_ONLY:+--only "$HIL_ONLY"} 2>&1 | tee "$OUT/filterbench.log"
+elif [ "${HIL_SUITE:-tests}" = filterprofile ]; then
+  /usr/bin/python3 hil/filter_bench.py --stylusd "$HIL_REPO/.build/release/stylusd" --profile "$OUT" 2>&1 | tee "$OUT/filterbench.log"
 elif [ "${HIL_SUITE:-tests}" = latency ]; then
   /usr/bin/python3 hil/latency.py --stylusd "$HIL_REPO/.build/release/stylusd" 2>&1 | tee "$OUT/latency.log"
 else

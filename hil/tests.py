@@ -145,6 +145,18 @@ class Stylusd:
         return status
 
 
+def perf_top(data, sort="dso,symbol"):
+    """The heaviest entries (0.7 % of the samples or more) of a `perf record`
+    file, one line each: share, then the `sort` keys (the profiles of
+    HIL_SUITE=filterprofile and floodprofile)."""
+    report = subprocess.run(["perf", "report", "-i", data, "--stdio", "--no-children", "-g", "none",
+                             "--percent-limit", "0.7", "--sort", sort],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
+    width = 2 + sort.count(",") + 1
+    return [" ".join(line.split()[:width])[:170] for line in report.splitlines()
+            if line.strip() and not line.startswith("#")]
+
+
 def destroy_uinput(device):
     """Removes a uinput device now. python-libevdev destroys it only when the
     garbage collector gets to it, which reference cycles can postpone."""

@@ -8,7 +8,11 @@
 #   hil/vm.sh prepare  only install packages and build the kernel + initramfs
 #
 # Environment: HIL_CACHE (default .hil), HIL_TIMEOUT seconds (default 1800: the whole suite, filter mode included, takes about 16 min),
-# HIL_MEM MiB (default 1024), HIL_ONLY (a test name filter passed to the guest).
+# HIL_MEM MiB (default 1024), HIL_ONLY (a test name filter passed to the guest; with
+# HIL_SUITE=filterbench, the forwarders measured), HIL_SUITE: tests (default), flood
+# (make bench-flood), filterbench (make bench-filter), latency (make bench-latency),
+# and two profiles with perf in the guest, which keep their data in the cache's out/:
+# filterprofile (filter mode at 1 kHz) and floodprofile (the daemon during the flood).
 set -uo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${HIL_CACHE:-$REPO/.hil}
