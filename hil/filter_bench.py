@@ -102,6 +102,25 @@ from libevdev import InputEvent as E, EV_ABS as A, EV_KEY as K  # noqa: E402
 
 
 
+def thread_ticks(pids):
+    """utime+stime of each thread of `pids`, by "pid/tid name"."""
+    ticks = {}
+    for pid in pids:
+        try:
+            tids = os.listdir(f"/proc/{pid}/task")
+        except FileNotFoundError:
+            continue
+        for tid in tids:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                    head, rest = f.read().rsplit(")", 1)
+                fields = rest.split()
+                ticks[f"{pid}/{tid} {head.split('(', 1)[1]}"] = int(fields[11]) + int(fields[12])
+            except (FileNotFoundError, ProcessLookupError):
+                pass
+    return ticks
+
+
 def cpu_ticks(pids):
     total = 0
     for pid in pids:
@@ -255,16 +274,18 @@ def stroke(pen, rate, first, count, pids, clone=None):
     marks = {}
 
     def start():
-        marks["t"], marks["cpu"] = time.monotonic(), cpu_ticks(pids)
+        marks["t"], marks["cpu"], marks["threads"] = time.monotonic(), cpu_ticks(pids), thread_ticks(pids)
 
     def end():
         marks["wall"], marks["cpu"] = time.monotonic() - marks["t"], cpu_ticks(pids) - marks["cpu"]
+        after = thread_ticks(pids)
+        marks["threads"] = {k: (after[k] - marks["threads"].get(k, 0)) * 1000 // CLK_TCK for k in after}
 
     sent = draw(pen, rate, first, count, start, end)
     pen.frame(E(A.ABS_PRESSURE, 0), E(K.BTN_TOUCH, 0), pause=0.02)
     pen.frame(E(A.ABS_DISTANCE, 10), E(K.BTN_TOOL_PEN, 0), pause=0.1)
     result = {"rate": rate, "sent": count, "achieved_hz": count / marks["wall"] if marks["wall"] else 0,
-              "cpu_ms": marks["cpu"] * 1000 / CLK_TCK, "wall_s": marks["wall"]}
+              "cpu_ms": marks["cpu"] * 1000 / CLK_TCK, "wall_s": marks["wall"], "threads_ms": marks["threads"]}
     if reader_proc:
         time.sleep(1.0)
         try:
@@ -444,6 +465,8 @@ def measure(forwarder, pen, reports, label=""):
             # periodic cause (a timer, a thread's wake-up) shows as even spacing.
             limit = percentile(r["forwarder_us"], 99)
             slow = [n for n, us in zip(r["numbers"], r["forwarder_us"]) if us > limit]
+            busy = ", ".join(f"{k} {v} ms" for k, v in sorted(r["threads_ms"].items()) if v)
+            print(f"filterbench:   CPU by thread: {busy or 'none measurable'}", flush=True)
             print(f"filterbench:   its slowest 1 % (write->clone stamp over {limit:.0f} us), report numbers: {ranges(slow)}",
                   flush=True)
         return results
@@ -545,7 +568,7 @@ def main():
     ap.add_argument("--reports", type=int, default=REPORTS)
     ap.add_argument("--rounds", type=int, default=ROUNDS,
                     help="starts each of stylusd and interception-tools gets, taking turns; their reports are pooled")
-    ap.add_argument("--only", help="measure only the forwarders whose name contains this (and no RSS)")
+    ap.add_argument("--only", help="measure only the forwarders whose name contains one of these (comma-separated; no RSS)")
     ap.add_argument("--profile", metavar="DIR",
                     help="only profile stylusd at 1 kHz (perf stat, record and trace) beside interception-tools (perf stat), leaving the data in DIR")
     a = ap.parse_args()
@@ -575,7 +598,7 @@ def main():
         order += pair if r % 2 == 0 else pair[::-1]
     order += [(InputRemapper, 0), (StylusdPathBackend, 0)]
     if a.only:
-        order = [(kind, r) for kind, r in order if a.only in kind.name]
+        order = [(kind, r) for kind, r in order if any(o in kind.name for o in a.only.split(","))]
     try:
         for kind, r in order:
             forwarder = kind()
