@@ -22,7 +22,7 @@ elif [ "${HIL_SUITE:-tests}" = floodprofile ]; then
   HIL_FLOOD_PROFILE="$OUT" /usr/bin/python3 hil/tests.py --stylusd "$HIL_REPO/.build/release/stylusd" --only flood 2>&1 | tee "$OUT/tests.log"
 elif [ "${HIL_SUITE:-tests}" = filterbench ]; then
   /usr/bin/python3 hil/filter_bench.py --stylusd "$HIL_REPO/.build/release/stylusd" \
-    --static-stylusd "$HIL_REPO/.build-static/release/stylusd" ${HIL_ONLY:+--only "$HIL_ONLY"} 2>&1 | tee "$OUT/filterbench.log"
+    --static-stylusd "$HIL_REPO/.build-static/release/stylusd" ${HIL_ONLY:+--only "$HIL_ONLY"} $HIL_BENCH_ARGS 2>&1 | tee "$OUT/filterbench.log"
 elif [ "${HIL_SUITE:-tests}" = filterprofile ]; then
   /usr/bin/python3 hil/filter_bench.py --stylusd "$HIL_REPO/.build/release/stylusd" --profile "$OUT" 2>&1 | tee "$OUT/filterbench.log"
 elif [ "${HIL_SUITE:-tests}" = latency ]; then

@@ -12,7 +12,8 @@
 # HIL_SUITE=filterbench, the forwarders measured), HIL_SUITE: tests (default), flood
 # (make bench-flood), filterbench (make bench-filter), latency (make bench-latency),
 # and two profiles with perf in the guest, which keep their data in the cache's out/:
-# filterprofile (filter mode at 1 kHz) and floodprofile (the daemon during the flood).
+# filterprofile (filter mode at 1 kHz) and floodprofile (the daemon during the flood);
+# HIL_BENCH_ARGS: more options for hil/filter_bench.py (see its --help).
 set -uo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${HIL_CACHE:-$REPO/.hil}
@@ -115,7 +116,7 @@ prepare_initramfs || skip "the initramfs could not be built"
 [ "${1:-}" = prepare ] && exit 0
 
 rm -rf "$OUT"; mkdir -p "$OUT"
-printf 'HIL_ONLY=%q\nHIL_SUITE=%q\n' "${HIL_ONLY:-}" "${HIL_SUITE:-tests}" > "$OUT/env"
+printf 'HIL_ONLY=%q\nHIL_SUITE=%q\nHIL_BENCH_ARGS=%q\n' "${HIL_ONLY:-}" "${HIL_SUITE:-tests}" "${HIL_BENCH_ARGS:-}" > "$OUT/env"
 # KVM only where it is real hardware virtualisation; otherwise emulate (TCG).
 if [ -w /dev/kvm ] && { [ -d /sys/module/kvm_intel ] || [ -d /sys/module/kvm_amd ]; }; then
   accel=(-enable-kvm -cpu host)
