@@ -265,18 +265,46 @@ def draw(pen, until, E, EV_ABS, EV_KEY):
     return written
 
 
-def profile_flood_phase(pid, start_at, out_dir):
+class FloodProfile:
     """`perf record -g` of the daemon over the flood phase (HIL_FLOOD_PROFILE=DIR,
-    `HIL_SUITE=floodprofile hil/vm.sh`): the profiler shares the guest's CPUs,
-    so that run's figures are for the profile, not for the targets."""
-    import threading
-    data = os.path.join(out_dir, "perf-flood.data")
+    `HIL_SUITE=floodprofile hil/vm.sh`), started a second early (perf takes
+    a while to attach under emulation) and ended with the phase. The profiler
+    shares the guest's CPUs: that run's figures are for the profile, not for
+    the targets."""
 
-    def start():
-        subprocess.Popen(["perf", "record", "-q", "-g", "-F", "1000", "-p", str(pid), "-o", data,
-                          "--", "sleep", str(PHASE_S)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    threading.Timer(max(0.0, start_at - time.monotonic()), start).start()
-    return data
+    def __init__(self, pid, flood_starts, out_dir):
+        import threading
+        self.data = os.path.join(out_dir, "perf-flood.data")
+        self.proc = None
+        self.timer = threading.Timer(max(0.0, flood_starts - 1.0 - time.monotonic()), self._start,
+                                     args=(pid, PHASE_S + 1.0))
+        self.timer.daemon = True
+        self.timer.start()
+
+    def _start(self, pid, seconds):
+        self.proc = subprocess.Popen(["perf", "record", "-q", "-g", "-F", "1000", "-p", str(pid), "-o", self.data,
+                                      "--", "sleep", str(seconds)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def finish(self):
+        """Waits for perf to write its data; the heaviest symbols, or why there are none."""
+        self.timer.cancel()
+        self.timer.join()
+        if self.proc is None:
+            return ["perf never started"]
+        try:
+            self.proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            return ["perf did not finish"]
+        import tests as hil
+        return hil.perf_top(self.data, "comm,dso,symbol") or ["perf wrote no samples"]
+
+    def cancel(self):
+        self.timer.cancel()
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
 
 
 def ms(seconds):
@@ -293,7 +321,7 @@ def test_a_flood_of_devices_and_reload_is_answered_and_loses_no_pen_sample():
     pen = hil.VirtualPen(name="stylusd-hil flood pen")
     second = hil.VirtualPen(name="stylusd-hil second pen")
     pad = hil.make_pad()
-    d, workers = None, []
+    d, workers, profiled = None, [], None
     try:
         d = hil.Stylusd("--config", config)
         d.wait_log("stylusd: ready", timeout=60)
@@ -338,9 +366,8 @@ def test_a_flood_of_devices_and_reload_is_answered_and_loses_no_pen_sample():
         now = time.monotonic()
         t0 = now + WARM_UP_S
         times = {"pen": now, "base": t0, "flood": t0 + PHASE_S, "end": t0 + 2 * PHASE_S}
-        profiled = os.environ.get("HIL_FLOOD_PROFILE")
-        if profiled:
-            profiled = profile_flood_phase(d.proc.pid, times["flood"], profiled)
+        if os.environ.get("HIL_FLOOD_PROFILE"):
+            profiled = FloodProfile(d.proc.pid, times["flood"], os.environ["HIL_FLOOD_PROFILE"])
         for w in workers:
             w.stdin.write(json.dumps(times) + "\n")
             w.stdin.flush()
@@ -355,6 +382,10 @@ def test_a_flood_of_devices_and_reload_is_answered_and_loses_no_pen_sample():
             results.append(json.loads(out.strip().splitlines()[-1]))
         hil.check(d.alive(), "stylusd died")
         libinput_errors = [line for line in d.log if line.startswith("stylusd: libinput:")]
+    except BaseException:
+        if profiled:
+            profiled.cancel()
+        raise
     finally:
         for w in workers:
             if w.poll() is None:
@@ -399,8 +430,7 @@ def test_a_flood_of_devices_and_reload_is_answered_and_loses_no_pen_sample():
         f"one reload {ms(min(reload_ms))}-{ms(max(reload_ms))} ms")
     print(f"    {summary}", flush=True)
     if profiled:
-        time.sleep(2)
-        for line in hil.perf_top(profiled, "comm,dso,symbol"):
+        for line in profiled.finish():
             print(f"    flood profile: {line}", flush=True)
     for r in (status, sub, *floods):
         hil.check(r["error"] is None, f"{r['error']}; {summary}")

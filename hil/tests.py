@@ -145,14 +145,15 @@ class Stylusd:
         return status
 
 
-def perf_top(data, sort="dso,symbol"):
+def perf_top(data, sort="dso,symbol", children=False):
     """The heaviest entries (0.7 % of the samples or more) of a `perf record`
-    file, one line each: share, then the `sort` keys (the profiles of
+    file, one line each: share (with `children`, the share with callees and
+    then the own share), then the `sort` keys (the profiles of
     HIL_SUITE=filterprofile and floodprofile)."""
-    report = subprocess.run(["perf", "report", "-i", data, "--stdio", "--no-children", "-g", "none",
-                             "--percent-limit", "0.7", "--sort", sort],
+    report = subprocess.run(["perf", "report", "-i", data, "--stdio", "--children" if children else "--no-children",
+                             "-g", "none", "--percent-limit", "0.7", "--sort", sort],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
-    width = 2 + sort.count(",") + 1
+    width = (3 if children else 2) + sort.count(",") + 1
     return [" ".join(line.split()[:width])[:170] for line in report.splitlines()
             if line.strip() and not line.startswith("#")]
 
