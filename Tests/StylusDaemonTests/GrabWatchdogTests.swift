@@ -39,8 +39,9 @@ struct GrabWatchdogTests {
     }
 
     @Test func inputWaitingOnAHungLoopIsReleasedAndTheReasonLogged() {
-        let w = Watching()
+        // Before the loop's last turn (in Watching's init): the stall is counted from that turn.
         let start = monotonicMicroseconds()
+        let w = Watching()
         w.node.inputArrives()   // and the loop never turns again
         var released = false
         while !released, monotonicMicroseconds() - start < 3_000_000 {
