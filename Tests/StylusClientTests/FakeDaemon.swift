@@ -11,7 +11,12 @@ import Glibc
 final class FakeDaemon: Sendable {
     let path: String
     let canvasState: String
-    private struct State { var listener: Int32 = -1; var client: Int32 = -1; var requests: [String] = [] }
+    private struct State {
+        var listener: Int32 = -1
+        var client: Int32 = -1
+        var requests: [String] = []
+        var firstAccepted: ContinuousClock.Instant?
+    }
     private let state = Locked(State())
 
     init(path: String, canvasState: String) throws {
@@ -35,6 +40,8 @@ final class FakeDaemon: Sendable {
     }
 
     var requests: [String] { state.withLock { $0.requests } }
+    /// When the first client connected.
+    var firstAccepted: ContinuousClock.Instant? { state.withLock { $0.firstAccepted } }
 
     private func serve(_ listener: Int32) {
         while true {
@@ -47,7 +54,8 @@ final class FakeDaemon: Sendable {
                 close(listener)
                 return
             }
-            state.withLock { $0.client = client }
+            let now = ContinuousClock.now
+            state.withLock { $0.client = client; $0.firstAccepted = $0.firstAccepted ?? now }
             _ = writeAll(client, Response.line(HelloEvent(pid: getpid())))
             var buffer: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 4096)
