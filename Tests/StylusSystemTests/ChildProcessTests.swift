@@ -67,7 +67,10 @@ struct ChildProcessTests {
 struct ChildProcessPriorityTests {
     @Test func aHelperRunsBelowItsParentInCPUPriority() throws {
         // Field 19 of /proc/PID/stat is the nice value.
-        let child = try ChildProcess(executable: "/bin/sh", arguments: ["sh", "-c", "sleep 0.2; cut -d' ' -f19 /proc/$$/stat"], niceness: 10)
+        // It reads its nice value only after EOF on its input, which comes after init has set the priority.
+        let child = try ChildProcess(executable: "/bin/sh", arguments: ["sh", "-c", "read x; cut -d' ' -f19 /proc/$$/stat"],
+                                     inputPipe: true, niceness: 10)
+        child.closeInput()
         while !child.readAvailable() {
             var p = pollfd(fd: child.fd, events: Int16(POLLIN), revents: 0)
             _ = poll(&p, 1, 5000)
