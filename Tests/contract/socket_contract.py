@@ -53,7 +53,8 @@ def test_hello_status_and_private_socket(root):
 
 
 def test_toggle_and_ack_reach_subscribers_in_order(root):
-    with Daemon(root) as d:
+    # The refused toggle and the ack must come inside the transition.
+    with Daemon(root, "--transition-ms", "5000") as d:
         watcher, actor = d.connect(), d.connect()
         check(watcher.request("subscribe", topics=["canvas"])["result"]["topics"] == ["canvas"], "subscribe")
         r = actor.request("toggle")
@@ -258,8 +259,7 @@ def test_a_bad_config_at_start_names_file_line_and_key(root):
     with open(config, "w") as f:
         f.write("[bindings]\nBTN_STYLUS = \"launch-rockets\"\n")
     d = Daemon(root, "--config", config, wait=False)
-    status = d.proc.wait(timeout=10)
-    time.sleep(0.1)
+    status = d.wait_exit()
     check(status == 78, f"exit status {status}")
     check(any(f"{config}:2: bindings.BTN_STYLUS: unknown action" in l for l in d.log), f"{d.log}")
 
@@ -285,8 +285,7 @@ def test_socket_activation_uses_the_passed_socket_and_checks_its_type(root):
         d.wait_log("(socket activation)")
         check(d.connect().request("status")["ok"], "not serving on the passed socket")
     listener, d = activated(os.path.join(root, "dgram"), socket.SOCK_DGRAM)
-    status = d.proc.wait(timeout=10)
-    time.sleep(0.1)
+    status = d.wait_exit()
     listener.close()
     check(status != 0 and any("not a stream socket" in l for l in d.log), f"{status} {d.log}")
 
@@ -333,7 +332,9 @@ def test_stylusctl_exit_statuses_and_watch_into_a_pipe(root):
     d.stop(signal.SIGKILL)
     missing = stylusctl(d, "status")
     check(missing.returncode == 69 and "systemctl --user start stylusd" in missing.stderr, f"{missing.returncode} {missing.stderr}")
-    with Daemon(root) as d:
+    # A 5 s transition: the second toggle and watch's subscription must come
+    # inside it, each a stylusctl start (about 0.1 s under a sanitizer, more on a busy host).
+    with Daemon(root, "--transition-ms", "5000") as d:
         check(stylusctl(d, "toggle").returncode == 0, "toggle")
         refused = stylusctl(d, "toggle")
         check(refused.returncode == 3 and "transition" in refused.stderr, f"{refused.returncode} {refused.stderr}")
@@ -385,8 +386,7 @@ def test_symlinks_at_the_socket_path_or_its_directory_are_not_followed(root):
     os.makedirs(run_dir, mode=0o700)
     os.symlink(target, os.path.join(run_dir, "stylusd.sock"))
     d = Daemon(root, wait=False)
-    status = d.proc.wait(timeout=10)
-    time.sleep(0.1)
+    status = d.wait_exit()
     check(status != 0 and any("exists and is not a socket; not touching it" in l for l in d.log), f"{status} {d.log}")
     check(open(target).read() == "do not touch" and os.path.islink(os.path.join(run_dir, "stylusd.sock")), "the link was touched")
     other = os.path.join(root, "other")
@@ -394,8 +394,7 @@ def test_symlinks_at_the_socket_path_or_its_directory_are_not_followed(root):
     os.makedirs(os.path.join(root, "elsewhere"), mode=0o700)
     os.symlink(os.path.join(root, "elsewhere"), os.path.join(other, "run", "stylusd"))
     d = Daemon(other, wait=False)
-    status = d.proc.wait(timeout=10)
-    time.sleep(0.1)
+    status = d.wait_exit()
     check(status != 0 and any("is not a directory (a symlink or a file is there)" in l for l in d.log), f"{status} {d.log}")
     check(os.listdir(os.path.join(root, "elsewhere")) == [], "something was created through the link")
 

@@ -97,7 +97,8 @@ class Daemon:
                                      stderr=subprocess.PIPE, text=True, pass_fds=pass_fds, preexec_fn=preexec)
         self.log = []
         self._ready = threading.Event()
-        threading.Thread(target=self._read_log, daemon=True).start()
+        self._log_reader = threading.Thread(target=self._read_log, daemon=True)
+        self._log_reader.start()
         if wait:
             check(self._ready.wait(15), f"stylusd did not become ready: {self.log}")
 
@@ -120,11 +121,18 @@ class Daemon:
         """Sends `sig` unless it has exited already; returns its exit status."""
         if self.proc.poll() is None:
             self.proc.send_signal(sig)
+        return self.wait_exit()
+
+    def wait_exit(self, timeout=10):
+        """Its exit status, once it has exited and its last log line is in `log`."""
         try:
-            return self.proc.wait(timeout=10)
+            status = self.proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             self.proc.kill()
-            raise Failure("stylusd did not stop within 10 s")
+            raise Failure(f"stylusd did not stop within {timeout} s")
+        # Its stderr ends when it (and any child holding the pipe) has gone.
+        self._log_reader.join(timeout=10)
+        return status
 
     def wait_log(self, text, timeout=10):
         end = time.monotonic() + timeout
