@@ -86,6 +86,7 @@ def test_wayland_canvas_opens_draws_and_minimizes():
         weston = Weston(runtime)
         desktop = ot.Desktop.__new__(ot.Desktop)   # Stack only needs .env from its desktop
         desktop.env = dict(weston.env, GDK_BACKEND="wayland")
+        desktop.screenshot = weston.screenshot   # what Stack.settle_screen compares
         try:
             with ot.private_directory("stylus-canvas-test-") as root:
                 s = ot.Stack(ot.ARGS, desktop, root, (), replay=False, state=ot.drawn_state())
@@ -192,6 +193,7 @@ def two_monitors(recording=None):
         weston = NestedWeston(runtime)
         desktop = ot.Desktop.__new__(ot.Desktop)
         desktop.env = dict(weston.env, GDK_BACKEND="wayland")
+        desktop.screenshot = weston.screenshot   # what Stack.settle_screen compares
         try:
             with ot.private_directory("stylus-canvas-test-") as root:
                 s = ot.Stack(ot.ARGS, desktop, root, (), replay=recording is not None, state=ot.drawn_state(),
