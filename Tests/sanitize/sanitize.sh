@@ -27,7 +27,9 @@ for sanitizer in "${sanitizers[@]}"; do
     if [ $status -ne 0 ]; then
         failed+=("$sanitizer: swift test")
         # The log stays in the build folder; CI keeps only what is printed.
-        grep -E -A3 'recorded an issue|error:' "$scratch/swift-test.log" | head -n 60 | sed 's/^/    /'
+        # Each issue with its message, and a property test's seed (its shrunk input can be long: cut).
+        grep -E -A1 'recorded an issue|error:' "$scratch/swift-test.log" | cut -c1-400 | head -n 40 | sed 's/^/    /'
+        grep -E 'fixedSeed' "$scratch/swift-test.log" | head -n 5 | sed 's/^/    /'
     fi
     for product in stylusd stylusctl; do
         "$swift" build --scratch-path "$scratch" --sanitize="$sanitizer" --product $product >>"$scratch/swift-test.log" 2>&1 \
