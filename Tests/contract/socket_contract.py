@@ -323,7 +323,10 @@ def test_a_client_that_stops_reading_never_delays_the_others(root):
                 observer.request("status")
                 worst = max(worst, time.monotonic() - started)
         d.wait_log("does not read its events", timeout=5)
-        check(worst < 0.25, f"status took {worst * 1000:.0f} ms while a client stalled")
+        # A write that waited for the stalled client would hold status for good; under a sanitizer
+        # every turn is several times slower, so the bound is wider there.
+        limit = 1.0 if SANITIZED else 0.25
+        check(worst < limit, f"status took {worst * 1000:.0f} ms while a client stalled")
         print(f"    slowest status during 8000 toggles with a stalled subscriber: {worst * 1000:.1f} ms")
 
 
