@@ -24,13 +24,23 @@ INTERVAL_S = 0.5
 EVIOCGRAB = 0x40044590
 
 
+# EVIOCSCLOCKID, _IOW('E', 0xa0, int): the clock of a reader's event timestamps.
+EVIOCSCLOCKID = 0x400445A0
+
+
 class CloneReader:
-    """Reads the clone's node in a thread: (monotonic time of arrival, type, code, value)."""
+    """Reads the clone's node in a thread: (time, type, code, value), where
+    time is the kernel's timestamp of the event on CLOCK_MONOTONIC (the clock
+    of time.monotonic()): when stylusd wrote it, not when this thread, which
+    waits for Python's lock while the main thread writes the pen, got to it."""
 
     def __init__(self, node):
+        import fcntl
+        import struct
         import libevdev
         self.fd = open(node, "rb")
         os.set_blocking(self.fd.fileno(), False)
+        fcntl.ioctl(self.fd.fileno(), EVIOCSCLOCKID, struct.pack("i", time.CLOCK_MONOTONIC))
         self.dev = libevdev.Device(self.fd)
         self.events = []
         self.lock = threading.Lock()
@@ -48,7 +58,7 @@ class CloneReader:
             try:
                 for e in self.dev.events():
                     with self.lock:
-                        self.events.append((time.monotonic(), e.type.value, e.code.value, e.value))
+                        self.events.append((e.sec + e.usec / 1e6, e.type.value, e.code.value, e.value))
             except libevdev.EventsDroppedException:
                 for e in self.dev.sync():
                     pass
