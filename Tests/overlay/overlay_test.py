@@ -232,7 +232,14 @@ class FilterModeProxy:
         while True:
             client, _ = self.listener.accept()
             daemon = socketlib.socket(socketlib.AF_UNIX, socketlib.SOCK_STREAM)
-            daemon.connect(self.daemon_socket)
+            try:
+                daemon.connect(self.daemon_socket)
+            except OSError:
+                # The daemon is gone (a test killed it): the overlay's connection ends at
+                # once, and it tries again as after any drop.
+                daemon.close()
+                client.close()
+                continue
             self.connections += [client, daemon]
             threading.Thread(target=self._pump, args=(client, daemon, lambda b: b), daemon=True).start()
             threading.Thread(target=self._pump, args=(daemon, client, self._as_filter), daemon=True).start()
