@@ -119,6 +119,10 @@ struct ConfigParseServerTests {
         let read = "0"
         #elseif arch(arm64)
         let read = "63"
+        #else
+        // No syscall number known here for read: a pause instead, which may catch the child mid-answer.
+        usleep(200_000)
+        return
         #endif
         let end = ContinuousClock.now + .seconds(10)
         var said = ""

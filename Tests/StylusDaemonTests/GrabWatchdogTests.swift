@@ -27,21 +27,23 @@ struct GrabWatchdogTests {
         let lines = Locked<[String]>([])
         let dog: GrabWatchdog
         let node = Node()
+        /// Read just before the loop's last turn (`watch` counts as one).
+        let lastTurn: Int64
         var logged: [String] { lines.withLock { $0 } }
 
         init(stallLimit: Int64 = 200_000) {
             let lines = lines
             dog = GrabWatchdog(stallLimit: stallLimit, grace: 50_000, log: { line in lines.withLock { $0.append(line) } })
             dog.loopTurned()
+            lastTurn = monotonicMicroseconds()
             dog.watch(fd: node.read, path: "/dev/input/event42")
         }
         deinit { dog.stop() }
     }
 
     @Test func inputWaitingOnAHungLoopIsReleasedAndTheReasonLogged() {
-        // Before the loop's last turn (in Watching's init): the stall is counted from that turn.
-        let start = monotonicMicroseconds()
         let w = Watching()
+        let start = w.lastTurn   // the stall is counted from the loop's last turn
         w.node.inputArrives()   // and the loop never turns again
         var released = false
         while !released, monotonicMicroseconds() - start < 3_000_000 {

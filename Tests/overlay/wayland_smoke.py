@@ -84,7 +84,7 @@ def test_wayland_canvas_opens_draws_and_minimizes():
     with tempfile.TemporaryDirectory(prefix="stylus-canvas-wayland-") as runtime:
         os.chmod(runtime, 0o700)
         weston = Weston(runtime)
-        desktop = ot.Desktop.__new__(ot.Desktop)   # Stack only needs .env from its desktop
+        desktop = ot.Desktop.__new__(ot.Desktop)   # Stack needs only .env and .screenshot from its desktop
         desktop.env = dict(weston.env, GDK_BACKEND="wayland")
         desktop.screenshot = weston.screenshot   # what Stack.settle_screen compares
         try:
