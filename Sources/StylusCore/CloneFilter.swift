@@ -72,6 +72,15 @@ extension EngineConfig {
 /// daemon does: `apply` every output effect of the node's inputs (and every
 /// canvas effect), then `rawFrame` with the frame those inputs came from.
 /// Effects between frames (timers, commands) write their frames at once.
+///
+/// The filter and the engine agree by construction: the filter decides
+/// nothing about a press itself, it follows the engine's verdict, which is
+/// made on the frame's state at SYN_REPORT (the tip's change in a frame
+/// counts before its buttons, EvdevTranslator). So a press written to the
+/// clone (a drag press, or a held press written when its interval ended or
+/// the tip touched down) is never part of a double press the engine fires,
+/// and a withheld press is always either half of a fired double press or
+/// written later as a single click or the start of a drag.
 public struct CloneFilter: Sendable {
     public let device: DeviceID
     /// Per button slot: the three side buttons, then the node's pad buttons (pad-0 …).
@@ -106,7 +115,6 @@ public struct CloneFilter: Sendable {
     private var dropSlots: [Int] = []
     /// The clone's pad buttons that are down (bit n = slot 3 + n).
     private var padDown: UInt64 = 0
-    private var tipDown = false
     /// The position the cursor should have while precision moves it, in device units.
     private var adjusted: (x: Int32, y: Int32)?
     public private(set) var captured = false
@@ -172,14 +180,7 @@ public struct CloneFilter: Sendable {
         switch effect {
         case .frame(let f):
             guard f.device == device else { return }
-            tipDown = f.tipDown
             adjusted = f.isAdjusted ? (units(f.adjustedX, xInfo), units(f.adjustedY, yInfo)) : nil
-            if f.kind == .tipDown {
-                // A button-drag: the held press goes out before the tip.
-                for b in SideButton.allCases {
-                    if case .pressed = held[b.rawValue] { writeHeld(b.rawValue, at: f.time, into: &out) }
-                }
-            }
         case .button(let d):
             guard d.device == device, let s = slot(of: d.button) else { return }
             decide(d, slot: s)
@@ -229,11 +230,15 @@ public struct CloneFilter: Sendable {
         guard !d.implicit else { return }   // no event behind it; a held press is written by the pendingCleared that follows
         switch (d.pressed, d.verdict) {
         case (true, .first):
-            // While the tip touches, a press is a drag: it goes out at once.
-            if !tipDown {
-                held[s] = .pressed(d.time)
-                drop(s)
-            }
+            // Held until the engine says what it was: half of a double press
+            // (dropped), or not (`pendingCleared`: written then, which is
+            // also how a held press starts a button-drag, before the tip).
+            held[s] = .pressed(d.time)
+            drop(s)
+        case (true, .drag):
+            // The tip touches at the end of this frame: the press goes out
+            // with its frame, and the engine pairs it with nothing.
+            break
         case (true, .doublePress):
             held[s] = .none      // the first press belongs to the double press
             drop(s)
@@ -247,7 +252,7 @@ public struct CloneFilter: Sendable {
         case (true, .ignored):
             // A press repeating a held one (only a damaged stream has it) stays with it.
             if held[s] != .none { drop(s) }
-        case (false, .ignored), (false, .first):
+        case (false, .ignored), (false, .first), (false, .drag):
             break
         case (true, .passed):
             break
@@ -279,9 +284,11 @@ public struct CloneFilter: Sendable {
         guard !captured else { return }
         let start = out.count
         var wroteX = false, wroteY = false
-        for var e in events {
+        for (n, var e) in events.enumerated() {
             if e.type == EV.key, let s = slot(ofCode: e.code) {
                 if !dropSlots.isEmpty, dropSlots.contains(s) { continue }
+                // A button pressed and released in one frame: only its state at SYN_REPORT counts, as for the engine.
+                if events[(n + 1)...].contains(where: { $0.type == EV.key && $0.code == e.code }) { continue }
                 // The clone already has it so (a press the rule ignored): the kernel would drop it anyway.
                 if cloneHas(s) == (e.value != 0) { continue }
             }

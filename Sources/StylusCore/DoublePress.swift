@@ -6,7 +6,12 @@
 /// 2. a press at most `interval` after the pending first press is a double
 ///    press, reported at once, and clears the pending press;
 /// 3. any other press becomes the pending first press;
-/// 4. proximity-out or a different tool coming in clears pending presses.
+/// 4. proximity-out or a different tool coming in clears pending presses;
+/// 5. a press while the tip touches is a drag press: it neither pairs nor
+///    becomes pending, and the tip touching down clears pending presses.
+///    Within one frame the tip's change counts first (the frame's state at
+///    SYN_REPORT decides), so a press in the frame that lifts the tip is an
+///    ordinary press, and one in the frame that sets it down is a drag.
 struct ButtonTracker: Equatable {
     var isDown = false
     /// The button is physically down but its press was bounce.
@@ -25,9 +30,10 @@ struct ButtonTracker: Equatable {
         case repeated            // a press while already down: the kernel never sends this, a fuzzed file may
         case first
         case double(firstPress: Microseconds)
+        case drag                // the tip touches: a button-drag, never part of a double press
     }
 
-    mutating func press(at time: Microseconds, interval: Microseconds, debounce: Microseconds) -> PressVerdict {
+    mutating func press(at time: Microseconds, interval: Microseconds, debounce: Microseconds, tipDown: Bool = false) -> PressVerdict {
         if isDown || swallowingBounce { return .repeated }
         if let released = lastRelease, time - released < debounce {
             swallowingBounce = true
@@ -35,6 +41,11 @@ struct ButtonTracker: Equatable {
         }
         isDown = true
         lastPress = time
+        if tipDown {
+            // Rule 5; the engine reported the pending press it ends.
+            pendingPress = nil
+            return .drag
+        }
         if let first = pendingPress, time - first <= interval {
             pendingPress = nil
             pairedFirstPress = first

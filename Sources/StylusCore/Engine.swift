@@ -177,6 +177,10 @@ public struct Engine: Sendable {
             let i = ensureDevice(id)
             guard !devices[i].tipDown else { return move(device: i, to: axes, at: time, into: &effects) }
             devices[i].tipDown = true
+            // Rule 5: a press held back while hovering becomes the start of a
+            // button-drag (the output writes it before the tip), so it can no
+            // longer be the first press of a double press.
+            clearPendingSidePresses(device: i, at: time, onlyHeldDown: true, into: &effects)
             devices[i].axes = axes
             devices[i].adjustedX = axes.x
             devices[i].adjustedY = axes.y
@@ -206,14 +210,19 @@ public struct Engine: Sendable {
                 return effects.output.append(.button(decision))
             }
             devices[i].slotsPressed = max(devices[i].slotsPressed, slot + 1)
+            // Rule 5: a drag press ends the pending first press (a click the output
+            // held back is written now, before the drag's press).
+            if devices[i].tipDown, case .side(let b) = button { clearPendingPress(device: i, button: b, at: time, into: &effects) }
             let previousPress = devices[i].buttons[slot].lastPress
-            let verdict = devices[i].buttons[slot].press(at: time, interval: intervalUS, debounce: debounceUS)
+            let verdict = devices[i].buttons[slot].press(at: time, interval: intervalUS, debounce: debounceUS,
+                                                         tipDown: devices[i].tipDown)
             appendButtonEvent(device: id, button: button, press: verdict, after: previousPress, at: time, into: &effects)
             switch verdict {
             case .bounce: decision.verdict = .bounce
             case .repeated: decision.verdict = .ignored
             case .first: decision.verdict = .first(pendingUntil: time + intervalUS)
             case .double(let first): decision.verdict = .doublePress(firstPress: first)
+            case .drag: decision.verdict = .drag
             }
             // Before the double press's own effects: cause, then what it caused.
             effects.output.append(.button(decision))
@@ -568,14 +577,19 @@ public struct Engine: Sendable {
         effects.events.append(.proximity(ProximityEvent(device: devices[i].id, inProximity: false, tool: tool, time: time)))
     }
 
-    private mutating func clearPendingSidePresses(device i: Int, at time: Microseconds, into effects: inout Effects) {
-        for b in SideButton.allCases {
-            guard let first = devices[i].buttons[b.rawValue].pendingPress else { continue }
-            devices[i].buttons[b.rawValue].pendingPress = nil
-            // One whose interval already ended could not pair any more anyway.
-            guard time - first <= intervalUS else { continue }
-            effects.output.append(.pendingCleared(PendingPress(device: devices[i].id, button: .side(b), firstPress: first, time: time)))
+    private mutating func clearPendingSidePresses(device i: Int, at time: Microseconds, onlyHeldDown: Bool = false,
+                                                  into effects: inout Effects) {
+        for b in SideButton.allCases where !onlyHeldDown || devices[i].buttons[b.rawValue].isDown {
+            clearPendingPress(device: i, button: b, at: time, into: &effects)
         }
+    }
+
+    private mutating func clearPendingPress(device i: Int, button b: SideButton, at time: Microseconds, into effects: inout Effects) {
+        guard let first = devices[i].buttons[b.rawValue].pendingPress else { return }
+        devices[i].buttons[b.rawValue].pendingPress = nil
+        // One whose interval already ended could not pair any more anyway.
+        guard time - first <= intervalUS else { return }
+        effects.output.append(.pendingCleared(PendingPress(device: devices[i].id, button: .side(b), firstPress: first, time: time)))
     }
 
     // MARK: Precision

@@ -1,7 +1,13 @@
 /// Turns one node's raw evdev stream (type, code, value, kernel time) into
 /// engine inputs, frame by frame, the way libinput groups them: within a
-/// frame, proximity-in first, then tip-down or motion, then buttons, then
-/// tip-up, and proximity-out last.
+/// frame, proximity-in first, then tip-down, motion or tip-up, then buttons,
+/// and proximity-out last.
+///
+/// The kernel gives no order inside a frame, so a frame is read as the state
+/// it leaves at SYN_REPORT: the tip's change comes before the buttons (a
+/// press in the frame that lifts the tip is a press with the tip up, one in
+/// the frame that sets it down is a press with the tip down), and a button
+/// pressed and released within one frame changed nothing.
 ///
 /// Used for recordings; live input already arrives grouped from libinput.
 public struct EvdevTranslator: Sendable {
@@ -47,6 +53,8 @@ public struct EvdevTranslator: Sendable {
     private var toolKeysAtFrameStart: UInt8 = 0
     private var touchAtFrameStart = false
     private var buttonChanges: [(ButtonID, Bool)] = []
+    /// The buttons down as the frames so far left them.
+    private var buttonsDown: [ButtonID] = []
     private var dropping = false
 
     public init(device: DeviceID, description: DeviceDescription) {
@@ -149,10 +157,7 @@ public struct EvdevTranslator: Sendable {
 
     private mutating func finishFrame(at time: Microseconds, into out: inout [TimedPenInput]) {
         defer { resetFrame() }
-        guard isPenNode else {
-            for (button, pressed) in buttonChanges { out.append(TimedPenInput(.button(device, button, pressed: pressed), at: time)) }
-            return
-        }
+        guard isPenNode else { return appendButtons(at: time, into: &out) }
         if toolKeys == 0, !sawToolKey, axesChanged || touching || !buttonChanges.isEmpty {
             // The stream began with a pen already in proximity (a recording
             // started mid-hover): its BTN_TOOL_PEN 1 happened before it.
@@ -168,19 +173,19 @@ public struct EvdevTranslator: Sendable {
         }
         guard proximityTool != nil else {
             // Buttons reported out of proximity still count as presses.
-            for (button, pressed) in buttonChanges { out.append(TimedPenInput(.button(device, button, pressed: pressed), at: time)) }
-            return
+            return appendButtons(at: time, into: &out)
         }
 
         let tipWentDown = touching && !touchAtFrameStart
         let tipWentUp = !touching && touchAtFrameStart
         if tipWentDown {
             out.append(TimedPenInput(.tipDown(device, axes), at: time))
-        } else if axesChanged && !enteredNow && !tipWentUp {
+        } else if tipWentUp {
+            out.append(TimedPenInput(.tipUp(device, axes), at: time))
+        } else if axesChanged && !enteredNow {
             out.append(TimedPenInput(.motion(device, axes), at: time))
         }
-        for (button, pressed) in buttonChanges { out.append(TimedPenInput(.button(device, button, pressed: pressed), at: time)) }
-        if tipWentUp { out.append(TimedPenInput(.tipUp(device, axes), at: time)) }
+        appendButtons(at: time, into: &out)
         if heldTool == nil {
             if touching {
                 touching = false
@@ -188,6 +193,23 @@ public struct EvdevTranslator: Sendable {
             }
             out.append(TimedPenInput(.proximityOut(device), at: time))
             proximityTool = nil
+        }
+    }
+}
+
+extension EvdevTranslator {
+    /// The frame's button changes as the state it leaves: the last change of
+    /// each button, and none for a button that ends the frame as it began
+    /// (pressed and released in one frame). A single change passes as it
+    /// is, even one repeating the button's state (only a damaged stream has
+    /// it; the engine ignores it, and a held press stays held).
+    private mutating func appendButtons(at time: Microseconds, into out: inout [TimedPenInput]) {
+        for (n, (button, pressed)) in buttonChanges.enumerated() {
+            if buttonChanges[(n + 1)...].contains(where: { $0.0 == button }) { continue }
+            let wasDown = buttonsDown.contains(button)
+            if pressed { if !wasDown { buttonsDown.append(button) } } else { buttonsDown.removeAll { $0 == button } }
+            if pressed == wasDown, buttonChanges[..<n].contains(where: { $0.0 == button }) { continue }
+            out.append(TimedPenInput(.button(device, button, pressed: pressed), at: time))
         }
     }
 }

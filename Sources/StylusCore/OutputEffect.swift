@@ -73,8 +73,12 @@ public struct ButtonDecision: Equatable, Sendable {
         /// A press that is now the pending first press: a second press up to
         /// `pendingUntil` (inclusive) makes a double press.
         case first(pendingUntil: Microseconds)
-        /// The release of a first press.
+        /// The release of a first press or of a drag press.
         case passed
+        /// A press while the tip touches (the frame's resulting tip state): a
+        /// button-drag. It is never a first or second press of a double press,
+        /// so an output writes it at once.
+        case drag
         /// Consumed by a double press: its second press, and that press's
         /// release. `firstPress` is the pending press it pairs with.
         case doublePress(firstPress: Microseconds)
@@ -110,7 +114,7 @@ public struct ButtonDecision: Equatable, Sendable {
     public var consumed: Bool {
         switch verdict {
         case .doublePress, .bounce: true
-        case .first, .passed, .ignored: false
+        case .first, .passed, .drag, .ignored: false
         }
     }
 }

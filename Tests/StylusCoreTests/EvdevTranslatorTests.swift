@@ -38,12 +38,34 @@ struct EvdevTranslatorTests {
         }
     }
 
-    @Test func aFrameIsOrderedProximityInThenTipThenButtonsThenProximityOut() {
+    @Test func aFrameIsReadAsItsStateProximityInThenTipThenButtonsThenProximityOut() {
         var f = Feeder(Self.penDescription())
         f.frame(100, [(EV.key, BTN.stylus, 1), (EV.abs, ABS.x, 10), (EV.key, BTN.touch, 1), (EV.key, BTN.toolPen, 1)])
         f.frame(200, [(EV.key, BTN.stylus, 0), (EV.key, BTN.touch, 0), (EV.key, BTN.toolPen, 0)])
-        #expect(f.kinds == ["in:pen", "down", "BTN_STYLUS+", "BTN_STYLUS-", "up", "out"])
+        #expect(f.kinds == ["in:pen", "down", "BTN_STYLUS+", "up", "BTN_STYLUS-", "out"])
         #expect(f.out.map(\.time) == [100, 100, 100, 200, 200, 200])
+    }
+
+    @Test func aPressInTheFrameThatLiftsTheTipComesAfterTheTipUpInEitherOrder() {
+        let orders: [[(UInt16, UInt16, Int32)]] = [[(EV.key, BTN.stylus, 1), (EV.key, BTN.touch, 0), (EV.abs, ABS.pressure, 0)],
+                                                   [(EV.abs, ABS.pressure, 0), (EV.key, BTN.touch, 0), (EV.key, BTN.stylus, 1)]]
+        for events in orders {
+            var f = Feeder(Self.penDescription())
+            f.frame(100, [(EV.key, BTN.toolPen, 1), (EV.abs, ABS.pressure, 500), (EV.key, BTN.touch, 1)])
+            f.frame(200, events)
+            #expect(f.kinds == ["in:pen", "down", "up", "BTN_STYLUS+"])
+        }
+    }
+
+    @Test func aButtonPressedAndReleasedInOneFrameChangedNothing() {
+        var f = Feeder(Self.penDescription())
+        f.frame(100, [(EV.key, BTN.toolPen, 1)])
+        f.frame(200, [(EV.key, BTN.stylus, 1), (EV.key, BTN.stylus, 0)])
+        f.frame(300, [(EV.key, BTN.stylus, 1)])
+        f.frame(400, [(EV.key, BTN.stylus, 0), (EV.key, BTN.stylus, 1)])   // still down at SYN_REPORT
+        f.frame(500, [(EV.key, BTN.stylus, 0)])
+        #expect(f.kinds == ["in:pen", "BTN_STYLUS+", "BTN_STYLUS-"])
+        #expect(f.out.map(\.time) == [100, 300, 500])
     }
 
     @Test func axesAreNormalisedAndConvertedToMillimetresAndDegrees() {
