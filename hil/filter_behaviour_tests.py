@@ -20,6 +20,7 @@ __all__ = [
     "test_filter_clone_is_a_tablet_with_the_real_pens_capabilities",
     "test_filter_precision_slows_a_light_stroke_and_hovering_is_exact",
     "test_filter_canvas_takes_the_clone_out_of_proximity_and_gives_it_back",
+    "test_filter_a_press_in_the_frame_that_lifts_the_tip_is_withheld_with_its_double_press",
     "test_filter_a_recording_reaches_the_clone_as_the_replay_predicts",
     "test_filter_without_capture_the_clone_follows_the_pen_over_the_open_canvas_and_status_says_so",
     "test_filter_a_bound_pad_button_is_withheld_others_pass_and_unbinding_releases_the_pad",
@@ -246,6 +247,36 @@ def test_filter_canvas_takes_the_clone_out_of_proximity_and_gives_it_back():
         settle()
         check(last(reader.abs("ABS_X")) == pen.x, "hover motion after minimize did not reach the clone")
         check(last(reader.keys("BTN_STYLUS"), 0) == 0, "a press of the double presses reached the clone")
+    finally:
+        reader.close()
+        d.stop()
+        pen.destroy()
+
+
+def test_filter_a_press_in_the_frame_that_lifts_the_tip_is_withheld_with_its_double_press():
+    """Pressing the barrel button lifts the nib of a real pen: the press and
+    the tip-up arrive in one frame. That frame is a press with the tip up, so
+    the press is withheld, and with the second press the double press is
+    whole: the clone gets the stroke and no BTN_STYLUS press at all."""
+    from tests import check, E, EV_ABS as A, EV_KEY as K
+    pen, d, reader = hovering_pen_in_filter_mode()
+    try:
+        pen.frame(E(A.ABS_PRESSURE, 3000), E(K.BTN_TOUCH, 1))
+        for _ in range(5):
+            pen.x += 20
+            pen.frame(E(A.ABS_X, pen.x), E(A.ABS_PRESSURE, 3000))
+        start = time.monotonic()
+        pen.frame(E(K.BTN_STYLUS, 1), E(K.BTN_TOUCH, 0), E(A.ABS_PRESSURE, 0))
+        time.sleep(0.08)
+        pen.release("BTN_STYLUS")
+        time.sleep(max(0, 0.3 - (time.monotonic() - start)))
+        pen.click("BTN_STYLUS")
+        d.wait(lambda e: e["event"] == "canvas" and e["state"] == "opening", what="the canvas opening on the double press")
+        settle()
+        check(all(value == 0 for _, value in reader.keys("BTN_STYLUS")),
+              f"the clone got a press of the double press: {reader.keys('BTN_STYLUS')}")
+        touch = [value for _, value in reader.keys("BTN_TOUCH")]
+        check(touch[-2:] == [1, 0], f"the clone's tip did not touch and lift: {touch}")
     finally:
         reader.close()
         d.stop()
