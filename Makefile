@@ -22,7 +22,7 @@ DEB_TEST   := $(DEB_BUILD) python3 evemu-tools groff-base tmux $(COMPLETION_SHEL
 RECORDING  := Tests/Fixtures/recordings/Wacom_Cintiq_22HDT_Pen.events
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: startup-order test-firstrun overlay test-overlay install-overlay bench-overlay bench-flood bench-filter all deps deps-test build release run demo test test-swift test-crosscheck test-contract test-fuzz test-sanitize fuzz hil bench bench-latency install install-paths-check install-build install-udev uninstall clean
+.PHONY: startup-order test-firstrun overlay test-overlay install-overlay bench-overlay bench-flood bench-filter all deps deps-test deps-ci build release release-bench run demo test check test-swift test-crosscheck test-contract test-fuzz test-sanitize test-asan test-tsan test-docs fuzz hil bench bench-latency install install-paths-check install-build install-udev uninstall clean
 
 all: build
 
@@ -44,24 +44,18 @@ deps-test:
 build: deps
 	$(SWIFT) build
 
-release: deps
-	$(SWIFT) build -c release
+# The programs as users get them (the static Swift runtime, the link of
+# install-build): one release tree, BIN, that run, demo, every test of the
+# programs, HIL, install and the .deb all use.
+BIN        := .build-static/release
+release: install-build
 
-# Only the two programs run and demo use. The colour setting is fixed: SwiftPM
-# re-plans the build whenever the environment differs (make's own variables,
-# another terminal) and adds -color-diagnostics to every compile when it
-# writes to a terminal, so a plan made from a pipe and one made from a
-# terminal differ and everything is compiled again.
-RUN_BUILD  := $(SWIFT) build -c release --no-color-diagnostics
 ARGS       ?=
 
 # The daemon in the foreground on seat0; without a pen it says why and runs
 # button-only. Without a login session its socket goes under .build/run/.
 # Ctrl-C stops it. Options: make run ARGS='--device /dev/input/event5'.
-run: deps
-	$(RUN_BUILD) --product stylusd
-	$(RUN_BUILD) --product stylusd-parse-config
-	$(RUN_BUILD) --product stylusctl
+run: release
 	@# The canvas overlay beside the daemon where there is a display to show it on.
 	$(if $(DISPLAY)$(WAYLAND_DISPLAY),$(MAKE) --no-print-directory overlay)
 	tools/run.sh $(ARGS)
@@ -70,42 +64,91 @@ run: deps
 # side-button double presses open and minimize the canvas), with its own
 # socket and state under .build/demo/; its events shown as stylusctl watch
 # prints them. Ctrl-C stops it. `stylusd replay FILE` is the offline run.
-demo: deps
-	$(RUN_BUILD) --product stylusd
-	$(RUN_BUILD) --product stylusd-parse-config
-	$(RUN_BUILD) --product stylusctl
+demo: release
 	tools/demo.sh $(ARGS)
 
-test: deps-test
-	$(SWIFT) build --build-tests
+# The contributor's loop before every commit (CONTRIBUTING.md): the Swift
+# unit and property tests, the socket contract against the release daemon,
+# and a few seconds of the protocol and config fuzzers.
+check: deps-test
+	$(SWIFT) build --build-tests --no-color-diagnostics
 	$(SWIFT) test --skip-build
-	$(MAKE) --no-print-directory test-crosscheck
-	$(MAKE) --no-print-directory test-contract
-	$(MAKE) --no-print-directory test-fuzz
-	$(MAKE) --no-print-directory test-sanitize
-	$(MAKE) --no-print-directory test-overlay
-	$(MAKE) --no-print-directory test-firstrun
-	$(MAKE) --no-print-directory test-deb
-	$(MAKE) --no-print-directory hil
+	$(MAKE) --no-print-directory release
+	python3 Tests/contract/socket_contract.py --bin $(BIN)
+	Fuzz/run.sh 5 protocol config
+
+# Everything, as CI runs it: the stages below side by side (make -j2; HIL
+# starts as soon as the release binaries exist), then a table of each
+# stage's wall time, tests run and result (tools/ci/stage.py; each stage's
+# whole output is in .build-ci/STAGE.log). -k: a failed stage stops only
+# the stages that need it, and the table says which never ran.
+STAGE := python3 tools/ci/stage.py
+test:
+	@$(STAGE) reset
+	@$(STAGE) run deps -- $(MAKE) --no-print-directory deps-ci || { $(STAGE) table; exit 1; }
+	@$(MAKE) --no-print-directory -j2 -k ci-stages; $(STAGE) table
+
+# The order is the order make -j2 starts them in.
+ci-stages: ci-release ci-hil ci-swift ci-crosscheck ci-contract ci-docs ci-canvas ci-overlay ci-fuzz ci-asan ci-tsan ci-firstrun ci-deb
+ci-release:
+	@$(STAGE) run release -- $(MAKE) --no-print-directory release
+ci-hil: ci-release
+	@$(STAGE) run hil -- $(MAKE) --no-print-directory hil
+ci-swift:
+	@$(STAGE) run swift -- $(MAKE) --no-print-directory test-swift
+ci-crosscheck: ci-release
+	@$(STAGE) run crosscheck -- $(MAKE) --no-print-directory test-crosscheck
+ci-contract: ci-release
+	@$(STAGE) run contract -- $(MAKE) --no-print-directory test-contract
+ci-docs:
+	@$(STAGE) run docs -- $(MAKE) --no-print-directory test-docs
+ci-canvas:
+	@$(STAGE) run canvas -- $(MAKE) --no-print-directory overlay
+ci-overlay: ci-release ci-canvas
+	@$(STAGE) run overlay -- $(MAKE) --no-print-directory test-overlay
+ci-fuzz:
+	@$(STAGE) run fuzz -- $(MAKE) --no-print-directory test-fuzz
+ci-asan:
+	@$(STAGE) run asan -- $(MAKE) --no-print-directory test-asan
+ci-tsan:
+	@$(STAGE) run tsan -- $(MAKE) --no-print-directory test-tsan
+ci-firstrun: ci-release ci-canvas
+	@$(STAGE) run firstrun -- $(MAKE) --no-print-directory test-firstrun
+ci-deb: ci-release ci-canvas
+	@$(STAGE) run deb -- $(MAKE) --no-print-directory test-deb
+.PHONY: ci-stages ci-release ci-hil ci-swift ci-crosscheck ci-contract ci-docs ci-canvas ci-overlay ci-fuzz ci-asan ci-tsan ci-firstrun ci-deb
+
+# Every Debian package any stage of `make test` needs, in one apt run.
+HIL_PACKAGES := $(shell sed -n 's/^PACKAGES="\(.*\)"/\1/p' hil/vm.sh)
+deps-ci:
+	$(call install_missing,$(DEB_TEST) $(DEB_OVERLAY) $(DEB_OVERLAY_TEST) libstdc++-12-dev $(HIL_PACKAGES) $(if $(SUDO),,dpkg-dev lintian mmdebstrap))
+
+test-swift: deps-test
+	$(SWIFT) build --build-tests --no-color-diagnostics
+	$(SWIFT) test --skip-build
+
+# The docs name every target of both packages (ARCHITECTURE.md) and link files that exist.
+test-docs:
+	python3 Tests/docs/architecture_test.py
 
 # A new user's first commands: the CLI's messages, every shell command in
 # the README, stylusctl monitor and calibrate in a tmux terminal, make run without a login session, make demo, make install into a folder.
 test-firstrun: release
 	@# The shells whose completions cli.py drives: installed as root; without root cli.py says which it skips.
 	$(if $(SUDO),,$(call install_missing,$(COMPLETION_SHELLS)))
-	python3 Tests/firstrun/cli.py --bin .build/release
-	python3 Tests/firstrun/readme.py --bin .build/release
-	python3 Tests/firstrun/terminal.py --bin .build/release
+	python3 Tests/firstrun/cli.py --bin $(BIN)
+	python3 Tests/firstrun/readme.py --bin $(BIN)
+	python3 Tests/firstrun/terminal.py --bin $(BIN)
 	python3 Tests/firstrun/first_run.py
 
 # The socket contract against a live daemon on this machine, and the
 # double-press actions a daemon performs itself (exec:, preset:).
 test-contract: release
-	python3 Tests/contract/socket_contract.py --bin .build/release
-	python3 Tests/actions/actions_test.py --bin .build/release
+	python3 Tests/contract/socket_contract.py --bin $(BIN)
+	python3 Tests/actions/actions_test.py --bin $(BIN)
 
 test-crosscheck: release
-	python3 Tests/crosscheck/crosscheck_replay.py --stylusd .build/release/stylusd Tests/Fixtures/recordings
+	python3 Tests/crosscheck/crosscheck_replay.py --stylusd $(BIN)/stylusd Tests/Fixtures/recordings
 
 # libFuzzer with AddressSanitizer over the socket protocol, evemu recordings
 # and config.toml, FUZZ_SECONDS each, from corpora seeded by the docs and
@@ -114,14 +157,17 @@ FUZZ_SECONDS ?= 300
 fuzz: deps-test
 	Fuzz/run.sh $(FUZZ_SECONDS)
 
-# What CI runs: each fuzzer for a minute.
+# What CI runs: each fuzzer for a minute, the three side by side.
 test-fuzz: deps-test
-	Fuzz/run.sh 60
+	FUZZ_PARALLEL=1 Fuzz/run.sh 60
 
 # The Swift tests and the socket contract (live daemon and stylusctl) under
 # AddressSanitizer (with LeakSanitizer), then under ThreadSanitizer.
-test-sanitize: deps-test
-	Tests/sanitize/sanitize.sh address thread
+test-sanitize: test-asan test-tsan
+test-asan: deps-test
+	Tests/sanitize/sanitize.sh address
+test-tsan: deps-test
+	Tests/sanitize/sanitize.sh thread
 
 # Hardware-in-the-loop: virtual pens in a QEMU guest with a stock Debian
 # kernel (this machine has no /dev/uinput). Status 77 means no guest could
@@ -133,8 +179,12 @@ hil: release
 
 # Every benchmark on this machine, then the latency one in the guest; the
 # report goes to bench-report.txt (figures kept in docs/PERFORMANCE.md).
-bench: release install-build
-	$(SWIFT) build -c release --product stylus-bench
+# The plain release tree beside BIN: stylus-bench, the malloc interposer, and
+# the dynamically linked daemon the filter benchmark sets beside the installed one.
+release-bench: deps
+	$(SWIFT) build -c release --no-color-diagnostics
+
+bench: release release-bench
 	@# What make install installs (stripped), where the daemon finds its parser beside it.
 	install -Dm755 -s --strip-program=$(STRIP) .build-static/release/stylusd .build-static/installed/stylusd
 	install -Dm755 -s --strip-program=$(STRIP) .build-static/release/stylusd-parse-config .build-static/installed/stylusd-parse-config
@@ -144,19 +194,19 @@ bench: release install-build
 	$(MAKE) --no-print-directory bench-filter
 	$(MAKE) --no-print-directory bench-overlay
 
-bench-latency: release
+bench-latency: release release-bench
 	@HIL_SUITE=latency hil/vm.sh | tee -a bench-report.txt | grep -E '^latency:|SKIPPED'; true
 
 # The non-blocking loop under a flood of devices and reload (docs/SECURITY.md):
 # status p99 and the longest pen gap against twice their baseline, in one guest run.
-bench-flood: release
+bench-flood: release release-bench
 	@HIL_SUITE=flood hil/vm.sh | tee -a bench-report.txt | grep -E 'flood|SKIPPED'; true
 
 # Filter mode's pen latency, CPU and RSS beside interception-tools and
 # input-remapper, in one guest run. The guest runs on the host's root, so the
 # two peers are installed here; only root can (the guest has no sudo either).
 BENCH_FILTER_PEERS := interception-tools input-remapper
-bench-filter: release
+bench-filter: release release-bench
 	@missing=$$(for p in $(BENCH_FILTER_PEERS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ] && [ "$$(id -u)" != 0 ]; then \
 		echo "bench-filter: SKIPPED: the peers $$missing are not installed and only root can install them (sudo apt-get install $$missing)"; exit 0; \
@@ -258,39 +308,42 @@ uninstall:
 # uses the root package's StylusClient), so the daemon never needs GTK.
 DEB_OVERLAY      := libgtk-4-dev
 DEB_OVERLAY_TEST := xvfb xauth imagemagick x11-apps x11-utils openbox xcompmgr xdotool hsetroot weston
-OVERLAY_BIN      := Overlay/.build/release/stylus-canvas
+# One tree, the shipped build: the tests, make run, install and the .deb use it.
+OVERLAY_BIN      := Overlay/.build-static/release/stylus-canvas
 AUTOSTARTDIR     ?= /etc/xdg/autostart
 
 overlay: deps
 	$(call install_missing,$(DEB_OVERLAY))
 	@# SwiftPM (6.3) keeps its build plan when a file is added to the root package that
-	@# Overlay/ depends on by path, then fails with "cannot find ... in scope": plan afresh.
-	rm -f Overlay/.build/release.yaml
-	cd Overlay && $(SWIFT) build -c release --product stylus-canvas
+	@# Overlay/ depends on by path, then fails with "cannot find ... in scope": plan
+	@# afresh, but only when the root's list of source files changed.
+	@mkdir -p Overlay/.build-static; \
+	files=$$(find Sources -name '*.swift' | LC_ALL=C sort | cksum); \
+	if [ "$$files" != "$$(cat Overlay/.build-static/root-sources 2>/dev/null)" ]; then \
+		rm -f Overlay/.build-static/release.yaml; echo "$$files" > Overlay/.build-static/root-sources; \
+	fi
+	@# With the Swift runtime inside, like the daemon's: it runs without the toolchain.
+	cd Overlay && $(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static --product stylus-canvas
 
-# Unit tests of the overlay's model, then the overlay against a live daemon on
-# a headless X11 desktop (screenshots), make run on that desktop (the overlay
+# The overlay against a live daemon on a headless X11 desktop (screenshots), make run on that desktop (the overlay
 # starts beside the daemon, Ctrl-C stops both), then Wayland (weston headless; weston
 # with two outputs of different sizes for the monitor the tablet maps to).
 test-overlay: release overlay
 	$(call install_missing,$(DEB_OVERLAY_TEST))
-	cd Overlay && $(SWIFT) test
-	python3 Tests/overlay/overlay_test.py --bin .build/release --canvas $(OVERLAY_BIN) --no-install --screenshot docs/images/canvas.png
+	python3 Tests/overlay/overlay_test.py --bin $(BIN) --canvas $(OVERLAY_BIN) --no-install --screenshot docs/images/canvas.png
 	python3 Tests/overlay/make_run_test.py --canvas $(OVERLAY_BIN) --no-install
-	python3 Tests/overlay/wayland_smoke.py --bin .build/release --canvas $(OVERLAY_BIN)
+	python3 Tests/overlay/wayland_smoke.py --bin $(BIN) --canvas $(OVERLAY_BIN)
 
 # The overlay, its user unit and its autostart entry (part of `install`).
 install-overlay: overlay
-	@# With the Swift runtime inside, like the daemon's: it runs without the toolchain.
-	cd Overlay && $(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static --product stylus-canvas
-	install -Dm755 -s --strip-program=$(STRIP) Overlay/.build-static/release/stylus-canvas $(DESTDIR)$(BINDIR)/stylus-canvas
+	install -Dm755 -s --strip-program=$(STRIP) $(OVERLAY_BIN) $(DESTDIR)$(BINDIR)/stylus-canvas
 	install -d $(DESTDIR)$(USERUNITDIR)
 	sed 's|^ExecStart=.*|ExecStart=$(BINDIR)/stylus-canvas|' Overlay/stylus-canvas.service > $(DESTDIR)$(USERUNITDIR)/stylus-canvas.service
 	install -Dm644 Overlay/stylus-canvas.desktop $(DESTDIR)$(AUTOSTARTDIR)/stylus-canvas.desktop
 
 # The overlay's toggle-to-first-frame, ink latency and memory beside gromit-mpx
 # (part of `bench`). gromit-mpx not installable here: its part says SKIPPED and why.
-bench-overlay: release overlay
+bench-overlay: release release-bench overlay
 	$(call install_missing,$(DEB_OVERLAY_TEST))
 	-$(call install_missing,gromit-mpx)
 	python3 bench/overlay_bench.py --bin .build/release --canvas $(OVERLAY_BIN)
@@ -302,14 +355,12 @@ bench-overlay: release overlay
 DEB_VERSION := $(shell sed -n 's/.*static let current = "\(.*\)"/\1/p' Sources/StylusProtocol/Protocol.swift)
 DEB_ARCH    := $(shell dpkg --print-architecture)
 DEB_FILE    := .build-deb/stylusd_$(DEB_VERSION)_$(DEB_ARCH).deb
-CANVAS_STATIC_BIN := Overlay/.build-static/release/stylus-canvas
 .PHONY: deb test-deb
 
 deb:
 	@packaging/need.sh deb $(DEB_BUILD) $(DEB_OVERLAY) dpkg-dev lintian || { echo "deb: not built"; exit 1; }
-	$(MAKE) --no-print-directory install-build
-	cd Overlay && $(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static --product stylus-canvas
-	packaging/build-deb.sh $(DEB_VERSION) $(CANVAS_STATIC_BIN) .build-deb
+	$(MAKE) --no-print-directory install-build overlay
+	packaging/build-deb.sh $(DEB_VERSION) $(OVERLAY_BIN) .build-deb
 
 # The package installed, run, verified and removed on a clean Debian 12 root
 # (Tests/deb/test_deb.sh). It needs root and, once, the Debian archive;
@@ -319,4 +370,4 @@ test-deb:
 	$(MAKE) --no-print-directory deb && Tests/deb/test_deb.sh $(DEB_FILE)
 
 clean:
-	rm -rf .build Overlay/.build
+	rm -rf .build .build-* Overlay/.build Overlay/.build-*

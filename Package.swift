@@ -9,6 +9,8 @@ let package = Package(
         .executable(name: "stylusd-parse-config", targets: ["stylusd-parse-config"]),
         .library(name: "StylusProtocol", targets: ["StylusProtocol"]),
         .library(name: "StylusClient", targets: ["StylusClient"]),
+        // For stylus-canvas (Overlay/), which builds apart because it links GTK.
+        .library(name: "CanvasModel", targets: ["CanvasModel"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -48,6 +50,10 @@ let package = Package(
         .target(name: "StylusProtocol", dependencies: ["StylusCore"]),
         // A client of the socket: typed requests, subscriptions that survive daemon restarts.
         .target(name: "StylusClient", dependencies: ["StylusProtocol", "StylusSystem"]),
+        // What the canvas overlay draws and when, without GTK or sockets: stroke
+        // geometry, the live and finished layers, the monitors a canvas covers.
+        .target(name: "CanvasModel"),
+        .testTarget(name: "CanvasModelTests", dependencies: ["CanvasModel"]),
         // Everything that touches the kernel's input stack or input files.
         .target(
             name: "StylusInput",

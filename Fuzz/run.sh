@@ -29,20 +29,33 @@ binary=.build-fuzz/release/stylus-fuzz
 
 python3 Fuzz/seeds.py .build-fuzz/corpus || exit 1
 mkdir -p .build-fuzz/artifacts .build-fuzz/logs
+rm -f .build-fuzz/logs/*.status
 
 declare -A max_len=([protocol]=8192 [evemu]=16384 [config]=4096)
-failed=()
-for target in "${targets[@]}"; do
-    log=.build-fuzz/logs/$target.log
+# One target for SECONDS; its exit status goes to its log folder.
+fuzz_target() {
+    local target=$1 log=.build-fuzz/logs/$1.log
     # The Swift backtracer would race ASan's report on a crash.
     SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$PWD/Tests/sanitize/lsan.supp:print_suppressions=0 \
         "$binary" "$target" -max_total_time="$seconds" -max_len="${max_len[$target]:-8192}" \
         -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix=.build-fuzz/artifacts/"$target"- .build-fuzz/corpus/"$target" >"$log" 2>&1
-    status=$?
+    echo $? > ".build-fuzz/logs/$target.status"
+}
+
+# FUZZ_PARALLEL=1: every target at once (each for its full SECONDS), as CI runs them.
+for target in "${targets[@]}"; do
+    if [ "${FUZZ_PARALLEL:-0}" = 1 ]; then fuzz_target "$target" & else fuzz_target "$target"; fi
+done
+wait
+
+failed=()
+for target in "${targets[@]}"; do
+    log=.build-fuzz/logs/$target.log
+    status=$(cat ".build-fuzz/logs/$target.status" 2>/dev/null || echo 1)
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1)
-    if [ $status -eq 0 ]; then
+    if [ "$status" -eq 0 ]; then
         echo "fuzz $target: ${seconds} s, ${runs:-?} inputs, ${cov:-cov: ?}, no findings"
     else
         echo "fuzz $target: FAILED (status $status) after ${runs:-?} inputs; log: $log"

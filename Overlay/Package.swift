@@ -3,7 +3,8 @@ import PackageDescription
 
 // stylus-canvas, the canvas overlay: its own package so that the daemon and
 // stylusctl (the root package) build and run on machines without GTK. It
-// talks to the daemon only through the root package's StylusClient.
+// talks to the daemon only through the root package's StylusClient, and
+// draws what the root package's CanvasModel (GTK-free, tested there) decides.
 let package = Package(
     name: "stylus-canvas",
     products: [
@@ -18,14 +19,11 @@ let package = Package(
             pkgConfig: "gtk4",
             providers: [.apt(["libgtk-4-dev"])]
         ),
-        // What the overlay draws and when, without GTK or sockets: stroke
-        // geometry, the live and finished layers. Tested by `swift test`.
-        .target(name: "CanvasModel"),
         .executableTarget(
             name: "stylus-canvas",
-            dependencies: ["CGtk4", "CanvasModel", .product(name: "StylusClient", package: "stylusd")]
+            dependencies: ["CGtk4", .product(name: "CanvasModel", package: "stylusd"),
+                           .product(name: "StylusClient", package: "stylusd")]
         ),
-        .testTarget(name: "CanvasModelTests", dependencies: ["CanvasModel"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -28,7 +28,7 @@ elif [ "${HIL_SUITE:-tests}" = filterprofile ]; then
 elif [ "${HIL_SUITE:-tests}" = latency ]; then
   /usr/bin/python3 hil/latency.py --stylusd "$HIL_REPO/.build/release/stylusd" 2>&1 | tee "$OUT/latency.log"
 else
-  /usr/bin/python3 hil/tests.py --stylusd "$HIL_REPO/.build/release/stylusd" --only "$HIL_ONLY" 2>&1 | tee "$OUT/tests.log"
+  /usr/bin/python3 hil/tests.py --stylusd "$HIL_REPO/${HIL_BIN:-.build-static/release}/stylusd" --only "$HIL_ONLY" 2>&1 | tee "$OUT/tests.log"
 fi
 status=${PIPESTATUS[0]}
 echo "$status" > "$OUT/status"

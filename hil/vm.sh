@@ -9,7 +9,8 @@
 #
 # Environment: HIL_CACHE (default .hil), HIL_TIMEOUT seconds (default 1800: the whole suite, filter mode included, takes about 16 min),
 # HIL_MEM MiB (default 1024), HIL_ONLY (a test name filter passed to the guest; with
-# HIL_SUITE=filterbench, the forwarders measured), HIL_SUITE: tests (default), flood
+# HIL_SUITE=filterbench, the forwarders measured), HIL_BIN (the folder, relative to the
+# repository, whose stylusd the test suite runs; default .build-static/release), HIL_SUITE: tests (default), flood
 # (make bench-flood), filterbench (make bench-filter), latency (make bench-latency),
 # and two profiles with perf in the guest, which keep their data in the cache's out/:
 # filterprofile (filter mode at 1 kHz) and floodprofile (the daemon during the flood);
@@ -116,7 +117,7 @@ prepare_initramfs || skip "the initramfs could not be built"
 [ "${1:-}" = prepare ] && exit 0
 
 rm -rf "$OUT"; mkdir -p "$OUT"
-printf 'HIL_ONLY=%q\nHIL_SUITE=%q\nHIL_BENCH_ARGS=%q\n' "${HIL_ONLY:-}" "${HIL_SUITE:-tests}" "${HIL_BENCH_ARGS:-}" > "$OUT/env"
+printf 'HIL_ONLY=%q\nHIL_SUITE=%q\nHIL_BENCH_ARGS=%q\nHIL_BIN=%q\n' "${HIL_ONLY:-}" "${HIL_SUITE:-tests}" "${HIL_BENCH_ARGS:-}" "${HIL_BIN:-.build-static/release}" > "$OUT/env"
 # KVM only where it is real hardware virtualisation; otherwise emulate (TCG).
 if [ -w /dev/kvm ] && { [ -d /sys/module/kvm_intel ] || [ -d /sys/module/kvm_amd ]; }; then
   accel=(-enable-kvm -cpu host)

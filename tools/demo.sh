@@ -7,7 +7,7 @@
 # Extra arguments go to stylusd (e.g. --speed 4).
 set -eu
 cd "$(dirname "$0")/.."
-bin=$(pwd)/.build/release
+bin=$(pwd)/.build-static/release
 demo=$(pwd)/.build/demo
 recording=Tests/Fixtures/recordings/Wacom_Cintiq_22HDT_Pen.events
 mkdir -p "$demo"

@@ -6,7 +6,7 @@
 # try next are printed with paths that work from any folder.
 set -eu
 cd "$(dirname "$0")/.."
-bin=$(pwd)/.build/release
+bin=$(pwd)/.build-static/release
 if [ -z "${XDG_RUNTIME_DIR:-}" ] && [ -z "${STYLUSD_SOCKET:-}" ]; then
     XDG_RUNTIME_DIR=$(pwd)/.build/run
     mkdir -p "$XDG_RUNTIME_DIR"
@@ -46,7 +46,7 @@ HINT
 # group, so Ctrl-C stops it with the daemon. It waits for the socket itself.
 # A daemon that ends by itself (a crash, a kill) ends make run too, and the
 # overlay would stay behind, reconnecting: a guard stops it once the daemon is gone.
-canvas=$(pwd)/Overlay/.build/release/stylus-canvas
+canvas=$(pwd)/Overlay/.build-static/release/stylus-canvas
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -x "$canvas" ]; then
     echo "make run: starting the canvas overlay ($canvas)" >&2
     ( (

@@ -8,7 +8,7 @@ button (the double press says so), and no zombie is left after 100. Also
 config loads, and `status` and the double press say why and the fix.
 Prints 'N passed, N failed'.
 
-    python3 Tests/actions/actions_test.py --bin .build/release [--only NAME]"""
+    python3 Tests/actions/actions_test.py --bin .build-static/release [--only NAME]"""
 import os
 import re
 import subprocess

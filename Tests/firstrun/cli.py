@@ -6,7 +6,7 @@ during a replay, probe --json, config check, and what bash, zsh and fish
 complete (each shell driven for real). Processes only; the pure logic has
 Swift tests. Prints 'N passed, N failed'.
 
-    python3 Tests/firstrun/cli.py --bin .build/release [--only NAME]"""
+    python3 Tests/firstrun/cli.py --bin .build-static/release [--only NAME]"""
 import json
 import os
 import re

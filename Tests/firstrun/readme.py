@@ -22,7 +22,7 @@ trailing `# comment` is dropped, `a | b` and `a|b` are alternatives,
 A line this script cannot read is a failure, not a skip: teach it, or
 write the README line so that it can be run.
 
-    python3 Tests/firstrun/readme.py --bin .build/release [--only NAME]"""
+    python3 Tests/firstrun/readme.py --bin .build-static/release [--only NAME]"""
 import os
 import re
 import subprocess

@@ -3,7 +3,7 @@
 tmux (80x24) runs them against a daemon replaying a bundled recording, and
 the checks read the screen (capture-pane) and type keys (send-keys).
 
-    python3 Tests/firstrun/terminal.py --bin .build/release [--only NAME]"""
+    python3 Tests/firstrun/terminal.py --bin .build-static/release [--only NAME]"""
 import os
 import re
 import shutil

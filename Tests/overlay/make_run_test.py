@@ -15,7 +15,7 @@ that group as Ctrl-C in a terminal stops it).
 - A daemon that dies by itself (SIGKILL) ends make run, and the overlay with it
   within 3 s.
 
-    python3 Tests/overlay/make_run_test.py [--canvas Overlay/.build/release/stylus-canvas] [--no-install]
+    python3 Tests/overlay/make_run_test.py [--canvas Overlay/.build-static/release/stylus-canvas] [--no-install]
 
 Standard library only."""
 import argparse
@@ -162,7 +162,7 @@ def test_a_daemon_that_dies_takes_the_canvas_with_it(home):
         check(make.wait_for(r"^\s+STYLUSD_SOCKET=\S+ \S+/stylusctl status$"), "make run never printed the stylusctl status command")
         check(wait_until(lambda: canvas_processes(canvas, DESKTOP.display), 10), f"no {canvas} process on {DESKTOP.display}")
         # The daemon is make's child (run.sh execs it); its config parser child runs the same program.
-        stylusd = processes(os.path.realpath(os.path.join(ROOT, ".build", "release", "stylusd")), session=make.process.pid)
+        stylusd = processes(os.path.realpath(os.path.join(ROOT, ".build-static", "release", "stylusd")), session=make.process.pid)
         daemon = [pid for pid in stylusd if parent(pid) == make.process.pid]
         check(len(daemon) == 1, f"not one stylusd started by make run: {stylusd}")
         os.kill(daemon[0], signal.SIGKILL)
@@ -185,7 +185,7 @@ def test_a_daemon_that_dies_takes_the_canvas_with_it(home):
 def main():
     global ARGS, DESKTOP
     parser = argparse.ArgumentParser()
-    parser.add_argument("--canvas", default=os.path.join(ROOT, "Overlay", ".build", "release", "stylus-canvas"))
+    parser.add_argument("--canvas", default=os.path.join(ROOT, "Overlay", ".build-static", "release", "stylus-canvas"))
     parser.add_argument("--only", default="")
     parser.add_argument("--no-install", action="store_true")
     ARGS = parser.parse_args()

@@ -6,7 +6,7 @@ hsetroot), stylusd replaying a bundled recording in a private directory (its
 own --socket and --state-file), and the overlay against it. Every check reads
 pixels back from the X server (`import -window root`, parsed as PPM here).
 
-    python3 Tests/overlay/overlay_test.py [--bin .build/release] [--canvas Overlay/.build/release/stylus-canvas]
+    python3 Tests/overlay/overlay_test.py [--bin .build-static/release] [--canvas Overlay/.build-static/release/stylus-canvas]
                                           [--only NAME] [--screenshot docs/images/canvas.png]
 
 Installs the Debian packages it needs when they are missing (as root, or
@@ -744,8 +744,8 @@ TESTS = [test_replay_double_press_opens_the_canvas_with_its_ink, test_minimize_r
 def main():
     global ARGS, DESKTOP_SESSION
     parser = argparse.ArgumentParser()
-    parser.add_argument("--bin", default=os.path.join(ROOT, ".build", "release"))
-    parser.add_argument("--canvas", default=os.path.join(ROOT, "Overlay", ".build", "release", "stylus-canvas"))
+    parser.add_argument("--bin", default=os.path.join(ROOT, ".build-static", "release"))
+    parser.add_argument("--canvas", default=os.path.join(ROOT, "Overlay", ".build-static", "release", "stylus-canvas"))
     parser.add_argument("--only", default="")
     parser.add_argument("--screenshot", default=None, help="save the open canvas over the desktop here (PNG)")
     parser.add_argument("--no-install", action="store_true")

@@ -13,7 +13,7 @@ With two outputs of different sizes: without a pen display the canvas spans
 both as one desktop; with a pen display (a replayed Cintiq 12WX) it covers
 only the monitor of the pen's size.
 
-    python3 Tests/overlay/wayland_smoke.py [--bin .build/release] [--canvas Overlay/.build/release/stylus-canvas]
+    python3 Tests/overlay/wayland_smoke.py [--bin .build-static/release] [--canvas Overlay/.build-static/release/stylus-canvas]
 
 Exits 77 (skipped) when weston is not installed and cannot be."""
 import argparse
@@ -252,8 +252,8 @@ def test_a_pen_display_gets_the_canvas_on_the_monitor_of_its_size():
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--bin", default=os.path.join(ot.ROOT, ".build", "release"))
-    parser.add_argument("--canvas", default=os.path.join(ot.ROOT, "Overlay", ".build", "release", "stylus-canvas"))
+    parser.add_argument("--bin", default=os.path.join(ot.ROOT, ".build-static", "release"))
+    parser.add_argument("--canvas", default=os.path.join(ot.ROOT, "Overlay", ".build-static", "release", "stylus-canvas"))
     parser.add_argument("--only", default="", help="run only the tests whose name contains this")
     args = parser.parse_args()
     if not (os.access("/usr/bin/weston", os.X_OK) and os.access("/usr/bin/weston-screenshooter", os.X_OK)):

@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""The stages of `make test`, each timed, counted and kept in a table.
+
+    tools/ci/stage.py reset
+    tools/ci/stage.py run NAME -- COMMAND...   run one stage (a shell command)
+    tools/ci/stage.py table                    the table; status 1 if a stage failed or never ran
+
+`run` keeps the stage's whole output in .build-ci/NAME.log and prints it
+only when the stage fails (its last 200 lines); a stage that passes prints
+its summary lines (counts, SKIPPED, fuzz and sanitizer verdicts). Stages run
+side by side under `make -j2`, so nothing is printed while one runs: each
+stage's lines come out together when it ends.
+
+The tests of a stage are counted from what its suites print: Swift Testing's
+'Test run with N tests', the Python suites' 'LABEL: N passed, M failed', and
+one per fuzz target that ran its full time."""
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DIR = os.path.join(ROOT, ".build-ci")
+# The stages of `make test`, in the order the table lists them.
+STAGES = ["deps", "swift", "release", "crosscheck", "contract", "docs", "fuzz", "asan", "tsan",
+          "canvas", "overlay", "firstrun", "deb", "hil"]
+
+SWIFT_COUNT = re.compile(r"Test run with (\d+) tests? .*passed")
+SWIFT_FAILED = re.compile(r"Test run with (\d+) tests? .*failed")
+SUITE_COUNT = re.compile(r"^([\w][\w \-]*): (\d+) passed, (\d+) failed", re.M)
+FUZZ_DONE = re.compile(r"^fuzz \w+: \d+ s, \d+ inputs, .*no findings", re.M)
+SUMMARY = re.compile(r"(passed|failed|SKIPPED|^fuzz |^sanitize |Test run with|lintian|warning: .*stage)", re.M)
+
+
+def count_tests(log):
+    """Tests run as the suites report them, and whether any reported a failure."""
+    tests, failures = 0, 0
+    for m in SWIFT_COUNT.finditer(log):
+        tests += int(m.group(1))
+    for m in SWIFT_FAILED.finditer(log):
+        tests += int(m.group(1))
+        failures += 1
+    for m in SUITE_COUNT.finditer(log):
+        tests += int(m.group(2)) + int(m.group(3))
+        failures += int(m.group(3))
+    tests += len(FUZZ_DONE.findall(log))
+    return tests, failures
+
+
+def record_path(name):
+    return os.path.join(DIR, name + ".json")
+
+
+def run(name, command):
+    os.makedirs(DIR, exist_ok=True)
+    log_path = os.path.join(DIR, name + ".log")
+    started = time.monotonic()
+    with open(log_path, "wb") as log:
+        status = subprocess.call(command, shell=True, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                                 stdin=subprocess.DEVNULL)
+    seconds = time.monotonic() - started
+    with open(log_path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    tests, failures = count_tests(text)
+    skipped = "SKIPPED" in text
+    result = "failed" if status != 0 else ("skipped" if skipped and tests == 0 else "ok")
+    with open(record_path(name), "w") as f:
+        json.dump({"name": name, "seconds": round(seconds, 1), "tests": tests, "result": result,
+                   "status": status}, f)
+    lines = text.splitlines()
+    print(f"== {name}: {result} in {seconds:.0f} s, {tests} tests (log {os.path.relpath(log_path, ROOT)})", flush=True)
+    shown = lines[-200:] if status != 0 else [l for l in lines if SUMMARY.search(l)][-40:]
+    for line in shown:
+        print(f"   {line[:400]}")
+    sys.stdout.flush()
+    return status
+
+
+def table():
+    rows, total_tests, failed = [], 0, []
+    wall = None
+    for name in STAGES:
+        try:
+            with open(record_path(name)) as f:
+                r = json.load(f)
+        except FileNotFoundError:
+            rows.append((name, "-", "-", "not run"))
+            failed.append(name)
+            continue
+        rows.append((name, f"{r['seconds']:.0f}", str(r["tests"]), r["result"]))
+        total_tests += r["tests"]
+        if r["result"] == "failed":
+            failed.append(name)
+    try:
+        with open(os.path.join(DIR, "started")) as f:
+            wall = time.time() - float(f.read())
+    except (FileNotFoundError, ValueError):
+        pass
+    print()
+    print(f"{'stage':<12} {'seconds':>8} {'tests':>6}  result")
+    for name, seconds, tests, result in rows:
+        print(f"{name:<12} {seconds:>8} {tests:>6}  {result}")
+    print(f"{'total':<12} {f'{wall:.0f}' if wall is not None else '-':>8} {total_tests:>6}  "
+          f"{'ok' if not failed else 'FAILED: ' + ' '.join(failed)}")
+    print("(stages run side by side under make -j2: the total is wall time, not the sum)")
+    return 1 if failed else 0
+
+
+def main(argv):
+    if len(argv) >= 2 and argv[1] == "reset":
+        os.makedirs(DIR, exist_ok=True)
+        for entry in os.listdir(DIR):
+            if entry.endswith(".json") or entry.endswith(".log"):
+                os.remove(os.path.join(DIR, entry))
+        with open(os.path.join(DIR, "started"), "w") as f:
+            f.write(str(time.time()))
+        return 0
+    if len(argv) >= 2 and argv[1] == "table":
+        return table()
+    if len(argv) >= 5 and argv[1] == "run" and argv[3] == "--":
+        if argv[2] not in STAGES:
+            print(f"stage.py: unknown stage {argv[2]!r}; the stages are {', '.join(STAGES)}", file=sys.stderr)
+            return 2
+        return run(argv[2], " ".join(argv[4:]))
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
