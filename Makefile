@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # stylusd — every target installs the Debian packages it needs first.
 SWIFT      ?= swift
 PREFIX     ?= /usr/local

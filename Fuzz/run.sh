@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Fuzz/run.sh SECONDS [TARGET…]: builds stylus-fuzz with libFuzzer and
 # AddressSanitizer, seeds each corpus from the docs and fixtures, and fuzzes
 # every target (protocol, evemu, config) for SECONDS. A finding fails the run

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Seeds the fuzz corpora from what the project already documents and ships:
 the requests in docs/PROTOCOL.md, the recordings under Tests/Fixtures, and
 the TOML examples in the README. Usage: Fuzz/seeds.py OUTDIR"""

@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+// SPDX-License-Identifier: MIT
 import PackageDescription
 
 // stylus-canvas, the canvas overlay: its own package so that the daemon and

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """make bench: stylusd's performance figures on this machine, next to what
 users run today. Benchmarks report; they do not fail on a missed target
 (the report says MET or MISSED). Usage: bench.py --bin DIR [--installed DIR] [--only NAME]"""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The overlay on the X server: toggle → first frame, pen sample → ink, and memory, beside gromit-mpx.
 
 A headless desktop like the overlay tests' (Xvfb, openbox, xcompmgr). Everything

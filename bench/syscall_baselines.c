@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* What this machine charges for the system calls stylusd cannot avoid, so that
  * its own share can be told apart (docs/PERFORMANCE.md, items 4 and 5).
  *   syscall_baselines wakeups   1000 timerfd wakeups a second for 10 s (timerfd_settime, poll, read)

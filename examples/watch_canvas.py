@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A stylusd client in plain Python: subscribe to the canvas, toggle it, print what happens."""
 import json, os, socket, sys
 

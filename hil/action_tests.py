@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Hardware-in-the-loop: `key:` and `click:` bindings (issue 12). A double
 press of the scripted pen's button makes stylusd write to its virtual
 keyboard or pointer; these tests read those nodes the way a compositor

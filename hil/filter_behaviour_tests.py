@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Hardware-in-the-loop: what the desktop sees of the pen in filter mode
 (issue 10): the clone as libinput lists it, precision on the cursor, the pen
 taken away while the canvas is open, and a real recording played through the

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Filter-mode benchmark in the guest (issue 10): how long a pen report takes
 to get through a grab-and-forward program, and what the forwarding costs.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Hardware-in-the-loop: filter mode's safety (issue 10). The pen is grabbed
 only while nothing of it is near or held; kill -9 gives the pen back to the
 desktop at once; a hung loop is released by the watchdog.

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Hardware-in-the-loop: the daemon's one event loop under a flood of
 `devices` and `reload` (issue 14, "the loop never blocks").
 

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # PID 1 in the guest: the host's root read-only, /tmp and /run in memory,
 # results on /run/hil. Starts udev, runs the suite, powers off.
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """End-to-end latency in the guest: from just before the uinput write of a
 double press's second press to the moment a reader has the news.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Hardware-in-the-loop: `stylusctl output` switches the output at run time
 (issue 10, Modes). observe is the user's escape hatch: it gives the real node
 back at once and removes the clone; filter takes the node again.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Stopping the real daemon from outside, with ptrace: moments no build of
 stylusd can stage by itself (a hung loop; a kill -9 between two writes).
 x86-64 Linux only, like the guest the tests run in. The caller needs

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Hardware-in-the-loop tests: run inside the QEMU guest (hil/vm.sh), where
 uinput exists. Each test creates virtual devices with python3-libevdev, runs
 the real stylusd, and checks what it prints. Prints 'N passed, N failed'.

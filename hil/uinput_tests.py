@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Hardware-in-the-loop: filter mode (issue 10). stylusd grabs the scripted
 pen and writes what the desktop should see to a virtual clone; these tests
 read the clone's node the way a compositor would and check what arrives.

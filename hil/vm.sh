@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Boots a QEMU guest with Debian's stock kernel (it has uinput; this host has
 # none) on the host's own root filesystem, shared read-only over virtio-9p, and
 # runs hil/guest.sh there as PID 1. Exits with the guest's test status, or 77

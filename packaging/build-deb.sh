@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # packaging/build-deb.sh VERSION CANVAS_BIN OUT_DIR: the Debian package of
 # stylusd, from the binaries `make install-build` made (.build-static) and a
 # stylus-canvas built with the Swift runtime linked in (CANVAS_BIN). Called by

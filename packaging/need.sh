@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # packaging/need.sh TARGET PACKAGE...: the Debian packages TARGET needs. As
 # root the missing ones are installed (apt-get update first, only then);
 # otherwise the missing ones are named and the status is 77, so the caller

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # `make demo`: a recorded pen session drives a live stylusd, and its events
 # are shown as a client sees them (stylusctl watch), once, in one format.
 # The demo has its own socket, state and configuration under .build/demo/,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Reference implementation of stylusd's double-press rule, written from the
 rule's text and independent of the Swift engine. Reads an evemu recording
 (header optional) and prints one JSON line per double press of a pen side

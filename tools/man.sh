@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tools/man.sh BIN_DIR OUT_DIR: man pages for stylusd and stylusctl, made
 # from their argument parsers by swift-argument-parser's generate-manual
 # tool. The tool comes from the package's own checkout, built by its plugin

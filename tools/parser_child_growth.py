@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """How much the kept config parser child grows per reload, and when it starts
 afresh: talks to `stylusd-parse-config parse-config-child --serve` as the
 daemon does (one request at a time) and prints, every 50 answers, the child's

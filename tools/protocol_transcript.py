@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Records a real session with stylusd for docs/PROTOCOL.md: one markdown
 section per command, client lines as `C:`, daemon lines as `S:`.
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # `make run`: the daemon from the build folder, in the foreground (Ctrl-C
 # stops it). Without a login session (XDG_RUNTIME_DIR unset: root on a
 # console, ssh as root, a container) the socket goes into a private 0700

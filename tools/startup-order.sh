@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tools/startup-order.sh BINARY OUT: the functions the daemon runs from exec
 # until it idles (and answers one `status`), in the link order file that
 # `make install-build` hands to lld (--symbol-ordering-file). lld puts them

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // stylus-fuzz TARGET [libFuzzer options] [CORPUS…]: libFuzzer over one of
 // the inputs stylusd reads from untrusted hands. Built only by `make fuzz`
 // (STYLUSD_FUZZ=1, -sanitize=fuzzer), which links libFuzzer's driver.

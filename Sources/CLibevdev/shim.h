@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include <libevdev/libevdev.h>
 #include <libevdev/libevdev-uinput.h>
 #include <sys/ioctl.h>

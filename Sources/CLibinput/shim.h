@@ -1,2 +1,3 @@
+// SPDX-License-Identifier: MIT
 #include <libinput.h>
 #include <libudev.h>

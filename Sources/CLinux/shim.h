@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include <sys/eventfd.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// One point of a stroke, normalized like the daemon's: x and y in 0…1 of the
 /// tablet's surface, pressure in 0…1.
 public struct InkPoint: Equatable, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// What the daemon says about a pen's surface (status `input.devices`).
 public struct PenSurface: Equatable, Sendable {
     public var widthMM: Double?

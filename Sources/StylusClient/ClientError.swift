@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 public import StylusProtocol
 
 /// Why a request or a connection failed; `message` is what a user reads.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// How long a subscription waits before each reconnection attempt: 100 ms,
 /// then twice as long each time, at most 5 s; back to 100 ms once connected.
 public struct ReconnectBackoff: Equatable, Sendable {

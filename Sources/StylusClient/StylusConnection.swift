@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 public import StylusCore
 public import StylusProtocol
 import StylusSystem

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 public import StylusProtocol
 import StylusSystem
 #if canImport(Glibc)

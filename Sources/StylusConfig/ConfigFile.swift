@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import StylusCore
 
 /// A configuration problem, located: "FILE:LINE: KEY: what is wrong".

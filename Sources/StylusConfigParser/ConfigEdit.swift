@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Changes one top-level key of a config.toml's text and keeps everything
 /// else as it was: other lines, comments, and a comment after the value.
 public enum ConfigEdit {

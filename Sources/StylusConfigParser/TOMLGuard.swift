@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Checks the few things toml++ (inside TOMLKit 0.6.0) does not check itself
 /// before handing text to it. toml++ is built with its assertions on, and a
 /// table header whose name starts with anything but a key character, as in

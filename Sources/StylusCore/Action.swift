@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// What a double press of a button does, as config.toml, `--bind`, the
 /// `double-press` event and `status` spell it: "toggle-canvas",
 /// "preset:fast", "exec:notify-send hi", "key:CTRL+Z", "click:right".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 public enum CanvasState: String, Sendable, CaseIterable {
     case minimized, opening, open, minimizing
 

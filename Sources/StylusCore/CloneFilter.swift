@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// One evdev event as a virtual pen (the clone) is to get it.
 public struct EvdevEvent: Equatable, Sendable {
     public var type: UInt16

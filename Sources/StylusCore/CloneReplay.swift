@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// A recording through the engine and a `CloneFilter`: the evdev frames a
 /// virtual pen would get in filter mode (`stylusd replay --output-frames`),
 /// decided by the same code, in the same order, as the daemon's filter.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 public struct AbsInfo: Equatable, Sendable {
     public var minimum: Int32
     public var maximum: Int32

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Per-button state of the double-press rule.
 ///
 /// The rule, per device and per button:

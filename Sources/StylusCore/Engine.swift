@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 public enum Command: Equatable, Sendable {
     case toggleCanvas
     case openCanvas

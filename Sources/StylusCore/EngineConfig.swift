@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// A cubic Bezier from (0,0) to (1,1) with two control points, the curve
 /// shape tablet users already know from xf86-input-wacom and GNOME
 /// ("0 0 100 100" is linear).

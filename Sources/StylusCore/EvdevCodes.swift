@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// The subset of the kernel's input-event-codes.h that a pen engine reads.
 /// Values are the kernel ABI (stable); `EvdevCodeNamesTests` checks them
 /// against libevdev's own tables.

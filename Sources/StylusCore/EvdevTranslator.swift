@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Turns one node's raw evdev stream (type, code, value, kernel time) into
 /// engine inputs, frame by frame, the way libinput groups them: within a
 /// frame, proximity-in first, then tip-down, motion or tip-up, then buttons,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Any JSON value; request ids are echoed back exactly as sent.
 public enum JSONValue: Codable, Equatable, Sendable {
     case null

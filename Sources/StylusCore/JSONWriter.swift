@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Writes one flat JSON object into a byte buffer. Only what events need:
 /// strings, integers, doubles, booleans and null.
 public struct JSONObjectWriter {

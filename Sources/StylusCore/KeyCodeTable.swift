@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// The keyboard block of the kernel's input-event-codes.h (KEY_ codes 1-255):
 /// the names `key:` bindings take, without their KEY_ prefix. Values are the
 /// kernel ABI; `KeyCodeTableTests` checks every one against libevdev's table.

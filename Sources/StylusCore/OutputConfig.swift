@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Which output the user asks for: `--output`, `[output] mode`, or the
 /// `output` command. `auto` is filter where /dev/uinput can be opened for
 /// writing, observe elsewhere.

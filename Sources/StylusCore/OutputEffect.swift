@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// What the engine tells an output stage ("where input goes next": the
 /// desktop reading the real node today, a virtual pen later) about the input
 /// it just handled. `Effects.output` holds these in the order the engine

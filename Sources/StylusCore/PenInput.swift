@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Kernel event time in microseconds (CLOCK_MONOTONIC for live input, the
 /// recording's own clock for replays). The engine never reads a clock.
 public typealias Microseconds = Int64

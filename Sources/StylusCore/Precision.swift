@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Pressure -> cursor scale. The Bezier is sampled once into a table when the
 /// configuration changes, so a pen sample costs one lookup and one lerp.
 struct PrecisionCurve: Equatable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Runs the engine over one device's evdev stream with the stream's own
 /// timestamps. Timers fire at their deadlines, in order with the input, so
 /// the result depends only on the recording and the configuration.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import StylusProtocol
 import CLinux
 #if canImport(Glibc)

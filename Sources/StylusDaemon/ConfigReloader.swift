@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import StylusConfig
 import StylusCore
 import StylusProtocol

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import CLinux
 #if canImport(Glibc)
 import Glibc

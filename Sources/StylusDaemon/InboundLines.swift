@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import StylusProtocol
 /// A client's unread bytes, cut into request lines. Kept apart from the
 /// socket so the same code can be fuzzed and tested without one.

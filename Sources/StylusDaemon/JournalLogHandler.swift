@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import Logging
 import StylusSystem
 #if canImport(Glibc)

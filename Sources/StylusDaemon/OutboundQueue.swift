@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// One client's unsent output. A client that stops reading must never slow
 /// the daemon or the other clients, so the queue is bounded:
 /// - pen samples beyond the bound drop the oldest queued samples, and the

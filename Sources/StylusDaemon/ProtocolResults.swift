@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import StylusCore
 import StylusInput
 import StylusProtocol

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import StylusCore
 #if canImport(Glibc)
 import Glibc

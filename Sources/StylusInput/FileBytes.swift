@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The system layer is part of what this module offers its users.
 @_exported import StylusSystem
 #if canImport(Glibc)

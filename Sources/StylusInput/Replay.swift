@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import StylusCore
 
 /// `stylusd replay`: a recording (or a headerless event file plus its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import StylusCore
 
 /// Today's behaviour: the desktop reads the pen directly, so stylusd writes

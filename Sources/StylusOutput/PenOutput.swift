@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import StylusCore
 
 /// How pen input reaches the desktop.

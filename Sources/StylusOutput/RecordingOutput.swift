@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import StylusCore
 
 /// Keeps every call it gets, in order: a test double, and what a replay

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 public import StylusCore
 
 /// A strict JSON (RFC 8259) parser into `JSONValue`, for the daemon's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 public import StylusCore
 
 /// What `status` and the state-changing commands answer.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Where the daemon listens and clients connect: `--socket`, else
 /// `$STYLUSD_SOCKET`, else `$XDG_RUNTIME_DIR/stylusd/stylusd.sock`. Never a
 /// shared directory such as /tmp.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import StylusCore
 
 /// `status` written by hand, byte for byte what `ProtocolV1.encoder` writes

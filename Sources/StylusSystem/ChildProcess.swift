@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import CLinux
 import SystemPackage
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import CLinux
 
 /// The bytes this process's malloc has handed out and not had back.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 public import SystemPackage
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import SystemPackage
 #if canImport(Glibc)
 import Glibc

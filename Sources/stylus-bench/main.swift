@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // make bench: engine throughput and allocations per event over a real recording.
 // Run with libMallocInterposerSwift.so preloaded (the Makefile does) so that
 // allocations are counted; without it the allocation figures read zero and

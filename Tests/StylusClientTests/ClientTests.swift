@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import StylusProtocol
 import StylusSystem
 import Testing

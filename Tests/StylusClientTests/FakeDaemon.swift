@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import StylusProtocol
 @testable import StylusClient
 import StylusSystem

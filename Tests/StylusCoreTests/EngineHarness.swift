@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 @testable import StylusCore
 
 /// Drives an engine the way the daemon's loop does: due timers fire before

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import PropertyBased
 import Testing
 @testable import StylusCore

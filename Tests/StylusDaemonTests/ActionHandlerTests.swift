@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import FoundationEssentials
 @testable import StylusCore
 @testable import StylusDaemon

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import StylusSystem
 @testable import StylusUinput
 import Testing

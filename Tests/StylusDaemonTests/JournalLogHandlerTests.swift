@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import Logging
 @testable import StylusDaemon
 import Testing

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import FoundationEssentials
 import StylusConfig
 @testable import StylusCore

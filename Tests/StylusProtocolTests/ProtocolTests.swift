@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 @testable import StylusCore
 import Testing
 @testable import StylusProtocol

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import StylusSystem
 import Testing
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import StylusConfigParser
 import Testing
 @testable import stylusctl

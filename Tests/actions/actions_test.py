@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """`exec:COMMAND` bindings in a running daemon, driven by a replayed
 recording of double presses (no hardware): each double press starts the
 command once, a command still running is not started again for the same

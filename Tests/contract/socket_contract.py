@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The socket contract against a live stylusd on this machine (no pen needed):
 protocol v1, hostile input, another uid, a second instance, SIGTERM, a stale
 socket, restart and restore, reload, socket activation, sd_notify, a client

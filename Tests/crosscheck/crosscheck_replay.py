@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Cross-checks `stylusd replay --json` against the independent reference
 implementation of the double-press rule (tools/double_press_reference.py) on
 every recording in a folder, over a sweep of intervals and debounce times.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Tests/deb/test_deb.sh DEB: the package on a clean Debian 12 root, as a
 # Debian user would meet it (`make test-deb`).
 #

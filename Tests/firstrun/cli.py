@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The command lines of stylusd and stylusctl as a new user meets them:
 help, version, typos, options that need another, an unknown seat, a
 missing --device node, watch's first line, the end of a replay, devices

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """`make run` and `make demo` as a new user meets them: no login session
 (XDG_RUNTIME_DIR unset), as whoever runs this (root, or an unprivileged
 user with a copy of the tree). Each target runs in its own process group

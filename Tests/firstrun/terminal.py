@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """stylusctl's full-screen commands as a user sees them, in a real terminal:
 tmux (80x24) runs them against a daemon replaying a bundled recording, and
 the checks read the screen (capture-pane) and type keys (send-keys).

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """`make run` from a terminal on a desktop: the canvas overlay starts beside the
 daemon and stops with it.
 

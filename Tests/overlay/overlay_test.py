@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """stylus-canvas against a live stylusd, seen on screen.
 
 A headless X11 desktop (Xvfb, openbox, xcompmgr, a solid background set by

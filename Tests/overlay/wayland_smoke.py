@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """stylus-canvas on Wayland: a smoke test under weston's headless backend, and
 where the canvas goes with two monitors (weston's X11 backend in Xvfb).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Tests/sanitize/sanitize.sh [address|thread…]: the Swift test suite, then the socket
 # contract against a live daemon and stylusctl, each built with the
 # sanitizer. Any report a sanitizer writes (log_path below), even one that

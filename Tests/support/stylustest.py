@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What the Python tests and tools share: a failed check, the test runner,
 stylusd in its own directories, and a socket client of protocol v1.
 

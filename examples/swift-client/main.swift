@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // docs/CLIENTS.md's example: follow the canvas, print each change, survive daemon restarts.
 import StylusClient
 

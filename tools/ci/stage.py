@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The stages of `make test`, each timed, counted and kept in a table.
 
     tools/ci/stage.py reset

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import CGtk4
 import Synchronization
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import CGtk4
 import CanvasModel
 #if canImport(Glibc)
