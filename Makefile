@@ -86,37 +86,37 @@ check: deps-test
 STAGE := python3 tools/ci/stage.py
 test:
 	@$(STAGE) reset
-	@$(STAGE) run deps -- $(MAKE) --no-print-directory deps-ci || { $(STAGE) table; exit 1; }
+	+@$(STAGE) run deps -- $(MAKE) --no-print-directory deps-ci || { $(STAGE) table; exit 1; }
 	@$(MAKE) --no-print-directory -j2 -k ci-stages; $(STAGE) table
 
 # The order is the order make -j2 starts them in.
 ci-stages: ci-release ci-hil ci-swift ci-crosscheck ci-contract ci-docs ci-canvas ci-overlay ci-fuzz ci-asan ci-tsan ci-firstrun ci-deb
 ci-release:
-	@$(STAGE) run release -- $(MAKE) --no-print-directory release
+	+@$(STAGE) run release -- $(MAKE) --no-print-directory release
 ci-hil: ci-release
-	@$(STAGE) run hil -- $(MAKE) --no-print-directory hil
+	+@$(STAGE) run hil -- $(MAKE) --no-print-directory hil
 ci-swift:
-	@$(STAGE) run swift -- $(MAKE) --no-print-directory test-swift
+	+@$(STAGE) run swift -- $(MAKE) --no-print-directory test-swift
 ci-crosscheck: ci-release
-	@$(STAGE) run crosscheck -- $(MAKE) --no-print-directory test-crosscheck
+	+@$(STAGE) run crosscheck -- $(MAKE) --no-print-directory test-crosscheck
 ci-contract: ci-release
-	@$(STAGE) run contract -- $(MAKE) --no-print-directory test-contract
+	+@$(STAGE) run contract -- $(MAKE) --no-print-directory test-contract
 ci-docs:
-	@$(STAGE) run docs -- $(MAKE) --no-print-directory test-docs
+	+@$(STAGE) run docs -- $(MAKE) --no-print-directory test-docs
 ci-canvas:
-	@$(STAGE) run canvas -- $(MAKE) --no-print-directory overlay
+	+@$(STAGE) run canvas -- $(MAKE) --no-print-directory overlay
 ci-overlay: ci-release ci-canvas
-	@$(STAGE) run overlay -- $(MAKE) --no-print-directory test-overlay
+	+@$(STAGE) run overlay -- $(MAKE) --no-print-directory test-overlay
 ci-fuzz:
-	@$(STAGE) run fuzz -- $(MAKE) --no-print-directory test-fuzz
+	+@$(STAGE) run fuzz -- $(MAKE) --no-print-directory test-fuzz
 ci-asan:
-	@$(STAGE) run asan -- $(MAKE) --no-print-directory test-asan
+	+@$(STAGE) run asan -- $(MAKE) --no-print-directory test-asan
 ci-tsan:
-	@$(STAGE) run tsan -- $(MAKE) --no-print-directory test-tsan
+	+@$(STAGE) run tsan -- $(MAKE) --no-print-directory test-tsan
 ci-firstrun: ci-release ci-canvas
-	@$(STAGE) run firstrun -- $(MAKE) --no-print-directory test-firstrun
+	+@$(STAGE) run firstrun -- $(MAKE) --no-print-directory test-firstrun
 ci-deb: ci-release ci-canvas
-	@$(STAGE) run deb -- $(MAKE) --no-print-directory test-deb
+	+@$(STAGE) run deb -- $(MAKE) --no-print-directory test-deb
 .PHONY: ci-stages ci-release ci-hil ci-swift ci-crosscheck ci-contract ci-docs ci-canvas ci-overlay ci-fuzz ci-asan ci-tsan ci-firstrun ci-deb
 
 # Every Debian package any stage of `make test` needs, in one apt run.
@@ -295,15 +295,23 @@ install-udev:
 	install -Dm644 udev/70-stylusd-uinput.rules $(DESTDIR)$(UDEVRULESDIR)/70-stylusd-uinput.rules
 	udevadm control --reload && udevadm trigger --subsystem-match=input
 
+# Everything install put there and nothing else: the programs, the canvas,
+# units, autostart entry, udev rules, the module list, the libinput quirk,
+# completions, man pages and the example. A folder is removed only when
+# empty (it may be shared: /usr/local/bin).
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/stylusd $(DESTDIR)$(BINDIR)/stylusctl $(DESTDIR)$(LIBEXECDIR)/stylusd-parse-config $(DESTDIR)$(USERUNITDIR)/stylusd.service \
-	      $(DESTDIR)$(USERUNITDIR)/stylusd.socket $(DESTDIR)$(UDEVRULESDIR)/70-stylusd.rules \
-	      $(DESTDIR)$(UDEVRULESDIR)/70-stylusd-uinput.rules $(DESTDIR)$(MODULESLOADDIR)/stylusd-uinput.conf $(DESTDIR)$(QUIRKSDIR)/50-stylusd.quirks
+	rm -f $(DESTDIR)$(BINDIR)/stylusd $(DESTDIR)$(BINDIR)/stylusctl $(DESTDIR)$(BINDIR)/stylus-canvas \
+	      $(DESTDIR)$(LIBEXECDIR)/stylusd-parse-config \
+	      $(DESTDIR)$(USERUNITDIR)/stylusd.service $(DESTDIR)$(USERUNITDIR)/stylusd.socket $(DESTDIR)$(USERUNITDIR)/stylus-canvas.service \
+	      $(DESTDIR)$(AUTOSTARTDIR)/stylus-canvas.desktop \
+	      $(DESTDIR)$(UDEVRULESDIR)/70-stylusd.rules $(DESTDIR)$(UDEVRULESDIR)/70-stylusd-uinput.rules \
+	      $(DESTDIR)$(MODULESLOADDIR)/stylusd-uinput.conf $(DESTDIR)$(QUIRKSDIR)/50-stylusd.quirks \
+	      $(DESTDIR)$(DOCDIR)/examples/config.toml
 	for p in stylusd stylusctl; do \
 		rm -f $(DESTDIR)$(COMPLETIONSDIR)/$$p $(DESTDIR)$(ZSHCOMPLETIONSDIR)/_$$p $(DESTDIR)$(FISHCOMPLETIONSDIR)/$$p.fish \
 		      $(DESTDIR)$(MANDIR)/man1/$$p.1; \
 	done
-	rm -f $(DESTDIR)$(DOCDIR)/examples/config.toml
+	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
 
 # stylus-canvas, the canvas overlay: Overlay/ is its own SwiftPM package (it
 # uses the root package's StylusClient), so the daemon never needs GTK.

@@ -13,11 +13,18 @@ if [ -z "${XDG_RUNTIME_DIR:-}" ] && [ -z "${STYLUSD_SOCKET:-}" ]; then
     mkdir -p "$XDG_RUNTIME_DIR"
     chmod 0700 "$XDG_RUNTIME_DIR"
     export XDG_RUNTIME_DIR
-    echo "make run: XDG_RUNTIME_DIR is not set (no login session); using $XDG_RUNTIME_DIR (0700) for the socket" >&2
+    echo "make run: XDG_RUNTIME_DIR is not set (no login session); using $XDG_RUNTIME_DIR (0700) for the socket and the state" >&2
+    # The state beside the socket: not the state file of a daemon installed as a service.
+    set -- --state-file "$XDG_RUNTIME_DIR/stylusd/state.json" "$@"
 fi
 socket=${STYLUSD_SOCKET:-$XDG_RUNTIME_DIR/stylusd/stylusd.sock}
 case $socket in /*) ;; *) socket=$(pwd)/$socket ;; esac
 export STYLUSD_SOCKET="$socket"
+# Said once, before any hint: the hint below would otherwise find the other daemon answering.
+if "$bin/stylusctl" status >/dev/null 2>&1; then
+    echo "make run: cannot start: a stylusd already answers on $socket; stop it first (Ctrl-C in its terminal, or systemctl --user stop stylusd)" >&2
+    exit 1
+fi
 
 # A watcher that prints the next steps once the daemon answers; it gives
 # up when the daemon (this shell's pid after exec) is gone. Started twice

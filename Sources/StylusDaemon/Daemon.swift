@@ -47,6 +47,8 @@ public final class Daemon {
     /// The virtual keyboard and pointer of `key:` and `click:` bindings,
     /// made while a binding needs them; else why they could not be made.
     private var actionDevices: Result<ActionDevices, ActionDevicesError>?
+    /// Held while the daemon runs: the state file is this daemon's alone.
+    private var stateLock: StateFileLock?
 
     public init(options: DaemonOptions) {
         self.options = options
@@ -82,6 +84,9 @@ public final class Daemon {
         }
         do {
             let listener = try Listener(path: options.socketPath, environment: options.environment)
+            stateLock = try options.statePath.map { path throws(DaemonError) in
+                try StateFileLock(statePath: path, socketPath: listener.path)
+            }
             let signals = try SignalDescriptor([SIGTERM, SIGINT, SIGHUP])
             let timer = try DeadlineTimer()
             let buttonOnlyReason: String?

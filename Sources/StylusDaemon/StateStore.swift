@@ -120,7 +120,7 @@ final class StateStore: Sendable {
 
     func save(_ state: PersistedState) throws(StateError) {
         guard let data = state.json() else { throw .io("cannot encode the state: a stroke has a value that is not a finite number") }
-        try createDirectory(directory)
+        try createDirectory()
         let temporary = "\(directory)/.state.json.tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw .io("\(temporary): \(String(cString: strerror(errno)))") }
@@ -145,9 +145,10 @@ final class StateStore: Sendable {
         }
     }
 
-    private func createDirectory(_ dir: String) throws(StateError) {
+    /// The state file's folder and those above it, each new one private (0700).
+    func createDirectory() throws(StateError) {
         var current = ""
-        for part in dir.split(separator: "/") {
+        for part in directory.split(separator: "/") {
             current += "/\(part)"
             if mkdir(current, 0o700) != 0 && errno != EEXIST {
                 throw .io("\(current): cannot create: \(String(cString: strerror(errno)))")

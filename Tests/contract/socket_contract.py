@@ -121,6 +121,25 @@ def test_a_second_instance_exits_with_a_clear_message(root):
         check(d.connect().request("status")["ok"], "the first one still serves")
 
 
+def test_a_second_daemon_on_the_same_state_file_is_refused_and_the_drawing_is_kept(root):
+    """Two daemons on one state file would each restore it and then overwrite
+    the other's drawing: the second is refused, naming the first one's socket
+    and --state-file, and the first keeps serving and saving."""
+    with Daemon(root, "--replay", RECORDING) as d:
+        d.connect().request("open")
+        state = os.path.join(root, "state", "stylusd", "state.json")
+        other = os.path.join(root, "other.sock")
+        second = subprocess.run([os.path.join(BIN, "stylusd"), "--socket", other, "--state-file", state, "--replay", RECORDING],
+                                env=d.env, capture_output=True, text=True, timeout=10)
+        check(second.returncode != 0, "the second daemon kept running on the same state file")
+        check(f"the state file {state} is in use by another stylusd" in second.stderr and d.socket in second.stderr
+              and "--state-file" in second.stderr, second.stderr)
+        check(not os.path.exists(other), "the refused daemon left its socket behind")
+        check(d.connect().request("status")["ok"], "the first one still serves")
+    with open(state) as f:
+        check(json.load(f)["canvas"] in ("open", "opening"), "the first daemon's canvas was not the one saved")
+
+
 def test_sigterm_stops_cleanly_and_removes_the_socket(root):
     d = Daemon(root)
     check(d.stop(signal.SIGTERM) == 0, "exit status")

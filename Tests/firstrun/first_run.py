@@ -14,7 +14,8 @@ and is stopped with SIGINT, as Ctrl-C in a terminal stops it.
   folder stays empty.
 - make install (into a DESTDIR): stripped binaries that run, completions
   for bash, zsh and fish, man pages groff accepts without the hidden
-  subcommand, the example configuration, the units."""
+  subcommand, the example configuration, the units; then make uninstall
+  with the same DESTDIR and PREFIX leaves no file behind."""
 import os
 import re
 import signal
@@ -157,6 +158,24 @@ def test_make_install_into_a_folder(home):
     check(refused.returncode != 0 and "bad.toml" in refused.stderr, f"a bad config.toml: {refused.returncode} {refused.stderr[-500:]}")
     sizes = {p: os.path.getsize(os.path.join(usr, "bin", p)) >> 20 for p in ("stylusd", "stylusctl")}
     print(f"  installed (stripped): stylusd {sizes['stylusd']} MiB, stylusctl {sizes['stylusctl']} MiB")
+    # make uninstall with the same variables takes away every file install put there.
+    installed = files_under(destdir)
+    check(os.path.join("usr", "bin", "stylus-canvas") in installed and os.path.join("etc", "xdg", "autostart", "stylus-canvas.desktop") in installed,
+          f"the canvas was not installed: {sorted(installed)}")
+    r = subprocess.run(["make", "--no-print-directory", "uninstall", f"DESTDIR={destdir}", "PREFIX=/usr"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=120,
+                       env={k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL")})
+    check(r.returncode == 0, f"make uninstall: {r.returncode}\n{r.stdout[-2000:]}{r.stderr[-2000:]}")
+    left = files_under(destdir)
+    check(not left, f"make uninstall left {len(left)} of {len(installed)} files: {sorted(left)}")
+
+
+def files_under(folder):
+    """Every file and symbolic link under folder, relative to it."""
+    found = set()
+    for parent, _, names in os.walk(folder):
+        found.update(os.path.relpath(os.path.join(parent, n), folder) for n in names)
+    return found
 
 
 def main():

@@ -32,7 +32,7 @@ SWIFT_COUNT = re.compile(r"Test run with (\d+) tests? .*passed")
 SWIFT_FAILED = re.compile(r"Test run with (\d+) tests? .*failed")
 SUITE_COUNT = re.compile(r"^([\w][\w \-]*): (\d+) passed, (\d+) failed", re.M)
 FUZZ_DONE = re.compile(r"^fuzz \w+: \d+ s, \d+ inputs, .*no findings", re.M)
-SUMMARY = re.compile(r"(passed|failed|SKIPPED|^fuzz |^sanitize |Test run with|lintian|warning: .*stage)", re.M)
+SUMMARY = re.compile(r"(^[\w][\w \-]*: \d+ passed, \d+ failed|SKIPPED|^FAIL|^fuzz |^sanitize |Test run with|^test-deb: )")
 
 
 def count_tests(log):
@@ -59,8 +59,9 @@ def run(name, command):
     log_path = os.path.join(DIR, name + ".log")
     started = time.monotonic()
     with open(log_path, "wb") as log:
+        # close_fds=False: a make inside gets the jobserver of the make -j2 around it.
         status = subprocess.call(command, shell=True, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                                 stdin=subprocess.DEVNULL)
+                                 stdin=subprocess.DEVNULL, close_fds=False)
     seconds = time.monotonic() - started
     with open(log_path, encoding="utf-8", errors="replace") as f:
         text = f.read()
