@@ -23,7 +23,7 @@ DEB_TEST   := $(DEB_BUILD) python3 evemu-tools groff-base tmux $(COMPLETION_SHEL
 RECORDING  := Tests/Fixtures/recordings/Wacom_Cintiq_22HDT_Pen.events
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: startup-order test-firstrun overlay test-overlay install-overlay bench-overlay bench-flood bench-filter all deps deps-test deps-ci build release release-bench run demo test check test-swift test-crosscheck test-contract test-fuzz test-sanitize test-asan test-tsan test-docs fuzz hil bench bench-latency install install-paths-check install-build install-udev uninstall clean
+.PHONY: need-swift startup-order test-firstrun overlay test-overlay install-overlay bench-overlay bench-flood bench-filter all deps deps-test deps-ci build release release-bench run demo test check test-swift test-crosscheck test-contract test-fuzz test-sanitize test-asan test-tsan test-docs fuzz hil bench bench-latency install install-paths-check install-build install-udev uninstall clean
 
 all: build
 
@@ -36,10 +36,18 @@ define install_missing
 	fi
 endef
 
-deps:
+# Before apt: without the toolchain nothing can be built, so say what to install.
+need-swift:
+	@command -v $(SWIFT) >/dev/null 2>&1 || { \
+		echo "stylusd needs the Swift toolchain, 6.1 or later, which Debian does not package:"; \
+		echo "  download the Debian 12 toolchain from https://www.swift.org/install/linux/, unpack it,"; \
+		echo "  and put its usr/bin on PATH (export PATH=/path/to/swift/usr/bin:\$$PATH); then run make again."; \
+		exit 1; } >&2
+
+deps: need-swift
 	$(call install_missing,$(DEB_BUILD))
 
-deps-test:
+deps-test: need-swift
 	$(call install_missing,$(DEB_TEST))
 
 build: deps
@@ -121,7 +129,7 @@ ci-deb: ci-release ci-canvas
 
 # Every Debian package any stage of `make test` needs, in one apt run.
 HIL_PACKAGES := $(shell sed -n 's/^PACKAGES="\(.*\)"/\1/p' hil/vm.sh)
-deps-ci:
+deps-ci: need-swift
 	$(call install_missing,$(DEB_TEST) $(DEB_OVERLAY) $(DEB_OVERLAY_TEST) libstdc++-12-dev $(HIL_PACKAGES) $(if $(SUDO),,dpkg-dev lintian mmdebstrap))
 
 test-swift: deps-test
