@@ -85,7 +85,9 @@ let package = Package(
         .executableTarget(
             name: "stylusctl",
             dependencies: [
-                "StylusCore", "StylusProtocol", "StylusClient", "StylusConfig", "StylusConfigParser", "StylusSystem", "CLinux",
+                // No StylusConfigParser: `config check` and calibrate start the daemon's parser,
+                // stylusd-parse-config, so stylusctl links neither TOMLKit nor Foundation's data.
+                "StylusCore", "StylusProtocol", "StylusClient", "StylusConfig", "StylusSystem", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -137,7 +139,8 @@ let package = Package(
         ),
         .testTarget(
             name: "StylusctlTests",
-            dependencies: ["stylusctl", "StylusProtocol", "StylusCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["stylusctl", "StylusProtocol", "StylusCore", "StylusConfig",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(
             name: "StylusClientTests",

@@ -120,7 +120,7 @@ public final class ConfigParse {
     public var fd: Int32 { child.fd }
 
     /// Set in every parser child's environment.
-    static let childMarker = "STYLUSD_CONFIG_PARSE_CHILD"
+    package static let childMarker = "STYLUSD_CONFIG_PARSE_CHILD"
 
     /// An answer is a few hundred bytes of JSON; a child that sends more is not answering.
     static let maxReplyBytes = 1 << 20

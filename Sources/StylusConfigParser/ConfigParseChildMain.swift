@@ -13,6 +13,12 @@ extension ConfigParseChild {
     public static func main(arguments: [String]) -> Int32 {
         // Nothing may turn toml++'s abort into anything but death by SIGABRT.
         signal(SIGABRT, SIG_DFL)
+        // Started by stylusd or stylusctl, which name an abort in one line of their own:
+        // toml++'s assertion text, with the paths of whoever built it, would only confuse.
+        if getenv(ConfigParse.childMarker) != nil {
+            let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+            if null >= 0 { dup2(null, STDERR_FILENO); close(null) }
+        }
         if arguments.first == serveFlag { return serve(ServeOptions(arguments.dropFirst())) }
         let rest = arguments.first == "--" ? Array(arguments.dropFirst()) : arguments
         let file = rest.first ?? "config.toml"

@@ -2,7 +2,6 @@
 import ArgumentParser
 import StylusClient
 import StylusConfig
-import StylusConfigParser
 import StylusCore
 import StylusProtocol
 #if canImport(Glibc)

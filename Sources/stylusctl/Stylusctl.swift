@@ -46,7 +46,6 @@ struct Stylusctl: ParsableCommand {
             Calibrate.self,
             Config.self,
             Completions.self,
-            ParseConfigChild.self,
         ]
     )
 
@@ -58,6 +57,8 @@ struct Stylusctl: ParsableCommand {
             printError(message)
             Glibc.exit(64)   // EX_USAGE, as ArgumentParser's own usage errors
         }
+        // The parser child of `config check` and calibrate is the daemon's own parser program.
+        ConfigParse.defaultExecutable = ConfigParse.parserBesideThisProgram
         main(arguments)
     }
 

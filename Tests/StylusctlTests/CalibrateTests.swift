@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import StylusConfigParser
+import StylusConfig
 import Testing
 @testable import stylusctl
 

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+/// Finds the line a key is set on: "interval_ms" at top level, "precision.curve"
+/// under [precision]. Good enough for error messages; TOMLKit keeps no positions.
+package struct KeyLines {
+    private var entries: [(table: String, key: String, line: Int)] = []
+
+    package init(_ text: String) {
+        var table = ""
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.drop { $0 == " " || $0 == "\t" }
+            if line.hasPrefix("[") {
+                table = String(line.dropFirst().prefix { $0 != "]" }).trimmingCharacters(in: " \t\"")
+                entries.append((table: "", key: table, line: index + 1))
+            } else if let equals = line.firstIndex(of: "="), !line.hasPrefix("#") {
+                let key = String(line[..<equals]).trimmingCharacters(in: " \t\"")
+                entries.append((table: table, key: key, line: index + 1))
+            }
+        }
+    }
+
+    /// A key may hold dots (quoted) and so may a table name: every split of
+    /// the path into table and key is tried, the first dot's first.
+    /// "output.passthrough.BTN_STYLUS" set in an inline table gets the line
+    /// of `passthrough` under [output].
+    package func line(of path: String) -> Int? {
+        for dot in path.indices where path[dot] == "." {
+            let table = String(path[..<dot]), key = String(path[path.index(after: dot)...])
+            if let line = entries.first(where: { $0.table == table && $0.key == key })?.line { return line }
+        }
+        if let line = entries.first(where: { $0.table == "" && $0.key == path })?.line { return line }
+        guard let last = path.lastIndex(of: "."), path[..<last].contains(".") else { return nil }
+        return line(of: String(path[..<last]))
+    }
+}
+
+extension String {
+    package func trimmingCharacters(in set: String) -> String {
+        let skip = Set(set)
+        var s = Substring(self)
+        while let c = s.first, skip.contains(c) { s = s.dropFirst() }
+        while let c = s.last, skip.contains(c) { s = s.dropLast() }
+        return String(s)
+    }
+}
