@@ -5,9 +5,13 @@ rule's text and independent of the Swift engine. Reads an evemu recording
 (header optional) and prints one JSON line per double press of a pen side
 button: {"button": ..., "time_us": ...}.
 
-Frames are applied the way libinput orders them: a tool coming in first,
-then button changes in file order, then a tool leaving (any BTN_TOOL_* going
-to 0, which also releases held buttons at that time).
+Frames are applied as the state they leave at SYN_REPORT, the way libinput
+orders them: a tool coming in first, then the tip (BTN_TOUCH), then button
+changes (a button pressed and released in one frame changed nothing), then a
+tool leaving (any BTN_TOOL_* going to 0, which also releases held buttons at
+that time). A press while the tip touches is a drag press: it pairs with
+nothing, and ends the button's pending press; the tip touching down ends the
+pending press of a button held down.
 
 usage: double_press_reference.py FILE [--interval-ms N] [--debounce-ms N]
 """
@@ -17,6 +21,7 @@ import sys
 
 SIDE = {0x14B: "BTN_STYLUS", 0x14C: "BTN_STYLUS2", 0x149: "BTN_STYLUS3"}
 TOOLS = {0x140, 0x141, 0x142, 0x143, 0x144, 0x146, 0x147}
+TOUCH = 0x14A
 
 
 def main():
@@ -36,6 +41,10 @@ def main():
     frame = []
     out = []
     previous_time = None
+    physical = {}    # code -> the key's value as the frames left it
+    touching = False
+    tip = False      # the engine's tip: touching while a tool is in proximity
+    saw_tool_key = False
 
     def release(code, t):
         if swallowing.get(code):
@@ -63,23 +72,46 @@ def main():
             tool_left = any(c in TOOLS and not v and c in held_tools for c, v in frame)
             for c, v in frame:
                 if c in TOOLS:
+                    saw_tool_key = True
                     held_tools.add(c) if v else held_tools.discard(c)
+                if c == TOUCH:
+                    touching = bool(v)
+            in_proximity = bool(held_tools) or not saw_tool_key
+            was_tip, tip = tip, touching and in_proximity
+            if tip and not was_tip:
+                for c in SIDE:
+                    if down.get(c):
+                        pending.pop(c, None)
+            # Each side button's last change in the frame, if it changed the key's state.
+            changes = []
+            for i, (c, v) in enumerate(frame):
+                if c not in SIDE or any(c2 == c for c2, _ in frame[i + 1:]):
+                    continue
+                several = sum(1 for c2, _ in frame if c2 == c) > 1
+                if several and bool(v) == physical.get(c, False):
+                    continue
+                changes.append((c, v))
+            for c, v in frame:
+                if c in SIDE:
+                    physical[c] = bool(v)
             entered = [c for c, v in frame if c in TOOLS and v]
             if entered and entered[-1] != last_tool:
                 pending.clear()
                 last_tool = entered[-1]
-            for c, v in frame:
-                if c not in SIDE:
-                    continue
+            for c, v in changes:
                 if not v:
                     release(c, t)
                     continue
+                if tip:
+                    pending.pop(c, None)
                 if down.get(c) or swallowing.get(c):
                     continue
                 if c in last_release and t - last_release[c] < debounce:
                     swallowing[c] = True
                     continue
                 down[c] = True
+                if tip:
+                    continue
                 if c in pending and t - pending[c] <= interval:
                     del pending[c]
                     out.append({"button": SIDE[c], "time_us": t})
@@ -89,6 +121,8 @@ def main():
                 for c in SIDE:
                     release(c, t)
                 pending.clear()
+                if not held_tools:
+                    tip = False
             frame = []
     for d in out:
         print(json.dumps(d))
