@@ -23,7 +23,8 @@ let package = Package(
         .executableTarget(
             name: "stylus-canvas",
             dependencies: ["CGtk4", .product(name: "CanvasModel", package: "stylusd"),
-                           .product(name: "StylusClient", package: "stylusd")]
+                           .product(name: "StylusClient", package: "stylusd"),
+                           .product(name: "StylusProtocol", package: "stylusd")]
         ),
     ],
     swiftLanguageModes: [.v6]

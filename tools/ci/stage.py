@@ -3,7 +3,10 @@
 """The stages of `make test`, each timed, counted and kept in a table.
 
     tools/ci/stage.py reset
-    tools/ci/stage.py run NAME -- COMMAND...   run one stage (a shell command)
+    tools/ci/stage.py run NAME [--needs A,B] -- COMMAND...
+                                               run one stage (a shell command); with
+                                               --needs, only once stages A and B passed
+    tools/ci/stage.py passed NAME              status 0 if stage NAME ran and passed
     tools/ci/stage.py table                    the table; status 1 if a stage failed or never ran
 
 `run` keeps the stage's whole output in .build-ci/NAME.log and prints it
@@ -30,9 +33,9 @@ STAGES = ["deps", "swift", "release", "crosscheck", "contract", "docs", "fuzz", 
 
 SWIFT_COUNT = re.compile(r"Test run with (\d+) tests? .*passed")
 SWIFT_FAILED = re.compile(r"Test run with (\d+) tests? .*failed")
-SUITE_COUNT = re.compile(r"^([\w][\w \-]*): (\d+) passed, (\d+) failed", re.M)
+SUITE_COUNT = re.compile(r"^([\w][\w :\-]*?): (\d+) passed, (\d+) failed", re.M)
 FUZZ_DONE = re.compile(r"^fuzz \w+: \d+ s, \d+ inputs, .*no findings", re.M)
-SUMMARY = re.compile(r"(^[\w][\w \-]*: \d+ passed, \d+ failed|SKIPPED|^FAIL|^fuzz |^sanitize |Test run with|^test-deb: )")
+SUMMARY = re.compile(r"(^[\w][\w :\-]*?: \d+ passed, \d+ failed|SKIPPED|^FAIL|^fuzz |^sanitize |Test run with|^test-deb: )")
 
 
 def count_tests(log):
@@ -54,8 +57,28 @@ def record_path(name):
     return os.path.join(DIR, name + ".json")
 
 
-def run(name, command):
+def record(name, seconds, tests, result, status):
+    with open(record_path(name), "w") as f:
+        json.dump({"name": name, "seconds": round(seconds, 1), "tests": tests, "result": result, "status": status}, f)
+
+
+def result_of(name):
+    try:
+        with open(record_path(name)) as f:
+            return json.load(f)["result"]
+    except FileNotFoundError:
+        return "not run"
+
+
+def run(name, command, needs=()):
+    """Runs the stage; always returns 0, so that the chain it is in goes on
+    (`table` fails make test for it)."""
     os.makedirs(DIR, exist_ok=True)
+    missing = [n for n in needs if result_of(n) != "ok"]
+    if missing:
+        record(name, 0, 0, "not run: needs " + ", ".join(missing), None)
+        print(f"== {name}: not run, it needs {', '.join(f'{n} ({result_of(n)})' for n in missing)}", flush=True)
+        return 0
     log_path = os.path.join(DIR, name + ".log")
     started = time.monotonic()
     with open(log_path, "wb") as log:
@@ -68,16 +91,14 @@ def run(name, command):
     tests, failures = count_tests(text)
     skipped = "SKIPPED" in text
     result = "failed" if status != 0 else ("skipped" if skipped and tests == 0 else "ok")
-    with open(record_path(name), "w") as f:
-        json.dump({"name": name, "seconds": round(seconds, 1), "tests": tests, "result": result,
-                   "status": status}, f)
+    record(name, seconds, tests, result, status)
     lines = text.splitlines()
     print(f"== {name}: {result} in {seconds:.0f} s, {tests} tests (log {os.path.relpath(log_path, ROOT)})", flush=True)
     shown = lines[-200:] if status != 0 else [l for l in lines if SUMMARY.search(l)][-40:]
     for line in shown:
         print(f"   {line[:400]}")
     sys.stdout.flush()
-    return status
+    return 0
 
 
 def table():
@@ -93,7 +114,7 @@ def table():
             continue
         rows.append((name, f"{r['seconds']:.0f}", str(r["tests"]), r["result"]))
         total_tests += r["tests"]
-        if r["result"] == "failed":
+        if r["result"] not in ("ok", "skipped"):
             failed.append(name)
     try:
         with open(os.path.join(DIR, "started")) as f:
@@ -121,11 +142,15 @@ def main(argv):
         return 0
     if len(argv) >= 2 and argv[1] == "table":
         return table()
-    if len(argv) >= 5 and argv[1] == "run" and argv[3] == "--":
-        if argv[2] not in STAGES:
-            print(f"stage.py: unknown stage {argv[2]!r}; the stages are {', '.join(STAGES)}", file=sys.stderr)
+    if len(argv) == 3 and argv[1] == "passed":
+        return 0 if result_of(argv[2]) == "ok" else 1
+    if len(argv) >= 5 and argv[1] == "run" and "--" in argv[3:]:
+        name, options, command = argv[2], argv[3:argv.index("--")], argv[argv.index("--") + 1:]
+        needs = options[1].split(",") if len(options) == 2 and options[0] == "--needs" else []
+        if name not in STAGES or (options and not needs) or any(n not in STAGES for n in needs) or not command:
+            print(f"stage.py: cannot read {' '.join(argv[1:])}; the stages are {', '.join(STAGES)}", file=sys.stderr)
             return 2
-        return run(argv[2], " ".join(argv[4:]))
+        return run(name, " ".join(command), needs)
     print(__doc__, file=sys.stderr)
     return 2
 

@@ -95,6 +95,10 @@ final class CanvasOverlay: MonitorWindowOwner {
             if again || strokeCount != book.finished.count { fetchStrokes() }
             follow(canvas)
         case .disconnected(let reason):
+            if connectionGeneration == 0 {
+                // Started before the daemon (a login's autostart, make run): said once, not silent.
+                printError("stylus-canvas: waiting for stylusd on \(link.path) (\(reason)); the canvas follows it once it runs\n")
+            }
             connected = false
             connectionGeneration += 1
             let generation = connectionGeneration

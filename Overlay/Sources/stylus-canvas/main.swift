@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 import CGtk4
 import CanvasModel
+import StylusProtocol
 #if canImport(Glibc)
 import Glibc
 #endif
 
 let usage = """
     usage: stylus-canvas [--socket PATH] [--click-through] [--fade-ms N] [--monitor WHICH] [--verbose]
+           stylus-canvas --version | --help
 
     The canvas overlay of stylusd: a fullscreen, see-through window that opens
     and minimizes with the daemon's canvas and draws its strokes.
@@ -55,6 +57,9 @@ func parseOptions(_ arguments: [String]) -> Options {
         case "--verbose", "-v": options.verbose = true
         case "--help", "-h":
             print(usage)
+            exit(0)
+        case "--version":
+            print(StylusVersion.current)
             exit(0)
         default: fail("unknown argument \(argument)")
         }
