@@ -52,7 +52,7 @@ struct Stylusctl: ParsableCommand {
     /// A first word that is no command gets the nearest command's name
     /// instead of ArgumentParser's "Unexpected argument".
     static func main() {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        let arguments = socketAfterTheCommand(Array(CommandLine.arguments.dropFirst()))
         if let first = arguments.first, let message = unknownCommandMessage(first) {
             printError(message)
             Glibc.exit(64)   // EX_USAGE, as ArgumentParser's own usage errors
@@ -60,6 +60,21 @@ struct Stylusctl: ParsableCommand {
         // The parser child of `config check` and calibrate is the daemon's own parser program.
         ConfigParse.defaultExecutable = ConfigParse.parserBesideThisProgram
         main(arguments)
+    }
+
+    /// `stylusctl --socket PATH status` as `stylusctl status --socket PATH`:
+    /// every command takes `--socket`, and people type it first too.
+    static func socketAfterTheCommand(_ arguments: [String]) -> [String] {
+        var rest = arguments[...]
+        var socket: [String] = []
+        while let first = rest.first, first == "--socket" || first.hasPrefix("--socket=") {
+            let taken = first == "--socket" ? 2 : 1
+            guard rest.count > taken else { return arguments }
+            socket += rest.prefix(taken)
+            rest = rest.dropFirst(taken)
+        }
+        guard let command = rest.first, !socket.isEmpty else { return arguments }
+        return [command] + socket + rest.dropFirst()
     }
 
     /// The names a user may type first: the visible subcommands and `help`.

@@ -19,6 +19,14 @@ struct CommandLineTests {
         #expect(!message.contains("parse-config-child") && !message.contains("did you mean"))
     }
 
+    @Test func aSocketGivenBeforeTheCommandGoesAfterIt() {
+        #expect(Stylusctl.socketAfterTheCommand(["--socket", "/tmp/s", "status"]) == ["status", "--socket", "/tmp/s"])
+        #expect(Stylusctl.socketAfterTheCommand(["--socket=/tmp/s", "watch", "canvas"]) == ["watch", "--socket=/tmp/s", "canvas"])
+        #expect(Stylusctl.socketAfterTheCommand(["status", "--socket", "/tmp/s"]) == ["status", "--socket", "/tmp/s"])
+        #expect(Stylusctl.socketAfterTheCommand(["--socket", "/tmp/s"]) == ["--socket", "/tmp/s"], "no command: the parser says so")
+        #expect(Stylusctl.socketAfterTheCommand(["--socket"]) == ["--socket"])
+    }
+
     @Test func commandsOptionsAndHelpAreLeftToTheParser() {
         for word in ["status", "toggle", "watch", "config", "completions", "help", "--version", "-h"] {
             #expect(Stylusctl.unknownCommandMessage(word) == nil, "\(word)")
