@@ -316,7 +316,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/stylusd $(DESTDIR)$(BINDIR)/stylusctl $(DESTDIR)$(BINDIR)/stylus-canvas \
 	      $(DESTDIR)$(LIBEXECDIR)/stylusd-parse-config \
 	      $(DESTDIR)$(USERUNITDIR)/stylusd.service $(DESTDIR)$(USERUNITDIR)/stylusd.socket $(DESTDIR)$(USERUNITDIR)/stylus-canvas.service \
-	      $(DESTDIR)$(AUTOSTARTDIR)/stylus-canvas.desktop \
+	      $(DESTDIR)$(AUTOSTARTDIR)/stylus-canvas.desktop $(DESTDIR)$(MANDIR)/man1/stylus-canvas.1 \
 	      $(DESTDIR)$(UDEVRULESDIR)/70-stylusd.rules $(DESTDIR)$(UDEVRULESDIR)/70-stylusd-uinput.rules \
 	      $(DESTDIR)$(MODULESLOADDIR)/stylusd-uinput.conf $(DESTDIR)$(QUIRKSDIR)/50-stylusd.quirks \
 	      $(DESTDIR)$(DOCDIR)/examples/config.toml
@@ -362,6 +362,7 @@ install-overlay: overlay
 	install -d $(DESTDIR)$(USERUNITDIR)
 	sed 's|^ExecStart=.*|ExecStart=$(BINDIR)/stylus-canvas|' Overlay/stylus-canvas.service > $(DESTDIR)$(USERUNITDIR)/stylus-canvas.service
 	install -Dm644 Overlay/stylus-canvas.desktop $(DESTDIR)$(AUTOSTARTDIR)/stylus-canvas.desktop
+	install -Dm644 packaging/deb/stylus-canvas.1 $(DESTDIR)$(MANDIR)/man1/stylus-canvas.1
 
 # The overlay's toggle-to-first-frame, ink latency and memory beside gromit-mpx
 # (part of `bench`). gromit-mpx not installable here: its part says SKIPPED and why.
