@@ -140,6 +140,12 @@ def test_make_install_into_a_folder(home):
         check(lint.returncode == 0 and not lint.stderr, f"{program}.1: {lint.stderr}")
     with open(os.path.join(usr, "share/man/man1/stylusd.1")) as f:
         check("--replay" in f.read(), "stylusd.1 lacks the daemon's options")
+    # What `man stylus-canvas` shows once installed, read as man reads it.
+    canvas_page = os.path.join(usr, "share/man/man1/stylus-canvas.1")
+    shown = subprocess.run(["man", "-l", canvas_page], capture_output=True, text=True,
+                           env=dict(os.environ, MANPAGER="cat", PAGER="cat", MANWIDTH="80", LC_ALL="C"))
+    check(shown.returncode == 0 and all(s in shown.stdout for s in ("SYNOPSIS", "--version", "ENVIRONMENT", "EXIT STATUS", "FILES")),
+          f"man -l stylus-canvas.1: {shown.returncode} {shown.stderr[-300:]} {shown.stdout[:300]}")
     # The installed daemon parses config.toml with the parser in libexec/stylusd: a good file
     # starts it, a bad one is refused with its line.
     parser = os.path.join(usr, "libexec/stylusd/stylusd-parse-config")
