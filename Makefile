@@ -19,7 +19,7 @@ DOCDIR     ?= $(PREFIX)/share/doc/stylusd
 STRIP      ?= strip
 DEB_BUILD  := pkg-config libinput-dev libevdev-dev libwacom-dev
 COMPLETION_SHELLS := bash zsh fish
-DEB_TEST   := $(DEB_BUILD) python3 evemu-tools groff-base tmux $(COMPLETION_SHELLS)
+DEB_TEST   := $(DEB_BUILD) python3 evemu-tools groff-base man-db tmux $(COMPLETION_SHELLS)
 RECORDING  := Tests/Fixtures/recordings/Wacom_Cintiq_22HDT_Pen.events
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
