@@ -52,10 +52,8 @@ public final class StylusConnection {
         do {
             fd = try address.connectStream()
         } catch {
-            throw StylusClientError(.notRunning, """
-                stylusd is not running (\(path): \(error.errno.reason)).
-                Start it with `systemctl --user start stylusd`, or run `stylusd` in a terminal.
-                """)
+            throw StylusClientError(.notRunning, "stylusd is not running (\(path): \(error.errno.reason)).\n"
+                                    + Self.howToStart(unitInstalled: Self.userUnitInstalled()))
         }
         var greeting: HelloEvent?
         do {
@@ -68,6 +66,27 @@ public final class StylusConnection {
     }
 
     deinit { close(fd) }
+
+    /// What to do about a daemon that is not running, for where stylusd is installed or not.
+    static func howToStart(unitInstalled: Bool) -> String {
+        if unitInstalled {
+            return "Start it with `systemctl --user start stylusd`, or run `stylusd` in a terminal."
+        }
+        return "Run `stylusd` in a terminal, or `make run` in its source tree (without a login session that "
+            + "one's socket is .build/run/stylusd/stylusd.sock there: give it with --socket or STYLUSD_SOCKET)."
+    }
+
+    /// Whether a stylusd.service user unit is installed where systemd looks for one.
+    static func userUnitInstalled() -> Bool {
+        var directories = ["/etc/systemd/user", "/usr/local/lib/systemd/user", "/usr/lib/systemd/user", "/lib/systemd/user"]
+        let variable = { (name: String) in getenv(name).map { String(cString: $0) } }
+        if let config = variable("XDG_CONFIG_HOME"), config.hasPrefix("/") {
+            directories.append("\(config)/systemd/user")
+        } else if let home = variable("HOME"), home.hasPrefix("/") {
+            directories.append("\(home)/.config/systemd/user")
+        }
+        return directories.contains { access("\($0)/stylusd.service", F_OK) == 0 }
+    }
 
     private static func greeting(_ raw: [UInt8]?, path: String) throws(StylusClientError) -> HelloEvent {
         guard let raw, case .event(let event)? = ServerLine.decode(raw) else {

@@ -26,6 +26,12 @@ struct ReconnectBackoffTests {
 
 @Suite("StylusClient against a fake daemon")
 struct ClientTests {
+    @Test func theNotRunningHintNamesTheUnitOnlyWhereOneIsInstalled() {
+        #expect(StylusConnection.howToStart(unitInstalled: true).contains("systemctl --user start stylusd"))
+        let without = StylusConnection.howToStart(unitInstalled: false)
+        #expect(!without.contains("systemctl") && without.contains("make run") && without.contains(".build/run/stylusd/stylusd.sock"))
+    }
+
     @Test func typedRequestsAndTheNotRunningMessage() throws {
         let path = temporaryDirectory() + "/s.sock"
         #expect {
@@ -33,7 +39,7 @@ struct ClientTests {
         } throws: { error in
             let e = error as? StylusClientError
             return e?.kind == .notRunning && e!.message.hasPrefix("stylusd is not running (\(path): No such file or directory).")
-                && e!.message.contains("systemctl --user start stylusd")
+                && e!.message.hasSuffix(StylusConnection.howToStart(unitInstalled: StylusConnection.userUnitInstalled()))
         }
         let daemon = try FakeDaemon(path: path, canvasState: "open")
         defer { daemon.stop() }
