@@ -33,9 +33,9 @@ STAGES = ["deps", "swift", "release", "crosscheck", "contract", "docs", "fuzz", 
 
 SWIFT_COUNT = re.compile(r"Test run with (\d+) tests? .*passed")
 SWIFT_FAILED = re.compile(r"Test run with (\d+) tests? .*failed")
-SUITE_COUNT = re.compile(r"^([\w][\w :\-]*?): (\d+) passed, (\d+) failed", re.M)
+SUITE_COUNT = re.compile(r"^(\S.*?): (\d+) passed, (\d+) failed", re.M)
 FUZZ_DONE = re.compile(r"^fuzz \w+: \d+ s, \d+ inputs, .*no findings", re.M)
-SUMMARY = re.compile(r"(^[\w][\w :\-]*?: \d+ passed, \d+ failed|SKIPPED|^FAIL|^fuzz |^sanitize |Test run with|^test-deb: )")
+SUMMARY = re.compile(r"(^\S.*?: \d+ passed, \d+ failed|SKIPPED|^FAIL|^fuzz |^sanitize |Test run with|^test-deb: )")
 
 
 def count_tests(log):
