@@ -11,6 +11,7 @@ import Glibc
 
 /// Exit statuses, so scripts can tell what went wrong.
 enum Status {
+    static let usage: Int32 = 64           // EX_USAGE, as swift-argument-parser's own usage errors
     static let notRunning: Int32 = 69      // EX_UNAVAILABLE
     static let refused: Int32 = 3
     static let protocolError: Int32 = 76   // EX_PROTOCOL
@@ -31,9 +32,10 @@ struct Stylusctl: ParsableCommand {
         commandName: "stylusctl",
         abstract: "Control and watch a running stylusd.",
         discussion: """
-            Exit status: 0 on success, \(Status.notRunning) when stylusd is not running, \(Status.refused) when it refused \
-            the command, \(Status.protocolError) when its answer made no sense, \(Status.badConfig) when `config check` \
-            finds a problem.
+            Exit status: 0 on success, 1 when stylusctl itself fails (a file it cannot write, a terminal it cannot \
+            use), \(Status.refused) when stylusd refused the command (`reload` of a file with a problem included: the \
+            problem is printed), \(Status.usage) on a usage error, \(Status.notRunning) when stylusd is not running, \
+            \(Status.protocolError) when its answer made no sense, \(Status.badConfig) when `config check` finds a problem.
 
             Double-press actions, for config.toml's [bindings] (BTN_STYLUS, BTN_STYLUS2, BTN_STYLUS3, pad-N) and \
             stylusd --bind BUTTON=ACTION:
@@ -55,7 +57,7 @@ struct Stylusctl: ParsableCommand {
         let arguments = socketAfterTheCommand(Array(CommandLine.arguments.dropFirst()))
         if let first = arguments.first, let message = unknownCommandMessage(first) {
             printError(message)
-            Glibc.exit(64)   // EX_USAGE, as ArgumentParser's own usage errors
+            Glibc.exit(Status.usage)
         }
         // The parser child of `config check` and calibrate is the daemon's own parser program.
         ConfigParse.defaultExecutable = ConfigParse.parserBesideThisProgram
