@@ -117,7 +117,9 @@ public struct EngineConfig: Equatable, Sendable, Codable {
         check("interval_ms", doublePressIntervalMS, Self.intervalRangeMS, unit: "ms")
         check("debounce_ms", debounceMS, Self.debounceRangeMS, unit: "ms")
         check("transition_ms", transitionMS, Self.transitionRangeMS, unit: "ms")
-        if debounceMS >= doublePressIntervalMS {
+        // Only between two values that are each in range: an interval out of range is the one problem.
+        if debounceMS >= doublePressIntervalMS, Self.intervalRangeMS.contains(doublePressIntervalMS),
+           Self.debounceRangeMS.contains(debounceMS) {
             found.append(ConfigProblem(key: "debounce_ms", message: "must be shorter than interval_ms (\(doublePressIntervalMS) ms)"))
         }
         if sideButtonBindings.count != SideButton.allCases.count {

@@ -198,6 +198,12 @@ struct EngineConfigTests {
         #expect(c.binding(for: .pad(0)) == .none)
     }
 
+    @Test func anIntervalOutOfRangeIsOneProblemNotAlsoTheDebounces() {
+        var c = EngineConfig()
+        c.doublePressIntervalMS = 5
+        #expect(c.problems().map(\.key) == ["interval_ms"], "\(c.problems())")
+    }
+
     @Test func eachOutOfRangeValueIsNamedByItsKey() {
         var c = EngineConfig()
         c.doublePressIntervalMS = 149
