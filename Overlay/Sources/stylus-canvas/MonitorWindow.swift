@@ -140,6 +140,7 @@ final class MonitorWindow {
                 gtk_window_present(gcast(window))
             }
             emptied = false
+            owner.log("input region: the whole window takes pointer input")
             return
         }
         if !followsLayout {
