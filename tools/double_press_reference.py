@@ -6,14 +6,16 @@ rule's text and independent of the Swift engine. Reads an evemu recording
 button: {"button": ..., "time_us": ...}.
 
 Frames are applied as the state they leave at SYN_REPORT, the way libinput
-orders them: a tool coming in first, then the tip (BTN_TOUCH), then button
+orders them: a tool coming in first, then the tip, then button
 changes (a button pressed and released in one frame changed nothing), then a
 tool leaving (any BTN_TOOL_* going to 0, which also releases held buttons at
-that time). A press while the tip touches is a drag press: it pairs with
-nothing, and ends the button's pending press; the tip touching down ends the
-pending press of a button held down.
+that time). The tip is libinput's contact: with a pressure axis (its range
+from the file's header or --desc), touching from 5 % of the range until 1 %
+or less; without one, BTN_TOUCH. A press while the tip touches is a drag
+press: it pairs with nothing, and ends the button's pending press; the tip
+touching down ends the pending press of a button held down.
 
-usage: double_press_reference.py FILE [--interval-ms N] [--debounce-ms N]
+usage: double_press_reference.py FILE [--desc DESC] [--interval-ms N] [--debounce-ms N]
 """
 import argparse
 import json
@@ -27,6 +29,7 @@ TOUCH = 0x14A
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("file")
+    ap.add_argument("--desc", help="the device description of a recording without a header")
     ap.add_argument("--interval-ms", type=int, default=500)
     ap.add_argument("--debounce-ms", type=int, default=25)
     a = ap.parse_args()
@@ -44,6 +47,19 @@ def main():
     physical = {}    # code -> the key's value as the frames left it
     touching = False
     tip = False      # the engine's tip: touching while a tool is in proximity
+    # The pressure axis from the A: lines (code 0x18): min and max.
+    pressure_range = None
+    for header in [a.desc, a.file]:
+        if header is None:
+            continue
+        with open(header, "rb") as f:
+            for raw in f:
+                if raw.startswith(b"A:") and int(raw.split()[1], 16) == 0x18:
+                    low, high = int(raw.split()[2]), int(raw.split()[3])
+                    pressure_range = (low + (high - low) * 5 // 100, low + (high - low) * 1 // 100)
+        if pressure_range:
+            break
+    pressure = 0
     saw_tool_key = False
 
     def release(code, t):
@@ -67,6 +83,8 @@ def main():
             if etype != 0 or code != 0:
                 if etype == 1:
                     frame.append((code, value))
+                elif etype == 3 and code == 0x18:
+                    pressure = value
                 continue
             # SYN_REPORT: apply the frame.
             tool_left = any(c in TOOLS and not v and c in held_tools for c, v in frame)
@@ -74,8 +92,14 @@ def main():
                 if c in TOOLS:
                     saw_tool_key = True
                     held_tools.add(c) if v else held_tools.discard(c)
-                if c == TOUCH:
+                if c == TOUCH and pressure_range is None:
                     touching = bool(v)
+            if pressure_range is not None:
+                touch_at, lift_at = pressure_range
+                if touching and pressure <= lift_at:
+                    touching = False
+                elif not touching and pressure >= touch_at and (held_tools or not saw_tool_key):
+                    touching = True
             in_proximity = bool(held_tools) or not saw_tool_key
             was_tip, tip = tip, touching and in_proximity
             if tip and not was_tip:

@@ -37,6 +37,11 @@ public struct EvdevTranslator: Sendable {
 
     private let xAxis, yAxis, pressureAxis, distanceAxis, tiltXAxis, tiltYAxis: Axis
     private let hasPressure: Bool
+    /// The pressure at which the tip touches and at which it lifts, as
+    /// libinput decides contact for a pen with a pressure axis (5 % and 1 %
+    /// of the range; BTN_TOUCH is then not looked at): the tip the desktop
+    /// sees. A light brush of the nib that sets BTN_TOUCH with less is hovering.
+    private let pressureContact: (touch: Int32, lift: Int32)?
     /// Pad button number for codes 0x100...0x13f, -1 where not a pad button.
     private let padNumbers: [Int8]
     private let isPenNode: Bool
@@ -71,6 +76,10 @@ public struct EvdevTranslator: Sendable {
         tiltXAxis = Axis(info[ABS.tiltX])
         tiltYAxis = Axis(info[ABS.tiltY])
         hasPressure = info[ABS.pressure] != nil
+        pressureContact = info[ABS.pressure].map { p in
+            let range = Int64(p.maximum) - Int64(p.minimum)
+            return (Int32(range * 5 / 100 + Int64(p.minimum)), Int32(range * 1 / 100 + Int64(p.minimum)))
+        }
         var numbers = [Int8](repeating: -1, count: 0x40)
         for (n, code) in description.padButtonCodes.enumerated() where code >= 0x100 && code < 0x140 && n < ButtonID.maxPadButtons {
             numbers[Int(code - 0x100)] = Int8(n)
@@ -133,7 +142,7 @@ public struct EvdevTranslator: Sendable {
             let bit: UInt8 = 1 << UInt8(ToolType.allCases.firstIndex(of: tool)!)
             toolKeys = pressed ? toolKeys | bit : toolKeys & ~bit
         } else if code == BTN.touch {
-            touching = pressed
+            if pressureContact == nil { touching = pressed }
         } else if isPenNode, let side = SideButton(evdevCode: code) {
             buttonChanges.append((.side(side), pressed))
         } else if code >= 0x100 && code < 0x140, padNumbers[Int(code - 0x100)] >= 0 {
@@ -177,6 +186,10 @@ public struct EvdevTranslator: Sendable {
             return appendButtons(at: time, into: &out)
         }
 
+        if let contact = pressureContact {
+            let pressure = values[Int(ABS.pressure)]
+            if touching, pressure <= contact.lift { touching = false } else if !touching, pressure >= contact.touch { touching = true }
+        }
         let tipWentDown = touching && !touchAtFrameStart
         let tipWentUp = !touching && touchAtFrameStart
         if tipWentDown {

@@ -596,8 +596,9 @@ struct CloneFilterProperties {
     }
 
     /// Contradictory frames: a button pressed and released in one frame is no press (its state
-    /// at SYN_REPORT did not change), and a tip down with pressure 0 is a touch at the lightest
-    /// pressure; nothing sticks down on the clone.
+    /// at SYN_REPORT did not change), and BTN_TOUCH with pressure 0 is hovering (contact is
+    /// pressure, as libinput decides it); nothing sticks down on the clone, which gets the
+    /// frames as they came.
     @Test func contradictoryFramesGiveTheirStateAtSynReportAndNothingSticks() {
         var replay = CloneReplay(description: Self.description, config: EngineConfig())
         var out: [EvdevEvent] = []

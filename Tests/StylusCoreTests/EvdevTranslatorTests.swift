@@ -41,8 +41,8 @@ struct EvdevTranslatorTests {
 
     @Test func aFrameIsReadAsItsStateProximityInThenTipThenButtonsThenProximityOut() {
         var f = Feeder(Self.penDescription())
-        f.frame(100, [(EV.key, BTN.stylus, 1), (EV.abs, ABS.x, 10), (EV.key, BTN.touch, 1), (EV.key, BTN.toolPen, 1)])
-        f.frame(200, [(EV.key, BTN.stylus, 0), (EV.key, BTN.touch, 0), (EV.key, BTN.toolPen, 0)])
+        f.frame(100, [(EV.key, BTN.stylus, 1), (EV.abs, ABS.x, 10), (EV.key, BTN.touch, 1), (EV.abs, ABS.pressure, 500), (EV.key, BTN.toolPen, 1)])
+        f.frame(200, [(EV.key, BTN.stylus, 0), (EV.key, BTN.touch, 0), (EV.abs, ABS.pressure, 0), (EV.key, BTN.toolPen, 0)])
         #expect(f.kinds == ["in:pen", "down", "BTN_STYLUS+", "up", "BTN_STYLUS-", "out"])
         #expect(f.out.map(\.time) == [100, 100, 100, 200, 200, 200])
     }
@@ -117,9 +117,22 @@ struct EvdevTranslatorTests {
 
     @Test func leavingProximityWhileTouchingLiftsTheTipFirst() {
         var f = Feeder(Self.penDescription())
-        f.frame(1, [(EV.key, BTN.toolPen, 1), (EV.key, BTN.touch, 1)])
+        f.frame(1, [(EV.key, BTN.toolPen, 1), (EV.key, BTN.touch, 1), (EV.abs, ABS.pressure, 300)])
         f.frame(2, [(EV.key, BTN.toolPen, 0)])
         #expect(f.kinds == ["in:pen", "down", "up", "out"])
+    }
+
+    /// libinput's contact for a pen with a pressure axis: touching from 5 % of the range,
+    /// lifted at 1 % or less; BTN_TOUCH is not looked at. The desktop sees that tip.
+    @Test func withAPressureAxisTheTipFollowsPressureAsLibinputDecidesIt() {
+        var f = Feeder(Self.penDescription())   // pressure 0...2047: touches at 102, lifts at 20
+        f.frame(1, [(EV.key, BTN.toolPen, 1)])
+        f.frame(2, [(EV.key, BTN.touch, 1), (EV.abs, ABS.pressure, 101)])   // BTN_TOUCH, too light: hovering
+        f.frame(3, [(EV.abs, ABS.pressure, 102)])
+        f.frame(4, [(EV.abs, ABS.pressure, 21)])                            // between the two: still touching
+        f.frame(5, [(EV.abs, ABS.pressure, 20)])
+        f.frame(6, [(EV.key, BTN.touch, 0), (EV.abs, ABS.pressure, 0)])
+        #expect(f.kinds == ["in:pen", "motion", "down", "motion", "up", "motion"])
     }
 
     @Test func eventsAfterSynDroppedAreDiscardedUntilTheNextReport() {

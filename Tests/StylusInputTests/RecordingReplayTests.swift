@@ -36,8 +36,7 @@ struct RecordingReplayTests {
         let wide = Self.doublePresses(try Fixtures.replay("Wacom_Cintiq_22HDT_Pen.events", config: config))
         config.doublePressIntervalMS = 150
         let narrow = Self.doublePresses(try Fixtures.replay("Wacom_Cintiq_22HDT_Pen.events", config: config))
-        // Seven before rule 5; the press that became a drag at 683.392 pairs with nothing.
-        #expect(wide.count == 6)
+        #expect(wide.count == 7)
         #expect(narrow.isEmpty, "human double presses are slower than 150 ms")
     }
 
@@ -48,7 +47,9 @@ struct RecordingReplayTests {
         #expect(canvas.allSatisfy { $0.source == .pen })
         #expect(canvas.first?.hasContent == false)
         let minimized = canvas.filter { $0.state == .minimized }
-        #expect(minimized.map(\.strokeCount) == [9, 18])
+        // Two of the recording's touches stay under 5 % of the pressure range: libinput, and so
+        // stylusd, calls them hovering (18 strokes when BTN_TOUCH alone decided).
+        #expect(minimized.map(\.strokeCount) == [9, 16])
         #expect(minimized.allSatisfy { $0.hasContent })
     }
 

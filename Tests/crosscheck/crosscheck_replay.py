@@ -26,8 +26,10 @@ def stylusd_presses(stylusd, path, desc, interval, debounce):
             if e["event"] == "double-press" and e["button"].startswith("BTN_STYLUS")]
 
 
-def reference_presses(path, interval, debounce):
+def reference_presses(path, desc, interval, debounce):
     cmd = [sys.executable, str(REFERENCE), str(path), "--interval-ms", str(interval), "--debounce-ms", str(debounce)]
+    if desc:
+        cmd += ["--desc", str(desc)]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     return [(e["button"], e["time_us"]) for e in map(json.loads, out.splitlines())]
 
@@ -77,7 +79,7 @@ def main():
                 if debounce >= interval:
                     continue
                 got = stylusd_presses(a.stylusd, path, desc, interval, debounce)
-                want = reference_presses(path, interval, debounce)
+                want = reference_presses(path, desc, interval, debounce)
                 total_presses += len(want)
                 if got == want:
                     passed += 1
