@@ -105,6 +105,12 @@ final class MonitorWindow {
 
     func present() {
         let win: UnsafeMutablePointer<GtkWindow> = gcast(window)
+        // The monitor's size as the window's own: without a window manager
+        // (nobody honours "fullscreen") the canvas still covers a monitor at
+        // the origin instead of a 200x200 square; with one, fullscreen wins.
+        var area = GdkRectangle()
+        gdk_monitor_get_geometry(monitor, &area)
+        if area.width > 0, area.height > 0 { gtk_window_set_default_size(win, area.width, area.height) }
         gtk_window_fullscreen_on_monitor(win, monitor)
         gtk_window_present(win)
         drawnAlpha = -1
