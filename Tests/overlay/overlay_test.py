@@ -58,7 +58,7 @@ def install_missing():
 class Desktop:
     """Xvfb on a free display number with a window manager, a compositor and a solid background."""
 
-    def __init__(self, compositor=True):
+    def __init__(self, compositor=True, window_manager=True):
         self.procs = []
         self.display = None
         for n in range(60, 99):
@@ -74,7 +74,8 @@ class Desktop:
                              capture_output=True).returncode != 0:
             check(time.monotonic() < deadline, "Xvfb did not start")
             time.sleep(0.1)
-        self._start(["openbox"])
+        if window_manager:
+            self._start(["openbox"])
         if compositor:
             self._start(["xcompmgr"])
         time.sleep(0.5)
@@ -702,6 +703,24 @@ def test_a_canvas_hidden_while_click_through_takes_the_clicks_when_shown_in_obse
         check(not click_lands_on(seen), "the canvas shown again in observe mode let the click through")
 
 
+def test_without_a_window_manager_the_canvas_covers_the_monitor():
+    """No window manager honours "fullscreen" on a bare X server: the canvas sizes
+    itself to its monitor, so it covers the screen rather than a 200x200 corner."""
+    desktop = Desktop(compositor=False, window_manager=False)
+    try:
+        with private_directory("stylus-canvas-test-") as root:
+            s = Stack(ARGS, desktop, root, (), False, drawn_state(), False, False)
+            try:
+                s.open_and_wait()
+                tree = subprocess.run(["xwininfo", "-root", "-tree"], env=desktop.env, capture_output=True, text=True).stdout
+                windows = [line.strip() for line in tree.splitlines() if '"stylus-canvas"' in line]
+                check(windows and all(f"{WIDTH}x{HEIGHT}+0+0" in w for w in windows), f"the canvas windows: {windows}")
+            finally:
+                s.close()
+    finally:
+        desktop.close()
+
+
 def click_lands_on(seen):
     """A click at the middle of the xev window; whether xev saw a new ButtonPress within 0.5 s."""
     n = len([l for l in seen if "ButtonPress" in l])
@@ -743,7 +762,8 @@ TESTS = [test_replay_double_press_opens_the_canvas_with_its_ink, test_minimize_r
          test_in_filter_mode_without_the_pen_captured_the_canvas_takes_the_click,
          test_daemon_restart_redraws_within_2s, test_killed_daemon_hides_within_3s,
          test_a_daemon_that_dies_holding_the_pen_leaves_no_click_through_canvas,
-         test_a_canvas_hidden_while_click_through_takes_the_clicks_when_shown_in_observe_mode]
+         test_a_canvas_hidden_while_click_through_takes_the_clicks_when_shown_in_observe_mode,
+         test_without_a_window_manager_the_canvas_covers_the_monitor]
 
 
 def main():
