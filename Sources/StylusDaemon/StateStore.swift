@@ -121,27 +121,10 @@ final class StateStore: Sendable {
     func save(_ state: PersistedState) throws(StateError) {
         guard let data = state.json() else { throw .io("cannot encode the state: a stroke has a value that is not a finite number") }
         try createDirectory()
-        let temporary = "\(directory)/.state.json.tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw .io("\(temporary): \(String(cString: strerror(errno)))") }
-        let written = writeAll(fd, data)
-        let writeErrno = errno
-        let synced = written && fsync(fd) == 0
-        let syncErrno = errno
-        close(fd)
-        guard written, synced else {
-            unlink(temporary)
-            throw .io("\(temporary): \(String(cString: strerror(written ? syncErrno : writeErrno)))")
-        }
-        guard rename(temporary, path) == 0 else {
-            let e = errno
-            unlink(temporary)
-            throw .io("\(path): rename failed: \(String(cString: strerror(e)))")
-        }
-        let dirFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dirFD >= 0 {
-            fsync(dirFD)
-            close(dirFD)
+        do {
+            try replaceFileAtomically(path, with: data, temporary: "\(directory)/.state.json.tmp-\(getpid())")
+        } catch {
+            throw .io("\(error)")
         }
     }
 

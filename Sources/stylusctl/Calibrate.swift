@@ -4,6 +4,7 @@ import StylusClient
 import StylusConfig
 import StylusCore
 import StylusProtocol
+import StylusSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -190,20 +191,11 @@ struct Calibrate: ParsableCommand {
         }
         let directory = String(file[..<(file.lastIndex(of: "/") ?? file.startIndex)])
         if !directory.isEmpty { makeDirectories(directory) }
-        let temporary = file + ".calibrate.tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-        let bytes = Array(changed.utf8)
-        guard fd >= 0, bytes.withUnsafeBytes({ Glibc.write(fd, $0.baseAddress, $0.count) }) == bytes.count, fsync(fd) == 0 else {
-            printError("stylusctl: \(temporary): \(String(cString: strerror(errno)))")
-            if fd >= 0 { close(fd) }
-            unlink(temporary)
-            throw ExitCode(1)
-        }
-        fchmod(fd, mode)   // as the file was, whatever the umask
-        close(fd)
-        guard rename(temporary, file) == 0 else {
-            printError("stylusctl: \(file): \(String(cString: strerror(errno)))")
-            unlink(temporary)
+        do {
+            // The mode the file had, whatever the umask.
+            try replaceFileAtomically(file, with: Array(changed.utf8), temporary: file + ".calibrate.tmp", mode: mode)
+        } catch {
+            printError("stylusctl: \(error); \(file) is as it was")
             throw ExitCode(1)
         }
     }
