@@ -130,13 +130,7 @@ final class StateStore: Sendable {
 
     /// The state file's folder and those above it, each new one private (0700).
     func createDirectory() throws(StateError) {
-        var current = ""
-        for part in directory.split(separator: "/") {
-            current += "/\(part)"
-            if mkdir(current, 0o700) != 0 && errno != EEXIST {
-                throw .io("\(current): cannot create: \(String(cString: strerror(errno)))")
-            }
-        }
+        do { try createDirectories(directory) } catch { throw .io("\(error)") }
     }
 }
 

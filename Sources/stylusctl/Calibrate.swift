@@ -190,7 +190,12 @@ struct Calibrate: ParsableCommand {
             throw ExitCode(Status.badConfig)
         }
         let directory = String(file[..<(file.lastIndex(of: "/") ?? file.startIndex)])
-        if !directory.isEmpty { makeDirectories(directory) }
+        if !directory.isEmpty {
+            do { try createDirectories(directory) } catch {
+                printError("stylusctl: \(error)")
+                throw ExitCode(1)
+            }
+        }
         do {
             // The mode the file had, whatever the umask.
             try replaceFileAtomically(file, with: Array(changed.utf8), temporary: file + ".calibrate.tmp", mode: mode)
@@ -216,15 +221,6 @@ private func readWholeFile(_ path: String) -> [UInt8]? {
         if n == 0 { return bytes }
         bytes += chunk[0..<n]
         if bytes.count > ConfigFile.maxBytes { return bytes }   // parseIsolated refuses it
-    }
-}
-
-/// `mkdir -p`, 0700 like the XDG folders.
-private func makeDirectories(_ path: String) {
-    var current = path.hasPrefix("/") ? "" : "."
-    for part in path.split(separator: "/") {
-        current += "/" + part
-        mkdir(current, 0o700)
     }
 }
 
