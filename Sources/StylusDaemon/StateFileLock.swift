@@ -16,7 +16,9 @@ final class StateFileLock {
     init(statePath: String, socketPath: String) throws(DaemonError) {
         path = "\(statePath).lock"
         do { try StateStore(path: statePath).createDirectory() } catch { throw .input("\(error)") }
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        // Held read-only: a descriptor open for writing would keep the file
+        // system from being remounted read-only under a running daemon.
+        fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw .input("\(path): cannot open the state file's lock: \(String(cString: strerror(errno)))") }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             var buffer = [UInt8](repeating: 0, count: 4096)
@@ -27,12 +29,13 @@ final class StateFileLock {
                          + (holder.isEmpty ? "" : " (the one on \(holder))")
                          + "; stop that one, or give this one a state file of its own with --state-file")
         }
-        if ftruncate(fd, 0) == 0 { _ = pwriteAll(fd, Array(socketPath.utf8)) }
+        // Only for the message above: a lock without it still locks.
+        let writer = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW)
+        if writer >= 0 {
+            _ = writeAll(writer, Array(socketPath.utf8))
+            close(writer)
+        }
     }
 
     deinit { close(fd) }
-
-    private func pwriteAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) == $0.count }
-    }
 }
