@@ -467,7 +467,13 @@ def test_repeated_unplug_and_replug_mid_stroke_keeps_every_stroke():
             d.wait(lambda e: e["event"] == "device" and e["change"] == "added" and f"replug {i}" in e["name"], what=f"replug {i}")
             pen.warm_up()
             pen.enter()
+            points = d.request("status")["result"]["canvas"]["point_count"]
             stroke(pen)
+            # The unplug must come mid-stroke, not before the daemon read the stroke's
+            # start: on a busy host the removal can otherwise overtake the queued events.
+            deadline = time.monotonic() + 5
+            while d.request("status")["result"]["canvas"]["point_count"] <= points and time.monotonic() < deadline:
+                time.sleep(0.02)
             pen.destroy()                                   # mid-stroke: the tip is still down
             d.wait(lambda e: len(d.of("device", change="removed")) > i, what=f"removal {i}")
             # Either libinput lifts the tip before the removal, or the removal
