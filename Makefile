@@ -328,8 +328,8 @@ uninstall:
 
 # stylus-canvas, the canvas overlay: Overlay/ is its own SwiftPM package (it
 # uses the root package's StylusClient), so the daemon never needs GTK.
-DEB_OVERLAY      := libgtk-4-dev
-DEB_OVERLAY_TEST := xvfb xauth imagemagick x11-apps x11-utils openbox xcompmgr xdotool hsetroot weston
+DEB_OVERLAY      := libgtk-4-dev libwayland-dev libwayland-bin wayland-protocols librust-wayland-protocols-dev libxkbcommon-dev
+DEB_OVERLAY_TEST := xvfb xauth imagemagick x11-apps x11-utils openbox xcompmgr xdotool hsetroot weston sway grim xwayland wtype python3-gi gir1.2-gtk-4.0
 # One tree, the shipped build: the tests, make run, install and the .deb use it.
 OVERLAY_BIN      := Overlay/.build-static/release/stylus-canvas
 AUTOSTARTDIR     ?= /etc/xdg/autostart
@@ -344,16 +344,18 @@ overlay: deps
 	if [ "$$files" != "$$(cat Overlay/.build-static/root-sources 2>/dev/null)" ]; then \
 		rm -f Overlay/.build-static/release.yaml; echo "$$files" > Overlay/.build-static/root-sources; \
 	fi
+	@Overlay/generate-protocols.sh
 	@# With the Swift runtime inside, like the daemon's: it runs without the toolchain.
 	cd Overlay && $(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static --product stylus-canvas
 
 # The overlay against a live daemon on a headless X11 desktop (screenshots), make run on that desktop (the overlay
-# starts beside the daemon, Ctrl-C stops both), then Wayland (weston headless; weston
-# with two outputs of different sizes for the monitor the tablet maps to).
+# starts beside the daemon, Ctrl-C stops both), then Wayland: the layer-shell canvas under headless sway
+# (screenshots, clicks, two outputs), and weston, which has no layer-shell (the fallback).
 test-overlay: release overlay
 	$(call install_missing,$(DEB_OVERLAY_TEST))
 	python3 Tests/overlay/overlay_test.py --bin $(BIN) --canvas $(OVERLAY_BIN) --no-install --screenshot docs/images/canvas.png
 	python3 Tests/overlay/make_run_test.py --canvas $(OVERLAY_BIN) --no-install
+	python3 Tests/overlay/layer_shell_test.py --bin $(BIN) --canvas $(OVERLAY_BIN)
 	python3 Tests/overlay/wayland_smoke.py --bin $(BIN) --canvas $(OVERLAY_BIN)
 
 # The overlay, its user unit and its autostart entry (part of `install`).

@@ -20,9 +20,17 @@ let package = Package(
             pkgConfig: "gtk4",
             providers: [.apt(["libgtk-4-dev"])]
         ),
+        // libwayland-client and xkbcommon, and the protocol glue that
+        // generate-protocols.sh (run by `make overlay`) writes into generated/,
+        // which protocols.c compiles: the layer-shell canvas.
+        .target(
+            name: "CWayland",
+            exclude: ["generated"],
+            linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("xkbcommon")]
+        ),
         .executableTarget(
             name: "stylus-canvas",
-            dependencies: ["CGtk4", .product(name: "CanvasModel", package: "stylusd"),
+            dependencies: ["CGtk4", "CWayland", .product(name: "CanvasModel", package: "stylusd"),
                            .product(name: "StylusClient", package: "stylusd"),
                            .product(name: "StylusProtocol", package: "stylusd")]
         ),

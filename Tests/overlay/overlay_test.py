@@ -154,6 +154,17 @@ def inked(image, x, y, reach=2):
     return False
 
 
+def red_ink(p):
+    """The pen's red ink, also antialiased at a thin segment's edge, over any background."""
+    return p[0] > 120 and p[0] > p[1] + 60 and p[0] > p[2] + 60
+
+
+def red_ink_near(image, x, y, reach=2):
+    w, h, _ = image
+    return any(red_ink(pixel(image, xx, yy)) for xx in range(max(0, x - reach), min(w, x + reach + 1))
+               for yy in range(max(0, y - reach), min(h, y + reach + 1)))
+
+
 def screen_points(strokes, width, height):
     return [(min(width - 1, int(p[0] * width)), min(height - 1, int(p[1] * height)))
             for s in strokes for p in s["points"]]
@@ -766,12 +777,18 @@ TESTS = [test_replay_double_press_opens_the_canvas_with_its_ink, test_minimize_r
          test_without_a_window_manager_the_canvas_covers_the_monitor]
 
 
+def canvas_arguments():
+    """The command line every canvas suite takes: the programs' folder, the canvas, --only."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", default=os.path.join(ROOT, ".build-static", "release"), help="stylusd's folder")
+    parser.add_argument("--canvas", default=os.path.join(ROOT, "Overlay", ".build-static", "release", "stylus-canvas"))
+    parser.add_argument("--only", default="", help="run only the tests whose name contains this")
+    return parser
+
+
 def main():
     global ARGS, DESKTOP_SESSION
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--bin", default=os.path.join(ROOT, ".build-static", "release"))
-    parser.add_argument("--canvas", default=os.path.join(ROOT, "Overlay", ".build-static", "release", "stylus-canvas"))
-    parser.add_argument("--only", default="")
+    parser = canvas_arguments()
     parser.add_argument("--screenshot", default=None, help="save the open canvas over the desktop here (PNG)")
     parser.add_argument("--no-install", action="store_true")
     ARGS = parser.parse_args()

@@ -15,14 +15,16 @@ struct Options {
     var verbose = false
 }
 
-/// The overlay: follows the daemon's canvas with a fullscreen, see-through
-/// window on each monitor the tablet maps to (MonitorPlacement decides which;
-/// MonitorWindow draws), fades them in and out together and acks the end.
+/// The overlay: follows the daemon's canvas with a see-through surface on
+/// each monitor the tablet maps to (MonitorPlacement decides which; the
+/// backend shows them, InkLayers draws), fades them in and out together and
+/// acks the end.
 @MainActor
-final class CanvasOverlay: MonitorWindowOwner {
+final class CanvasOverlay: CanvasSurfaceOwner {
     private let options: Options
     private let link: DaemonLink
-    private var windows: [MonitorWindow] = []
+    private let backend: CanvasBackend
+    private var windows: [CanvasSurface] = []
     private var placement: MonitorPlacement?
     /// What the daemon last said about its pens, for the placement.
     private var pens: [PenSurface] = []
@@ -45,9 +47,8 @@ final class CanvasOverlay: MonitorWindowOwner {
     private var fadeStart: Int64 = 0
     private var fadeFrom = 0.0
     private(set) var alpha = 0.0
-    private var tickID: guint = 0
-    /// The window whose frame clock drives the fade.
-    private var tickWindow: MonitorWindow?
+    /// The surface whose frame clock drives the fade.
+    private var tickWindow: CanvasSurface?
     /// Send `ack` when the running fade has been drawn to its end.
     private var ackWhenDone = false
 
@@ -58,20 +59,10 @@ final class CanvasOverlay: MonitorWindowOwner {
     /// An undo removed a stroke: the next `strokes` asked for is drawn again whole.
     private var rebuildOnNextFetch = false
 
-    init(options: Options, link: DaemonLink) {
+    init(options: Options, link: DaemonLink, backend: CanvasBackend) {
         self.options = options
         self.link = link
-        let provider = gtk_css_provider_new()
-        gtk_css_provider_load_from_data(provider, "window.stylus-canvas, window.stylus-canvas > * { background: transparent; box-shadow: none; }", -1)
-        gtk_style_context_add_provider_for_display(gdk_display_get_default(), OpaquePointer(provider),
-                                                   guint(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
-        // A monitor plugged in or out while the canvas shows: cover what the placement says now.
-        typealias ItemsChanged = @convention(c) (OpaquePointer?, guint, guint, guint, UnsafeMutableRawPointer?) -> Void
-        let onMonitors: ItemsChanged = { _, _, _, _, data in
-            MainActor.assumeIsolated { Unmanaged<CanvasOverlay>.fromOpaque(data!).takeUnretainedValue().monitorsChanged() }
-        }
-        connectSignal(UnsafeMutableRawPointer(gdk_display_get_monitors(gdk_display_get_default())), "items-changed", onMonitors,
-                      Unmanaged.passUnretained(self).toOpaque())
+        self.backend = backend
     }
 
     func log(_ message: String) {
@@ -121,8 +112,8 @@ final class CanvasOverlay: MonitorWindowOwner {
             } else if strokeCount == 0, !book.finished.isEmpty || !book.liveStrokes.isEmpty {
                 book.clear()
                 for w in windows {
-                    w.clearFinished()
-                    w.clearLive()
+                    w.layers.clearFinished()
+                    w.layers.clearLive()
                 }
                 queueDraw()
             } else if strokeCount != book.finished.count, !fetching {
@@ -143,7 +134,7 @@ final class CanvasOverlay: MonitorWindowOwner {
             hover[device] = point
             if state == .open {
                 switch book.penSample(device: device, tool: tool, point: point, tip: tip) {
-                case .segment(let a, let b, let tool): for w in windows { w.drawLiveSegment(a, b, tool) }
+                case .segment(let a, let b, let tool): for w in windows { w.layers.drawLiveSegment(a, b, tool) }
                 case .redrawLive: redrawLive()
                 case .none: break
                 }
@@ -158,7 +149,7 @@ final class CanvasOverlay: MonitorWindowOwner {
         }
     }
 
-    private func redrawLive() { for w in windows { w.redrawLive() } }
+    private func redrawLive() { for w in windows { w.layers.redrawLive(book.liveStrokes) } }
 
     private func follow(_ canvas: CanvasState) {
         state = canvas
@@ -222,9 +213,9 @@ final class CanvasOverlay: MonitorWindowOwner {
         switch finished {
         case .unchanged: break
         case .append(let range):
-            for stroke in book.finished[range] { for w in windows { w.drawFinished(stroke) } }
+            for stroke in book.finished[range] { for w in windows { w.layers.drawFinished(stroke) } }
         case .rebuild:
-            for w in windows { w.redrawFinished() }
+            for w in windows { w.layers.redrawFinished(book.finished) }
         }
         if liveChanged { redrawLive() }
         log("strokes: \(strokes.count) (\(finished))")
@@ -264,26 +255,10 @@ final class CanvasOverlay: MonitorWindowOwner {
         log("hidden")
     }
 
-    /// The monitors as GDK lists them, with the GdkMonitor of each.
-    private func currentMonitors() -> [(shape: MonitorShape, monitor: OpaquePointer)] {
-        let list = gdk_display_get_monitors(gdk_display_get_default())
-        return (0..<g_list_model_get_n_items(list)).compactMap { i in
-            guard let item = g_list_model_get_item(list, i) else { return nil }
-            g_object_unref(item)   // the display keeps its own reference
-            let monitor = OpaquePointer(item)
-            var r = GdkRectangle()
-            gdk_monitor_get_geometry(monitor, &r)
-            let connector = gdk_monitor_get_connector(monitor).map { String(cString: $0) }
-            let manufacturer = gdk_monitor_get_manufacturer(monitor).map { String(cString: $0) }
-            return (MonitorShape(connector: connector, manufacturer: manufacturer, x: Int(r.x), y: Int(r.y), width: Int(r.width), height: Int(r.height),
-                                 widthMM: Int(gdk_monitor_get_width_mm(monitor)), heightMM: Int(gdk_monitor_get_height_mm(monitor))), monitor)
-        }
-    }
-
-    /// A window on each monitor of the placement, reusing the windows there are.
+    /// A surface on each monitor of the placement, reusing the surfaces there are.
     private func present() {
-        let monitors = currentMonitors()
-        guard let chosen = MonitorPlacement.choose(options.monitor, pens: pens, monitors: monitors.map(\.shape)) else {
+        let monitors = backend.monitors()
+        guard let chosen = MonitorPlacement.choose(options.monitor, pens: pens, monitors: monitors) else {
             printError("stylus-canvas: no monitor to show the canvas on")
             return
         }
@@ -292,13 +267,17 @@ final class CanvasOverlay: MonitorWindowOwner {
             printError("stylus-canvas: covering \(chosen.reason)")
             placement = chosen
         }
-        while windows.count > chosen.monitors.count { windows.removeLast().destroy() }
+        while windows.count > chosen.monitors.count {
+            let gone = windows.removeLast()
+            if gone === tickWindow { tickWindow = nil }
+            gone.destroy()
+        }
         for (n, index) in chosen.monitors.enumerated() {
-            let (shape, monitor) = monitors[index]
+            let geometry = chosen.geometry(on: monitors[index])
             if n < windows.count {
-                windows[n].place(on: monitor, geometry: chosen.geometry(on: shape))
+                windows[n].place(monitor: index, geometry: geometry)
             } else {
-                windows.append(MonitorWindow(owner: self, monitor: monitor, geometry: chosen.geometry(on: shape)))
+                windows.append(backend.makeSurface(owner: self, monitor: index, geometry: geometry))
             }
         }
         for w in windows { w.present() }
@@ -306,7 +285,7 @@ final class CanvasOverlay: MonitorWindowOwner {
         log("presented")
     }
 
-    private func monitorsChanged() {
+    func monitorsChanged() {
         guard shown else { return }
         log("the monitors changed")
         present()
@@ -328,7 +307,7 @@ final class CanvasOverlay: MonitorWindowOwner {
         // Sent now: with nothing to draw, GDK would keep the request in its
         // buffer, and a daemon that just died would leave the pen clicking
         // through a canvas still on the screen until the next frame.
-        gdk_display_flush(gdk_display_get_default())
+        backend.flush()
         if !passesPointerInput { log("takes pointer input") }
     }
 
@@ -343,18 +322,13 @@ final class CanvasOverlay: MonitorWindowOwner {
     /// The fade runs on the first window's frame clock; with no window yet
     /// (no monitor), `present` starts it once there is one.
     private func ensureTick() {
-        guard fade != .none, tickID == 0, let first = windows.first else { return }
+        guard fade != .none, tickWindow == nil, let first = windows.first else { return }
         tickWindow = first
-        tickID = gtk_widget_add_tick_callback(first.area, { _, clock, data in
-            MainActor.assumeIsolated {
-                Unmanaged<CanvasOverlay>.fromOpaque(data!).takeUnretainedValue().tick(Int64(gdk_frame_clock_get_frame_time(clock)))
-            }
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        first.startTicks { [unowned self] now in tick(now) }
     }
 
     private func stopFade() {
-        if tickID != 0, let tickWindow { gtk_widget_remove_tick_callback(tickWindow.area, tickID) }
-        tickID = 0
+        tickWindow?.stopTicks()
         tickWindow = nil
         fade = .none
     }
@@ -373,7 +347,7 @@ final class CanvasOverlay: MonitorWindowOwner {
     private static let fadeGraceMicroseconds = 100_000.0
 
     /// Called before each frame while a fade runs.
-    private func tick(_ now: Int64) -> gboolean {
+    private func tick(_ now: Int64) -> Bool {
         if fadeStart == 0 { fadeStart = now }
         let duration = Double(max(options.fadeMilliseconds, 1)) * 1000
         let progress = min(1, Double(now - fadeStart) / duration)
@@ -382,27 +356,25 @@ final class CanvasOverlay: MonitorWindowOwner {
         case .inward:
             if drawnAlpha >= 1 || (overdue && alpha >= 1) {
                 finishFade()
-                return 0
+                return false
             }
             alpha = fadeFrom + (1 - fadeFrom) * progress
         case .outward:
             if (drawnAlpha <= 0 || overdue), alpha <= 0 {
                 finishFade()
-                return 0
+                return false
             }
             alpha = fadeFrom * (1 - progress)
         case .none:
-            tickID = 0
             tickWindow = nil
-            return 0
+            return false
         }
         queueDraw()
-        return 1
+        return true
     }
 
     private func finishFade() {
         let direction = fade
-        tickID = 0
         tickWindow = nil
         fade = .none
         if direction == .outward {

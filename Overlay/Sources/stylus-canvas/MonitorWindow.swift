@@ -5,47 +5,33 @@ import CanvasModel
 import Glibc
 #endif
 
-/// What a monitor's window asks of the overlay that owns it.
+/// One see-through GTK window on one monitor, drawn by InkLayers: fullscreen
+/// on X11; on a Wayland compositor without layer-shell maximized instead
+/// (`maximizeInstead`), since xdg-shell makes a fullscreen window opaque.
+/// Where ink lands comes from the placement: with the tablet mapped to the
+/// whole desktop, each monitor's window shows its own part of it.
 @MainActor
-protocol MonitorWindowOwner: AnyObject {
-    var book: StrokeBook { get }
-    var alpha: Double { get }
-    var shown: Bool { get }
-    var hover: [UInt32: InkPoint] { get }
-    var passesPointerInput: Bool { get }
-    func requestMinimize(_ why: String)
-    func requestUndo()
-    func log(_ message: String)
-}
-
-/// One fullscreen, see-through window on one monitor. Finished strokes live
-/// in one offscreen layer, strokes in progress in another; each new segment
-/// is drawn once into each layer, so a frame is two blits and a ring however
-/// many points the canvas holds. Where ink lands comes from the placement:
-/// with the tablet mapped to the whole desktop, each monitor's window shows
-/// its own part of it.
-@MainActor
-final class MonitorWindow {
-    private unowned let owner: MonitorWindowOwner
+final class MonitorWindow: CanvasSurface {
+    private unowned let owner: CanvasSurfaceOwner
+    private let maximizeInstead: Bool
     let window: UnsafeMutablePointer<GtkWidget>
     let area: UnsafeMutablePointer<GtkWidget>
     /// The GdkMonitor this window covers (the display's list holds it).
     private(set) var monitor: OpaquePointer
-    private(set) var geometry: InkGeometry
-
-    private var finishedLayer: OpaquePointer?
-    private var liveLayer: OpaquePointer?
-    private var layerKey = (width: Int32(0), height: Int32(0), scale: Int32(0))
+    let layers: InkLayers
+    private var tick: (@MainActor (Int64) -> Bool)?
+    private var tickID: guint = 0
     /// The alpha this window last painted with, so that a fade ends when every window has drawn its end.
     private(set) var drawnAlpha = -1.0
     private var followsLayout = false
     /// The input region was emptied while the window was mapped.
     private var emptied = false
 
-    init(owner: MonitorWindowOwner, monitor: OpaquePointer, geometry: InkGeometry) {
+    init(owner: CanvasSurfaceOwner, monitor: OpaquePointer, geometry: InkGeometry, maximizeInstead: Bool) {
         self.owner = owner
         self.monitor = monitor
-        self.geometry = geometry
+        self.maximizeInstead = maximizeInstead
+        layers = InkLayers(geometry: geometry)
         window = gtk_window_new()
         area = gtk_drawing_area_new()
         let win: UnsafeMutablePointer<GtkWindow> = gcast(window)
@@ -65,7 +51,7 @@ final class MonitorWindow {
 
         typealias MapCallback = @convention(c) (UnsafeMutablePointer<GtkWidget>?, UnsafeMutableRawPointer?) -> Void
         let onMap: MapCallback = { _, data in
-            MainActor.assumeIsolated { Unmanaged<MonitorWindow>.fromOpaque(data!).takeUnretainedValue().updateInputRegion() }
+            MainActor.assumeIsolated { Unmanaged<MonitorWindow>.fromOpaque(data!).takeUnretainedValue().mapped() }
         }
         connectSignal(UnsafeMutableRawPointer(window), "map", onMap, me, after: true)
 
@@ -96,11 +82,12 @@ final class MonitorWindow {
     /// Covers `monitor` with ink placed by `geometry`; redraws the layers when the placement moved.
     func place(on monitor: OpaquePointer, geometry: InkGeometry) {
         self.monitor = monitor
-        if geometry != self.geometry {
-            self.geometry = geometry
-            redrawFinished()
-            redrawLive()
-        }
+        setGeometry(geometry, book: owner.book)
+    }
+
+    func place(monitor: Int, geometry: InkGeometry) {
+        guard let m = GtkBackend.monitor(at: monitor) else { return }
+        place(on: m, geometry: geometry)
     }
 
     func present() {
@@ -111,21 +98,50 @@ final class MonitorWindow {
         var area = GdkRectangle()
         gdk_monitor_get_geometry(monitor, &area)
         if area.width > 0, area.height > 0 { gtk_window_set_default_size(win, area.width, area.height) }
-        gtk_window_fullscreen_on_monitor(win, monitor)
+        // Maximized once mapped: weston answers a maximize asked before the
+        // first frame with a 0x0 configure and then calls the window's own
+        // size a protocol error.
+        if !maximizeInstead { gtk_window_fullscreen_on_monitor(win, monitor) }
         gtk_window_present(win)
         drawnAlpha = -1
+    }
+
+    private func mapped() {
+        if maximizeInstead { gtk_window_maximize(gcast(window)) }
+        updateInputRegion()
     }
 
     func hide() { gtk_widget_set_visible(window, 0) }
 
     func destroy() {
+        stopTicks()
         gtk_window_destroy(gcast(window))
-        for layer in [finishedLayer, liveLayer] where layer != nil { cairo_surface_destroy(layer) }
-        finishedLayer = nil
-        liveLayer = nil
+        layers.release()
     }
 
     func queueDraw() { gtk_widget_queue_draw(area) }
+
+    func startTicks(_ tick: @escaping @MainActor (Int64) -> Bool) {
+        self.tick = tick
+        guard tickID == 0 else { return }
+        tickID = gtk_widget_add_tick_callback(area, { _, clock, data in
+            MainActor.assumeIsolated {
+                let me = Unmanaged<MonitorWindow>.fromOpaque(data!).takeUnretainedValue()
+                guard let tick = me.tick, tick(Int64(gdk_frame_clock_get_frame_time(clock))) else {
+                    me.tickID = 0
+                    me.tick = nil
+                    return 0
+                }
+                return 1
+            }
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+    }
+
+    func stopTicks() {
+        if tickID != 0 { gtk_widget_remove_tick_callback(area, tickID) }
+        tickID = 0
+        tick = nil
+    }
 
     // MARK: Input
 
@@ -178,99 +194,14 @@ final class MonitorWindow {
     // MARK: Drawing
 
     private func draw(_ cr: OpaquePointer, _ width: Int32, _ height: Int32) {
-        ensureLayers(width, height)
+        if layers.ensure(width: width, height: height, scale: gtk_widget_get_scale_factor(area)) {
+            layers.redrawFinished(owner.book.finished)
+            layers.redrawLive(owner.book.liveStrokes)
+            owner.log("layers \(width)x\(height)@\(gtk_widget_get_scale_factor(area))")
+        }
         let a = owner.shown ? owner.alpha : 0
-        for layer in [finishedLayer, liveLayer] {
-            guard let layer else { continue }
-            cairo_set_source_surface(cr, layer, 0, 0)
-            cairo_paint_with_alpha(cr, a)
-        }
-        for point in owner.hover.values {
-            let (x, y) = geometry.pixel(point)
-            cairo_new_path(cr)
-            cairo_arc(cr, x, y, 7, 0, 2 * Double.pi)
-            cairo_set_line_width(cr, 3)
-            cairo_set_source_rgba(cr, 1, 1, 1, 0.8 * a)
-            cairo_stroke_preserve(cr)
-            cairo_set_line_width(cr, 1.5)
-            cairo_set_source_rgba(cr, 0.1, 0.1, 0.1, 0.9 * a)
-            cairo_stroke(cr)
-        }
+        layers.compose(onto: cr, alpha: a, hover: owner.hover.values)
+        _ = layers.takeDamage()   // GTK draws the whole window each frame
         drawnAlpha = a
-    }
-
-    /// (Re)creates both layers when the window's size or scale changed, and draws everything into them.
-    private func ensureLayers(_ width: Int32, _ height: Int32) {
-        let scale = gtk_widget_get_scale_factor(area)
-        guard width > 0, height > 0, layerKey != (width, height, scale) || finishedLayer == nil else { return }
-        layerKey = (width, height, scale)
-        for layer in [finishedLayer, liveLayer] where layer != nil { cairo_surface_destroy(layer) }
-        func make() -> OpaquePointer? {
-            let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width * scale, height * scale)
-            cairo_surface_set_device_scale(surface, Double(scale), Double(scale))
-            return surface
-        }
-        finishedLayer = make()
-        liveLayer = make()
-        redrawFinished()
-        redrawLive()
-        owner.log("layers \(width)x\(height)@\(scale)")
-    }
-
-    func clearFinished() { Self.clear(finishedLayer) }
-    func clearLive() { Self.clear(liveLayer) }
-
-    private static func clear(_ layer: OpaquePointer?) {
-        guard let layer else { return }
-        let cr = cairo_create(layer)
-        cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
-        cairo_paint(cr)
-        cairo_destroy(cr)
-    }
-
-    func redrawFinished() {
-        clearFinished()
-        for stroke in owner.book.finished { drawStroke(into: finishedLayer, stroke) }
-    }
-
-    func redrawLive() {
-        clearLive()
-        for stroke in owner.book.liveStrokes { drawStroke(into: liveLayer, stroke) }
-    }
-
-    func drawFinished(_ stroke: InkStroke) { drawStroke(into: finishedLayer, stroke) }
-
-    func drawLiveSegment(_ a: InkPoint, _ b: InkPoint, _ tool: InkTool) {
-        guard let liveLayer else { return }
-        let cr = cairo_create(liveLayer)!
-        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
-        Self.setInk(cr, tool)
-        segment(cr, a, b)
-        cairo_destroy(cr)
-    }
-
-    private static func setInk(_ cr: OpaquePointer, _ tool: InkTool) {
-        switch tool {
-        case .pen: cairo_set_source_rgba(cr, 0.84, 0.10, 0.11, 1)      // ink: opaque red
-        case .eraser: cairo_set_source_rgba(cr, 1, 1, 1, 0.55)        // eraser: a pale translucent band
-        }
-    }
-
-    private func drawStroke(into layer: OpaquePointer?, _ stroke: InkStroke) {
-        guard let layer, stroke.points.count > 1 else { return }
-        let cr = cairo_create(layer)!
-        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
-        Self.setInk(cr, stroke.tool)
-        for (a, b) in zip(stroke.points, stroke.points.dropFirst()) { segment(cr, a, b) }
-        cairo_destroy(cr)
-    }
-
-    /// One segment, as wide as its pressure (the `strokes --svg` rule, scaled to the mapped area).
-    private func segment(_ cr: OpaquePointer, _ a: InkPoint, _ b: InkPoint) {
-        let (ax, ay) = geometry.pixel(a), (bx, by) = geometry.pixel(b)
-        cairo_set_line_width(cr, geometry.lineWidth(a, b))
-        cairo_move_to(cr, ax, ay)
-        cairo_line_to(cr, bx, by)
-        cairo_stroke(cr)
     }
 }

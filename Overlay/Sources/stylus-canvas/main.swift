@@ -85,9 +85,32 @@ if lockFD >= 0, flock(lockFD, LOCK_EX | LOCK_NB) != 0 {
     exit(0)
 }
 
-guard gtk_init_check() != 0 else {
-    printError("stylus-canvas: cannot open a display (neither DISPLAY nor WAYLAND_DISPLAY works)\n")
-    exit(69)
+/// Where the canvas can be see-through: a layer surface where the Wayland
+/// compositor offers wlr-layer-shell; else a GTK window (fullscreen on X11;
+/// maximized on a Wayland compositor without layer-shell, since xdg-shell
+/// makes a fullscreen one opaque). Said once on standard error.
+@MainActor
+func chooseBackend() -> CanvasBackend {
+    let gdkBackend = getenv("GDK_BACKEND").map { String(cString: $0) } ?? ""
+    let onWayland = getenv("WAYLAND_DISPLAY") != nil && !gdkBackend.hasPrefix("x11")
+    if onWayland, let wayland = WaylandBackend() {
+        if wayland.layerShell != nil, wayland.compositor != nil, wayland.shm != nil {
+            printError("stylus-canvas: the canvas is a layer surface on the overlay layer of each output it covers (wlr-layer-shell v\(wayland.layerShellVersion)): see-through, above fullscreen windows\n")
+            return wayland
+        }
+        wayland.disconnect()
+        guard let gtk = GtkBackend(toplevel: true) else {
+            printError("stylus-canvas: cannot open a display (neither DISPLAY nor WAYLAND_DISPLAY works)\n")
+            exit(69)
+        }
+        printError("stylus-canvas: this Wayland compositor offers no layer-shell: the canvas is a maximized see-through window (a fullscreen one would hide the desktop); windows raised above it cover its ink, and panels stay above it\n")
+        return gtk
+    }
+    guard let gtk = GtkBackend(toplevel: false) else {
+        printError("stylus-canvas: cannot open a display (neither DISPLAY nor WAYLAND_DISPLAY works)\n")
+        exit(69)
+    }
+    return gtk
 }
 
 let loop = g_main_loop_new(nil, 0)
@@ -99,7 +122,15 @@ for signal in [SIGINT, SIGTERM] {
 }
 
 MainActor.assumeIsolated {
-    let canvas = CanvasOverlay(options: options, link: link)
+    let backend = chooseBackend()
+    let canvas = CanvasOverlay(options: options, link: link, backend: backend)
+    if let wayland = backend as? WaylandBackend {
+        wayland.owner = canvas
+        wayland.start()
+    } else if let gtk = backend as? GtkBackend {
+        gtk.owner = canvas
+    }
+    canvas.log("backend \(backend.name)")
     canvas.log("following \(link.path)")
     link.start({ update in
         MainInbox.shared.post { canvas.handle(update) }

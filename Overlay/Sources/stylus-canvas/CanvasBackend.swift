@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+import CanvasModel
+
+/// What a surface asks of the overlay that owns it.
+@MainActor
+protocol CanvasSurfaceOwner: AnyObject {
+    var book: StrokeBook { get }
+    var alpha: Double { get }
+    var shown: Bool { get }
+    var hover: [UInt32: InkPoint] { get }
+    var passesPointerInput: Bool { get }
+    func requestMinimize(_ why: String)
+    func requestUndo()
+    func log(_ message: String)
+    /// A monitor came, went or changed: cover what the placement says now.
+    func monitorsChanged()
+}
+
+/// How the canvas reaches the screen: a GTK window per monitor (X11, and
+/// Wayland compositors without layer-shell) or a layer surface per output
+/// (Wayland with wlr-layer-shell). CanvasOverlay decides what to show; a
+/// backend only shows it.
+@MainActor
+protocol CanvasBackend: AnyObject {
+    /// The name `--verbose` logs and docs/OVERLAY.md's table uses: `layer-shell`, `x11`, `wayland-toplevel`.
+    var name: String { get }
+    /// The monitors in the order `--monitor N` counts them.
+    func monitors() -> [MonitorShape]
+    func makeSurface(owner: CanvasSurfaceOwner, monitor: Int, geometry: InkGeometry) -> CanvasSurface
+    /// Sends what is queued now (an input region must not wait for the next frame).
+    func flush()
+}
+
+/// The canvas on one monitor, drawn by its `layers`.
+@MainActor
+protocol CanvasSurface: AnyObject {
+    var layers: InkLayers { get }
+    /// The alpha this surface last painted with, so that a fade ends when every surface has drawn its end.
+    var drawnAlpha: Double { get }
+    /// Covers monitor `monitor` (the backend's `monitors()` index) with ink placed by `geometry`.
+    func place(monitor: Int, geometry: InkGeometry)
+    func present()
+    func hide()
+    func destroy()
+    func queueDraw()
+    /// Takes or lets through pointer input as the owner's `passesPointerInput` says.
+    func updateInputRegion()
+    /// Calls `tick` with the frame time (µs, monotonic) before each frame until it returns false.
+    func startTicks(_ tick: @escaping @MainActor (Int64) -> Bool)
+    func stopTicks()
+}
+
+extension CanvasSurface {
+    /// Moves the ink; draws every stroke again when the placement changed.
+    func setGeometry(_ geometry: InkGeometry, book: StrokeBook) {
+        guard layers.setGeometry(geometry) else { return }
+        layers.redrawFinished(book.finished)
+        layers.redrawLive(book.liveStrokes)
+    }
+}

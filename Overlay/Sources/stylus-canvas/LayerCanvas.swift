@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: MIT
+import CGtk4
+import CWayland
+import CanvasModel
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One wl_shm buffer a frame is painted into: ARGB8888 premultiplied, which
+/// is cairo's ARGB32 on a little-endian machine, so cairo draws straight into
+/// the memory the compositor reads.
+@MainActor
+final class ShmBuffer {
+    let buffer: OpaquePointer
+    let cairo: OpaquePointer
+    private let memory: UnsafeMutableRawPointer
+    private let size: Int
+    let width: Int32, height: Int32
+    /// The compositor reads it until it sends `release`.
+    var busy = false
+    /// What changed since this buffer was last painted (logical pixels); each
+    /// buffer keeps its own, since a frame painted into the other one did not
+    /// reach this one.
+    var stale: PixelRect?
+    var onRelease: (@MainActor () -> Void)?
+
+    init?(shm: OpaquePointer, width: Int32, height: Int32, scale: Int32) {
+        let stride = width * 4
+        size = Int(stride) * Int(height)
+        let fd = stylus_shm_file(Int64(size))
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        guard let memory = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), memory != MAP_FAILED else { return nil }
+        self.memory = memory
+        let pool = wl_shm_create_pool(shm, fd, Int32(size))
+        buffer = wl_shm_pool_create_buffer(pool, 0, width, height, stride, UInt32(WL_SHM_FORMAT_ARGB8888.rawValue))
+        wl_shm_pool_destroy(pool)
+        self.width = width
+        self.height = height
+        cairo = cairo_image_surface_create_for_data(memory.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, width, height, stride)
+        cairo_surface_set_device_scale(cairo, Double(scale), Double(scale))
+        wl_buffer_add_listener(buffer, Self.listener, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    func destroy() {
+        wl_buffer_destroy(buffer)
+        cairo_surface_destroy(cairo)
+        munmap(memory, size)
+    }
+
+    private static let listener: UnsafeMutablePointer<wl_buffer_listener> = allocate({
+        var l = wl_buffer_listener()
+        l.release = { data, _ in
+            onMain(data, ShmBuffer.self) { me in
+                me.busy = false
+                me.onRelease?()
+            }
+        }
+        return l
+    }())
+}
+
+/// The canvas on one output as a wlr-layer-shell surface: on the overlay
+/// layer (above fullscreen windows), anchored to every edge, exclusive zone
+/// −1 (panels do not push it), namespace `stylus-canvas`; the keyboard while
+/// open (Escape and Ctrl+Z), none minimized, since minimized it does not
+/// exist. Frames are painted by InkLayers into two wl_shm buffers in turn,
+/// only where something changed, and sent with that damage when the
+/// compositor's frame callback says the last one was used.
+@MainActor
+final class LayerCanvas: CanvasSurface {
+    private unowned let owner: CanvasSurfaceOwner
+    private unowned let backend: WaylandBackend
+    private(set) var output: WaylandOutput
+    let layers: InkLayers
+    private(set) var drawnAlpha = -1.0
+
+    private var surface: OpaquePointer?
+    private var layerSurface: OpaquePointer?
+    private var configured = false
+    private var width: Int32 = 0, height: Int32 = 0, scale: Int32 = 1
+    private var buffers: [ShmBuffer] = []
+    private var frameCallback: OpaquePointer?
+    private var needsFrame = false
+    private var tick: (@MainActor (Int64) -> Bool)?
+    private var tickTimer: guint = 0
+
+    init(owner: CanvasSurfaceOwner, backend: WaylandBackend, output: WaylandOutput, geometry: InkGeometry) {
+        self.owner = owner
+        self.backend = backend
+        self.output = output
+        layers = InkLayers(geometry: geometry)
+    }
+
+    func place(monitor: Int, geometry: InkGeometry) {
+        if let other = backend.output(at: monitor), other !== output {
+            let mapped = surface != nil
+            unmap()
+            output = other
+            if mapped { map() }
+        }
+        setGeometry(geometry, book: owner.book)
+    }
+
+    func present() {
+        if surface == nil { map() }
+        drawnAlpha = -1
+        queueDraw()
+    }
+
+    func hide() { unmap() }
+
+    func destroy() {
+        stopTicks()
+        unmap()
+        layers.release()
+    }
+
+    // MARK: The layer surface
+
+    private func map() {
+        guard let compositor = backend.compositor, let shell = backend.layerShell else { return }
+        let surface = wl_compositor_create_surface(compositor)
+        self.surface = surface
+        scale = max(output.scale, 1)
+        wl_surface_set_buffer_scale(surface, scale)
+        let layerSurface = zwlr_layer_shell_v1_get_layer_surface(shell, surface, output.proxy,
+                                                                 UInt32(ZWLR_LAYER_SHELL_V1_LAYER_OVERLAY.rawValue), "stylus-canvas")
+        self.layerSurface = layerSurface
+        zwlr_layer_surface_v1_add_listener(layerSurface, Self.listener, Unmanaged.passUnretained(self).toOpaque())
+        let edges = ZWLR_LAYER_SURFACE_V1_ANCHOR_TOP.rawValue | ZWLR_LAYER_SURFACE_V1_ANCHOR_BOTTOM.rawValue
+            | ZWLR_LAYER_SURFACE_V1_ANCHOR_LEFT.rawValue | ZWLR_LAYER_SURFACE_V1_ANCHOR_RIGHT.rawValue
+        zwlr_layer_surface_v1_set_anchor(layerSurface, UInt32(edges))
+        zwlr_layer_surface_v1_set_exclusive_zone(layerSurface, -1)
+        zwlr_layer_surface_v1_set_size(layerSurface, 0, 0)
+        zwlr_layer_surface_v1_set_keyboard_interactivity(layerSurface, UInt32(ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_EXCLUSIVE.rawValue))
+        applyInputRegion()
+        wl_surface_commit(surface)   // no buffer yet: the compositor answers with a configure
+        owner.log("layer surface on \(output.connector ?? "output #\(output.globalName)")")
+    }
+
+    private func unmap() {
+        if tickTimer != 0 {
+            g_source_remove(tickTimer)
+            tickTimer = 0
+        }
+        if let frameCallback { wl_callback_destroy(frameCallback) }
+        frameCallback = nil
+        if let layerSurface { zwlr_layer_surface_v1_destroy(layerSurface) }
+        if let surface { wl_surface_destroy(surface) }
+        layerSurface = nil
+        surface = nil
+        configured = false
+        for buffer in buffers { buffer.destroy() }
+        buffers.removeAll()
+        if tick != nil { scheduleTick() }
+    }
+
+    private static let listener: UnsafeMutablePointer<zwlr_layer_surface_v1_listener> = allocate({
+        var l = zwlr_layer_surface_v1_listener()
+        l.configure = { data, _, serial, width, height in
+            onMain(data, LayerCanvas.self) { $0.configure(serial, width, height) }
+        }
+        l.closed = { data, _ in
+            onMain(data, LayerCanvas.self) { $0.closed() }
+        }
+        return l
+    }())
+
+    private func configure(_ serial: UInt32, _ width: UInt32, _ height: UInt32) {
+        guard let layerSurface else { return }
+        zwlr_layer_surface_v1_ack_configure(layerSurface, serial)
+        let shape = output.shape
+        self.width = width > 0 ? Int32(width) : Int32(shape.width)
+        self.height = height > 0 ? Int32(height) : Int32(shape.height)
+        configured = true
+        if layers.ensure(width: self.width, height: self.height, scale: scale) {
+            layers.redrawFinished(owner.book.finished)
+            layers.redrawLive(owner.book.liveStrokes)
+            owner.log("layers \(self.width)x\(self.height)@\(scale)")
+        }
+        layers.damageEverything()
+        drawFrame()
+    }
+
+    /// The compositor took the surface away (its output went): the overlay places the canvas again.
+    private func closed() {
+        owner.log("the compositor closed the layer surface on \(output.connector ?? "an output")")
+        unmap()
+        owner.monitorsChanged()
+    }
+
+    // MARK: Input
+
+    func updateInputRegion() {
+        guard let surface else { return }
+        applyInputRegion()
+        if configured { wl_surface_commit(surface) }
+        backend.flush()
+    }
+
+    /// As on X11: empty (pointer input goes through) when the daemon captures the pen or
+    /// `--click-through` asks; otherwise the whole surface takes it.
+    private func applyInputRegion() {
+        guard let surface, let compositor = backend.compositor else { return }
+        if owner.passesPointerInput {
+            let empty = wl_compositor_create_region(compositor)
+            wl_surface_set_input_region(surface, empty)
+            wl_region_destroy(empty)
+            owner.log("click-through: empty input region")
+        } else {
+            wl_surface_set_input_region(surface, nil)
+            owner.log("input region: the whole surface takes pointer input")
+        }
+    }
+
+    // MARK: Frames
+
+    func queueDraw() {
+        needsFrame = true
+        if configured, frameCallback == nil { drawFrame() }
+    }
+
+    private func drawFrame() {
+        guard configured, let surface, let shm = backend.shm else { return }
+        let alpha = owner.shown ? owner.alpha : 0
+        layers.hoverMoved(owner.hover.values)
+        if alpha != drawnAlpha { layers.damageEverything() }
+        if let changed = layers.takeDamage() {
+            for buffer in buffers { buffer.stale = buffer.stale?.union(changed) ?? changed }
+        }
+        let pixelWidth = width * scale, pixelHeight = height * scale
+        buffers.removeAll { buffer in
+            guard buffer.width != pixelWidth || buffer.height != pixelHeight else { return false }
+            buffer.destroy()
+            return true
+        }
+        var free = buffers.first { !$0.busy }
+        if free == nil, buffers.count < 2, let fresh = ShmBuffer(shm: shm, width: pixelWidth, height: pixelHeight, scale: scale) {
+            fresh.stale = layers.everything
+            fresh.onRelease = { [unowned self] in if needsFrame, frameCallback == nil { drawFrame() } }
+            buffers.append(fresh)
+            free = fresh
+        }
+        guard let buffer = free else {
+            needsFrame = true   // both buffers are with the compositor: drawn when one comes back
+            return
+        }
+        needsFrame = false
+        guard let stale = buffer.stale else { return }   // nothing changed since this buffer was painted
+        let x0 = max(0, Int32(stale.x.rounded(.down))), y0 = max(0, Int32(stale.y.rounded(.down)))
+        let x1 = min(width, Int32((stale.x + stale.width).rounded(.up))), y1 = min(height, Int32((stale.y + stale.height).rounded(.up)))
+        buffer.stale = nil
+        if x1 > x0, y1 > y0 {
+            let cr = cairo_create(buffer.cairo)!
+            cairo_rectangle(cr, Double(x0), Double(y0), Double(x1 - x0), Double(y1 - y0))
+            cairo_clip(cr)
+            cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
+            cairo_paint(cr)
+            cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+            layers.compose(onto: cr, alpha: alpha, hover: owner.hover.values)
+            cairo_destroy(cr)
+            cairo_surface_flush(buffer.cairo)
+        }
+        drawnAlpha = alpha
+        buffer.busy = true
+        wl_surface_attach(surface, buffer.buffer, 0, 0)
+        wl_surface_damage_buffer(surface, x0 * scale, y0 * scale, (x1 - x0) * scale, (y1 - y0) * scale)
+        frameCallback = wl_surface_frame(surface)
+        wl_callback_add_listener(frameCallback, Self.frameListener, Unmanaged.passUnretained(self).toOpaque())
+        wl_surface_commit(surface)
+    }
+
+    private static let frameListener: UnsafeMutablePointer<wl_callback_listener> = allocate({
+        var l = wl_callback_listener()
+        l.done = { data, _, _ in onMain(data, LayerCanvas.self) { $0.frameDone() } }
+        return l
+    }())
+
+    private func frameDone() {
+        if let frameCallback { wl_callback_destroy(frameCallback) }
+        frameCallback = nil
+        runTick()
+        if needsFrame { drawFrame() }
+    }
+
+    // MARK: Ticks (the fade): before each frame the compositor asks for; a
+    // 16 ms timer stands in while no frame is pending (nothing changed yet,
+    // or the surface is not mapped), so a fade never waits for a frame that
+    // will not come.
+
+    func startTicks(_ tick: @escaping @MainActor (Int64) -> Bool) {
+        self.tick = tick
+        scheduleTick()
+    }
+
+    func stopTicks() {
+        tick = nil
+        if tickTimer != 0 { g_source_remove(tickTimer) }
+        tickTimer = 0
+    }
+
+    private func scheduleTick() {
+        guard tick != nil, frameCallback == nil, tickTimer == 0 else { return }
+        tickTimer = g_timeout_add_full(G_PRIORITY_DEFAULT, 16, { data in
+            onMain(data, LayerCanvas.self) { me in
+                me.tickTimer = 0
+                me.runTick()
+            }
+            return 0
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+    }
+
+    private func runTick() {
+        guard let tick else { return }
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        if tick(Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000) {
+            scheduleTick()
+        } else {
+            self.tick = nil
+        }
+    }
+}

@@ -1,0 +1,384 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""stylus-canvas on a Wayland desktop with wlr-layer-shell: headless sway 1.7
+(pixman renderer), screenshots with grim, clicks through a small
+wlr-virtual-pointer client built here (Tests/overlay/wayland/pointer.c), Escape
+with wtype, a fullscreen GTK 4 application (Tests/overlay/wayland/app.py).
+
+Checked where a user sees it: the recorded strokes' ink on screen, the desktop
+(or the fullscreen application) visible everywhere else, the desktop back pixel
+for pixel after minimize, both transitions ended by the canvas's ack; clicks
+that reach the application with --click-through and do not in observe mode;
+a surface on each of two outputs of different sizes; a compositor that goes
+away ends the canvas with a line saying so.
+
+sway refuses to run as root, and stylusd refuses clients of another user: run
+as root, this script copies the programs and the tests into a scratch folder
+and runs itself again there as `nobody`, with sway, stylusd and the canvas.
+
+    python3 Tests/overlay/layer_shell_test.py [--bin .build-static/release] [--canvas Overlay/.build-static/release/stylus-canvas] [--only NAME]
+"""
+import glob
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import overlay_test as ot  # noqa: E402
+from stylustest import check, run_tests  # noqa: E402
+
+WIDTH, HEIGHT = 1280, 800
+DESKTOP = (0x20, 0x80, 0x20)
+APP = (0x20, 0x40, 0xc0)
+APP_ID = "org.stylusd.TestApp"
+UNPRIVILEGED = 65534
+WLR_PROTOCOLS = "/usr/share/cargo/registry/wayland-protocols-*/wlr-protocols/unstable"
+
+
+class Sway:
+    def __init__(self, runtime, second_output=None):
+        self.runtime = runtime
+        config = os.path.join(runtime, "sway.conf")
+        with open(config, "w") as f:
+            f.write(f"output HEADLESS-1 resolution {WIDTH}x{HEIGHT} position 0 0 bg #{'%02x%02x%02x' % DESKTOP} solid_color\n"
+                    "default_border none\n"
+                    f'for_window [app_id="{APP_ID}"] fullscreen enable\n')
+        self.env = dict(os.environ, XDG_RUNTIME_DIR=runtime, HOME=runtime, WLR_BACKENDS="headless",
+                        WLR_LIBINPUT_NO_DEVICES="1", WLR_RENDERER="pixman")
+        for name in ("DISPLAY", "WAYLAND_DISPLAY", "SWAYSOCK"):
+            self.env.pop(name, None)
+        self.log = open(os.path.join(runtime, "sway.log"), "w")
+        self.proc = subprocess.Popen(["sway", "-c", config], env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+        deadline = time.monotonic() + 10
+        while not (glob.glob(os.path.join(runtime, "wayland-[0-9]")) and glob.glob(os.path.join(runtime, "sway-ipc.*.sock"))):
+            check(time.monotonic() < deadline and self.proc.poll() is None, "sway did not start (see sway.log)")
+            time.sleep(0.05)
+        self.env["WAYLAND_DISPLAY"] = os.path.basename(glob.glob(os.path.join(runtime, "wayland-[0-9]"))[0])
+        self.env["SWAYSOCK"] = glob.glob(os.path.join(runtime, "sway-ipc.*.sock"))[0]
+        if second_output:
+            w, h = second_output
+            self.msg("create_output")
+            self.msg("output", "HEADLESS-2", "resolution", f"{w}x{h}", "position", f"{WIDTH}", "0",
+                     "bg", "#%02x%02x%02x" % DESKTOP, "solid_color")
+        self.wait_painted()
+        # The virtual pointer from the start: clients bind the seat's pointer before any click.
+        self.pointer = subprocess.Popen([os.path.join(ot.ARGS.scratch, "pointer"), str(WIDTH), str(HEIGHT)], env=self.env,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        check(self.pointer.stdout.readline().strip() == "ready", "the virtual pointer did not start")
+
+    def click(self, x, y):
+        self.pointer.stdin.write(f"click {x} {y}\n")
+        self.pointer.stdin.flush()
+        check(self.pointer.stdout.readline().strip() == "ok", "the virtual pointer did not click")
+
+    def msg(self, *args):
+        subprocess.run(["swaymsg", *args], env=self.env, check=True, capture_output=True, timeout=10)
+
+    def screenshot(self):
+        out = subprocess.run(["grim", "-t", "ppm", "-"], env=self.env, check=True, capture_output=True, timeout=10).stdout
+        return ot.parse_ppm(out)
+
+    def wait_painted(self):
+        deadline = time.monotonic() + 10
+        while ot.pixel(self.screenshot(), 5, 5) != DESKTOP:
+            check(time.monotonic() < deadline, "sway never painted its background")
+            time.sleep(0.1)
+
+    def close(self):
+        if getattr(self, "pointer", None) and self.pointer.poll() is None:
+            self.pointer.stdin.close()
+            self.pointer.wait(5)
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            self.proc.wait(10)
+        self.log.close()
+
+
+class App:
+    """The fullscreen GTK 4 application, printing the clicks it receives."""
+
+    def __init__(self, sway):
+        self.lines = []
+        self.proc = subprocess.Popen([sys.executable, os.path.join(HERE, "wayland", "app.py")],
+                                     env=dict(sway.env, GDK_BACKEND="wayland", GSK_RENDERER="cairo", NO_AT_BRIDGE="1"),
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        threading.Thread(target=lambda: [self.lines.append(l.strip()) for l in self.proc.stdout], daemon=True).start()
+        deadline = time.monotonic() + 15
+        while ot.pixel(sway.screenshot(), WIDTH // 2, 5) != APP:
+            check(time.monotonic() < deadline and self.proc.poll() is None, f"the fullscreen application never showed: {self.lines}")
+            time.sleep(0.1)
+
+    def presses(self):
+        return [l for l in self.lines if l.startswith("pressed")]
+
+    def close(self):
+        self.proc.terminate()
+        self.proc.wait(5)
+
+
+class Session:
+    """sway, stylusd with the recording's strokes, stylus-canvas; optionally the fullscreen application."""
+
+    def __init__(self, overlay_args=(), second_output=None, app=False, pen_captured=False):
+        self.runtime = tempfile.mkdtemp(prefix="stylus-layer-")
+        os.chmod(self.runtime, 0o700)
+        self.sway = Sway(self.runtime, second_output)
+        self.app = App(self.sway) if app else None
+        desktop = ot.Desktop.__new__(ot.Desktop)   # Stack needs only .env and .screenshot from its desktop
+        desktop.env = dict(self.sway.env, GDK_BACKEND="wayland")
+        desktop.screenshot = self.sway.screenshot
+        self.root = tempfile.mkdtemp(prefix="stylus-canvas-test-")
+        os.chmod(self.root, 0o700)
+        self.stack = ot.Stack(ot.ARGS, desktop, self.root, overlay_args, replay=False, state=ot.drawn_state(),
+                              pen_captured=pen_captured)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        self.stack.close()
+        if self.app:
+            self.app.close()
+        self.sway.close()
+        shutil.rmtree(self.root, ignore_errors=True)
+        shutil.rmtree(self.runtime, ignore_errors=True)
+
+
+def ink_and_background(shot, strokes, background, width=WIDTH, height=HEIGHT, origin=(0, 0)):
+    """The share of recorded points with ink near them, and the share of pixels
+    away from every point (13 px) that show `background` unchanged."""
+    points = ot.screen_points([t for t in strokes if t.get("tool") != "eraser"], width, height)
+    points = [(x + origin[0], y + origin[1]) for x, y in points]
+    inked = sum(1 for p in points if ot.red_ink_near(shot, *p))
+    near = set()
+    for x, y in ot.screen_points(strokes, width, height):
+        for dy in range(-13, 14, 1):
+            for dx in range(-13, 14, 1):
+                near.add((x + origin[0] + dx, y + origin[1] + dy))
+    w, h, rgb = shot
+    bg = bytes(background)
+    away = same = 0
+    for y in range(origin[1], origin[1] + height):
+        row = rgb[y * w * 3:(y + 1) * w * 3]
+        for x in range(origin[0], origin[0] + width):
+            if (x, y) in near:
+                continue
+            away += 1
+            same += row[x * 3:x * 3 + 3] == bg
+    return inked / max(1, len(points)), same / max(1, away), len(points)
+
+
+def settled_by_ack(stack):
+    settled = [e for e in stack.watcher.states() if e["state"] in ("open", "minimized")]
+    check(len(settled) == 2 and all(e["cause"] == "ack" for e in settled),
+          f"transitions: {[(e['state'], e['cause']) for e in settled]}")
+
+
+def test_the_canvas_shows_its_ink_over_the_desktop_and_minimizes_back_to_it():
+    with Session() as s:
+        before = s.sway.screenshot()
+        strokes = s.stack.request("strokes")["strokes"]
+        s.stack.open_and_wait()
+        s.stack.wait_overlay("layer surface on HEADLESS-1", 1)
+        shown = s.sway.screenshot()
+        inked, visible, n = ink_and_background(shown, strokes, DESKTOP)
+        check(inked >= 0.90, f"only {inked:.1%} of {n} recorded points inked")
+        check(visible >= 0.97, f"only {visible:.1%} of the desktop away from the ink is visible (black screen?)")
+        s.stack.minimize_and_wait()
+        deadline = time.monotonic() + 3
+        after = s.sway.screenshot()
+        while after[2] != before[2] and time.monotonic() < deadline:
+            time.sleep(0.1)
+            after = s.sway.screenshot()
+        check(after[2] == before[2], "the desktop 3 s after minimize differs from before the canvas opened")
+        settled_by_ack(s.stack)
+        print(f"  {inked:.1%} of {n} points inked, {visible:.2%} of the desktop away from the ink unchanged; "
+              "restored pixel for pixel; both transitions acked", flush=True)
+
+
+def test_the_canvas_is_above_a_fullscreen_application_and_see_through():
+    with Session(app=True) as s:
+        strokes = s.stack.request("strokes")["strokes"]
+        s.stack.open_and_wait()
+        shown = s.sway.screenshot()
+        inked, visible, n = ink_and_background(shown, strokes, APP)
+        check(inked >= 0.90, f"over a fullscreen application only {inked:.1%} of {n} recorded points inked")
+        check(visible >= 0.97, f"only {visible:.1%} of the fullscreen application away from the ink is visible")
+        print(f"  over a fullscreen application: {inked:.1%} inked, {visible:.2%} of it visible", flush=True)
+
+
+def clicks_reach_the_application(overlay_args, pen_captured=False, then_minimized=False):
+    """The presses the fullscreen application saw from a click on the open canvas
+    (and, with `then_minimized`, from a second click once it is minimized)."""
+    with Session(overlay_args, app=True, pen_captured=pen_captured) as s:
+        since = time.monotonic()
+        s.stack.open_and_wait()
+        if "--click-through" in overlay_args or pen_captured:
+            s.stack.wait_overlay("click-through: empty input region", 5, since)
+        s.sway.click(640, 60)
+        deadline = time.monotonic() + 2
+        while time.monotonic() < deadline and not s.app.presses():
+            time.sleep(0.05)
+        open_presses = s.app.presses()
+        if not then_minimized:
+            return open_presses, []
+        s.stack.minimize_and_wait()
+        s.sway.click(640, 60)
+        deadline = time.monotonic() + 2
+        while time.monotonic() < deadline and len(s.app.presses()) == len(open_presses):
+            time.sleep(0.05)
+        return open_presses, s.app.presses()[len(open_presses):]
+
+
+def test_with_click_through_a_click_on_the_open_canvas_reaches_the_application():
+    presses, _ = clicks_reach_the_application(["--click-through"])
+    check(presses, "the click did not reach the application under a --click-through canvas")
+    print(f"  the application saw: {presses}", flush=True)
+
+
+def test_with_the_pen_captured_a_click_on_the_open_canvas_reaches_the_application():
+    presses, _ = clicks_reach_the_application([], pen_captured=True)
+    check(presses, "the click did not reach the application under the canvas while the daemon captures the pen")
+
+
+def test_in_observe_mode_the_open_canvas_takes_the_click_and_minimized_gives_it_back():
+    presses, after = clicks_reach_the_application([], then_minimized=True)
+    check(not presses, f"the application under the canvas saw {presses}: drawing would click it")
+    check(after, "the minimized canvas still takes the click")
+
+
+def test_escape_minimizes_the_canvas():
+    with Session() as s:
+        s.stack.open_and_wait()
+        n = len(s.stack.watcher.canvas)
+        # wtype's keyboard is new to the seat: a pause before the key lets the canvas bind it.
+        result = subprocess.run(["wtype", "-s", "400", "-k", "Escape"], env=s.sway.env, capture_output=True, text=True, timeout=10)
+        check(result.returncode == 0, f"wtype failed: {result.stderr.strip()}")
+        s.stack.watcher.wait(lambda e: e["event"] == "canvas" and e["state"] == "minimized" and e in s.stack.watcher.canvas[n:],
+                             5, "minimized after Escape")
+        s.stack.wait_overlay("Escape: asking stylusd to minimize", 1)
+
+
+def test_two_outputs_of_different_sizes_get_a_surface_each_and_share_the_drawing():
+    """Without a pen display the tablet maps to the whole desktop (1280x800 and
+    800x600 side by side: 2080x800): each output shows its own part of it."""
+    with Session(second_output=(800, 600)) as s:
+        strokes = s.stack.request("strokes")["strokes"]
+        s.stack.open_and_wait()
+        s.stack.wait_overlay("covering all 2 monitors, 2080x800", 1)
+        s.stack.wait_overlay("layer surface on HEADLESS-2", 1)
+        shot = s.sway.screenshot()
+        check(shot[:2] == (2080, 800), f"grim's screenshot is {shot[:2]}, not both outputs side by side")
+        points = ot.screen_points([t for t in strokes if t.get("tool") != "eraser"], 2080, 800)
+        first = [p for p in points if p[0] < WIDTH]
+        second = [p for p in points if p[0] >= WIDTH and p[1] < 600]
+        check(first and second, f"the recording's points do not reach both outputs: {len(first)}, {len(second)}")
+        for name, pts in (("HEADLESS-1", first), ("HEADLESS-2", second)):
+            inked = [p for p in pts if ot.red_ink_near(shot, *p)]
+            check(len(inked) >= len(pts) * 0.90, f"{name}: only {len(inked)} of {len(pts)} points inked")
+        print(f"  {len(first)} points inked on HEADLESS-1, {len(second)} on HEADLESS-2", flush=True)
+
+
+def test_monitor_option_puts_the_canvas_on_that_output_only():
+    with Session(["--monitor", "HEADLESS-2"], second_output=(800, 600)) as s:
+        strokes = s.stack.request("strokes")["strokes"]
+        s.stack.open_and_wait()
+        shot = s.sway.screenshot()
+        inked, visible, n = ink_and_background(shot, strokes, DESKTOP, 800, 600, origin=(WIDTH, 0))
+        check(inked >= 0.90, f"HEADLESS-2: only {inked:.1%} of {n} points inked")
+        stray = [(x, y) for y in range(0, HEIGHT, 2) for x in range(0, WIDTH, 2) if ot.pixel(shot, x, y) != DESKTOP]
+        check(not stray, f"{len(stray)} pixels changed on HEADLESS-1, which the canvas must not cover, e.g. {stray[:3]}")
+
+
+def test_a_compositor_that_goes_away_ends_the_canvas_with_a_clear_line():
+    with Session() as s:
+        s.stack.open_and_wait()
+        s.sway.close()
+        deadline = time.monotonic() + 5
+        while s.stack.overlay.poll() is None:
+            check(time.monotonic() < deadline, "stylus-canvas still runs 5 s after the compositor went away")
+            time.sleep(0.05)
+        code = s.stack.overlay.returncode
+        time.sleep(0.1)
+        lines = [l for _, l in s.stack.overlay_log]
+        check(code == 69 and any("the Wayland compositor closed the connection" in l for l in lines),
+              f"exit status {code}, last lines {lines[-3:]}")
+        status = s.stack.request("status")
+        check(status["canvas"]["stroke_count"] > 0, f"the daemon lost its strokes: {status['canvas']}")
+
+
+def build_pointer(scratch):
+    xml = sorted(glob.glob(os.path.join(WLR_PROTOCOLS, "wlr-virtual-pointer-unstable-v1.xml")))
+    check(xml, "the wlr-virtual-pointer XML is missing: install librust-wayland-protocols-dev")
+    header = os.path.join(scratch, "wlr-virtual-pointer-unstable-v1-client-protocol.h")
+    code = os.path.join(scratch, "wlr-virtual-pointer-unstable-v1-protocol.c")
+    subprocess.run(["wayland-scanner", "client-header", xml[-1], header], check=True)
+    subprocess.run(["wayland-scanner", "private-code", xml[-1], code], check=True)
+    subprocess.run(["cc", "-O1", "-o", os.path.join(scratch, "pointer"), "-I", scratch, os.path.join(HERE, "wayland", "pointer.c"), code,
+                    "-lwayland-client"], check=True)
+
+
+def as_unprivileged(args):
+    """Root: the same tests as `nobody`, from a copy it can read."""
+    scratch = tempfile.mkdtemp(prefix="stylus-layer-shell-")
+    tree = os.path.join(scratch, "tree")
+    for part in ("Tests/overlay", "Tests/support", "Tests/Fixtures/recordings"):
+        shutil.copytree(os.path.join(ot.ROOT, part), os.path.join(tree, part),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    bin_dir = os.path.join(scratch, "bin")
+    os.makedirs(bin_dir)
+    for name in ("stylusd", "stylusctl", "stylusd-parse-config"):
+        shutil.copy2(os.path.join(args.bin, name), bin_dir)
+    shutil.copy2(args.canvas, os.path.join(scratch, "stylus-canvas"))
+    for path, dirs, files in os.walk(scratch):
+        for name in dirs + files + [""]:
+            os.chown(os.path.join(path, name), UNPRIVILEGED, UNPRIVILEGED)
+    env = {k: v for k, v in os.environ.items() if k in ("LANG", "LC_ALL", "TERM")}
+    # Root's own PATH may lead through folders nobody can enter (a pyenv under /root): the system's.
+    env.update(TMPDIR=scratch, PATH="/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin")
+    argv = ["setpriv", f"--reuid={UNPRIVILEGED}", f"--regid={UNPRIVILEGED}", "--clear-groups", "env", "-i",
+            *[f"{k}={v}" for k, v in env.items()],
+            "/usr/bin/python3", os.path.join(tree, "Tests", "overlay", os.path.basename(__file__)),
+            "--bin", bin_dir, "--canvas", os.path.join(scratch, "stylus-canvas")]
+    if args.only:
+        argv += ["--only", args.only]
+    try:
+        return subprocess.run(argv).returncode
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def main():
+    args = ot.canvas_arguments().parse_args()
+    missing = [tool for tool in ("sway", "grim", "swaymsg", "wtype", "wayland-scanner", "cc") if not shutil.which(tool)]
+    check(not missing, f"missing {missing}: make test-overlay installs them")
+    if os.getuid() == 0:
+        return as_unprivileged(args)
+    args.scratch = tempfile.mkdtemp(prefix="stylus-canvas-fixture-")
+    ot.ARGS = args
+    try:
+        build_pointer(args.scratch)
+        return run_tests("overlay-layer-shell", [
+            test_the_canvas_shows_its_ink_over_the_desktop_and_minimizes_back_to_it,
+            test_the_canvas_is_above_a_fullscreen_application_and_see_through,
+            test_with_click_through_a_click_on_the_open_canvas_reaches_the_application,
+            test_with_the_pen_captured_a_click_on_the_open_canvas_reaches_the_application,
+            test_in_observe_mode_the_open_canvas_takes_the_click_and_minimized_gives_it_back,
+            test_escape_minimizes_the_canvas,
+            test_two_outputs_of_different_sizes_get_a_surface_each_and_share_the_drawing,
+            test_monitor_option_puts_the_canvas_on_that_output_only,
+            test_a_compositor_that_goes_away_ends_the_canvas_with_a_clear_line,
+        ], only=args.only)
+    finally:
+        shutil.rmtree(args.scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
