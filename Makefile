@@ -366,12 +366,15 @@ install-overlay: overlay
 	install -Dm644 Overlay/stylus-canvas.desktop $(DESTDIR)$(AUTOSTARTDIR)/stylus-canvas.desktop
 	install -Dm644 packaging/deb/stylus-canvas.1 $(DESTDIR)$(MANDIR)/man1/stylus-canvas.1
 
-# The overlay's toggle-to-first-frame, ink latency and memory beside gromit-mpx
-# (part of `bench`). gromit-mpx not installable here: its part says SKIPPED and why.
+# The overlay's toggle-to-first-frame, ink latency and memory beside gromit-mpx on X11,
+# then the layer-shell canvas's under sway (part of `bench`). gromit-mpx not installable
+# here: its part says SKIPPED and why.
 bench-overlay: release release-bench overlay
 	$(call install_missing,$(DEB_OVERLAY_TEST))
 	-$(call install_missing,gromit-mpx)
 	python3 bench/overlay_bench.py --bin .build/release --canvas $(OVERLAY_BIN)
+	@# The layer-shell canvas under headless sway, in the same run (its daemon: the shipped build, which `nobody` can run).
+	python3 bench/layer_shell_bench.py --bin $(BIN) --canvas $(OVERLAY_BIN)
 
 # The Debian package, .build-deb/stylusd_VERSION_ARCH.deb: what `make install
 # PREFIX=/usr` installs, stylus-canvas built with the Swift runtime inside

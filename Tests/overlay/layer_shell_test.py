@@ -126,7 +126,7 @@ class App:
 class Session:
     """sway, stylusd with the recording's strokes, stylus-canvas; optionally the fullscreen application."""
 
-    def __init__(self, overlay_args=(), second_output=None, app=False, pen_captured=False):
+    def __init__(self, overlay_args=(), second_output=None, app=False, pen_captured=False, replay=False):
         self.runtime = tempfile.mkdtemp(prefix="stylus-layer-")
         os.chmod(self.runtime, 0o700)
         self.sway = Sway(self.runtime, second_output)
@@ -136,8 +136,8 @@ class Session:
         desktop.screenshot = self.sway.screenshot
         self.root = tempfile.mkdtemp(prefix="stylus-canvas-test-")
         os.chmod(self.root, 0o700)
-        self.stack = ot.Stack(ot.ARGS, desktop, self.root, overlay_args, replay=False, state=ot.drawn_state(),
-                              pen_captured=pen_captured)
+        self.stack = ot.Stack(ot.ARGS, desktop, self.root, overlay_args, replay=replay,
+                              state=None if replay else ot.drawn_state(), pen_captured=pen_captured)
 
     def __enter__(self):
         return self
@@ -201,6 +201,64 @@ def test_the_canvas_shows_its_ink_over_the_desktop_and_minimizes_back_to_it():
         settled_by_ack(s.stack)
         print(f"  {inked:.1%} of {n} points inked, {visible:.2%} of the desktop away from the ink unchanged; "
               "restored pixel for pixel; both transitions acked", flush=True)
+
+
+def test_a_replayed_double_press_opens_the_canvas_and_its_ink_follows_the_pen():
+    """The recording (Cintiq 22HDT at 2x): its double press opens the canvas, three strokes
+    are drawn live and confirmed; their ink is on screen while the replay goes on."""
+    with Session(replay=True) as s:
+        w = s.stack.watcher
+        w.wait(lambda e: e["event"] == "canvas" and e["state"] == "open" and e.get("source") == "pen", 40, "open by a double press")
+        w.wait(lambda e: e["event"] == "stroke" and e["index"] >= 2, 30, "three strokes")
+        s.stack.wait_overlay("strokes: 3", 5)
+        shot = s.sway.screenshot()
+        strokes = s.stack.request("strokes")
+        check(strokes["canvas"] == "open", f"the canvas closed before the screenshot: {strokes['canvas']}")
+        inked, visible, n = ink_and_background(shot, strokes["strokes"][:3], DESKTOP)
+        check(inked >= 0.90, f"only {inked:.1%} of {n} points of the first three strokes inked")
+        check(visible >= 0.97, f"only {visible:.1%} of the desktop away from the ink is visible")
+        w.wait(lambda e: e["event"] == "canvas" and e["state"] == "minimized" and e.get("source") == "pen", 40,
+               "minimized by a double press")
+        settled = [e for e in w.states() if e["state"] in ("open", "minimized")]
+        check(settled and all(e["cause"] == "ack" for e in settled),
+              f"transitions not ended by the canvas's ack: {[(e['state'], e['cause']) for e in settled if e['cause'] != 'ack']}")
+        print(f"  {inked:.1%} of {n} points inked live; {len(settled)} transitions, all acked", flush=True)
+
+
+def test_a_killed_daemon_takes_the_canvas_off_the_screen_within_3_s():
+    with Session() as s:
+        before = s.sway.screenshot()
+        s.stack.open_and_wait()
+        check(s.sway.screenshot()[2] != before[2], "the open canvas shows nothing")
+        s.stack.daemon.kill()
+        killed = time.monotonic()
+        while s.sway.screenshot()[2] != before[2]:
+            check(time.monotonic() - killed < 3.0, "the canvas still shows 3 s after the daemon was killed")
+            time.sleep(0.1)
+        print(f"  the desktop is back {time.monotonic() - killed:.2f} s after SIGKILL", flush=True)
+
+
+def test_an_output_plugged_in_while_open_gets_its_surface_and_its_part_of_the_drawing():
+    """One output, the canvas open on it; a second one appears (sway's create_output): the
+    desktop is 2080x800 now, and the canvas covers both with the drawing spread over them.
+    (Unplugging is not tested: sway 1.7 keeps a disabled output's wl_output and has no
+    `unplug`, so a client never sees one go.)"""
+    with Session() as s:
+        s.stack.open_and_wait()
+        since = time.monotonic()
+        s.sway.msg("create_output")
+        s.sway.msg("output", "HEADLESS-2", "resolution", "800x600", "position", f"{WIDTH}", "0",
+                   "bg", "#%02x%02x%02x" % DESKTOP, "solid_color")
+        s.stack.wait_overlay("covering all 2 monitors, 2080x800", 5, since)
+        s.stack.wait_overlay("layer surface on HEADLESS-2", 5, since)
+        s.stack.settle_screen()
+        strokes = s.stack.request("strokes")["strokes"]
+        shot = s.sway.screenshot()
+        points = ot.screen_points([t for t in strokes if t.get("tool") != "eraser"], 2080, 800)
+        for name, pts in (("HEADLESS-1", [p for p in points if p[0] < WIDTH]),
+                          ("HEADLESS-2", [p for p in points if p[0] >= WIDTH and p[1] < 600])):
+            inked = [p for p in pts if ot.red_ink_near(shot, *p)]
+            check(pts and len(inked) >= len(pts) * 0.90, f"{name}: only {len(inked)} of {len(pts)} points inked")
 
 
 def test_the_canvas_is_above_a_fullscreen_application_and_see_through():
@@ -325,11 +383,13 @@ def build_pointer(scratch):
                     "-lwayland-client"], check=True)
 
 
-def as_unprivileged(args):
-    """Root: the same tests as `nobody`, from a copy it can read."""
+def as_unprivileged(args, script=os.path.join("Tests", "overlay", "layer_shell_test.py"), extra=()):
+    """Root: the same `script` (this suite, or the layer-shell benchmark) as `nobody`, from a copy it can read."""
     scratch = tempfile.mkdtemp(prefix="stylus-layer-shell-")
     tree = os.path.join(scratch, "tree")
-    for part in ("Tests/overlay", "Tests/support", "Tests/Fixtures/recordings"):
+    for part in ("Tests/overlay", "Tests/support", "Tests/Fixtures/recordings", os.path.dirname(script)):
+        if os.path.exists(os.path.join(tree, part)):
+            continue
         shutil.copytree(os.path.join(ot.ROOT, part), os.path.join(tree, part),
                         ignore=shutil.ignore_patterns("__pycache__"))
     bin_dir = os.path.join(scratch, "bin")
@@ -345,9 +405,9 @@ def as_unprivileged(args):
     env.update(TMPDIR=scratch, PATH="/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin")
     argv = ["setpriv", f"--reuid={UNPRIVILEGED}", f"--regid={UNPRIVILEGED}", "--clear-groups", "env", "-i",
             *[f"{k}={v}" for k, v in env.items()],
-            "/usr/bin/python3", os.path.join(tree, "Tests", "overlay", os.path.basename(__file__)),
-            "--bin", bin_dir, "--canvas", os.path.join(scratch, "stylus-canvas")]
-    if args.only:
+            "/usr/bin/python3", os.path.join(tree, script),
+            "--bin", bin_dir, "--canvas", os.path.join(scratch, "stylus-canvas"), *extra]
+    if getattr(args, "only", ""):
         argv += ["--only", args.only]
     try:
         return subprocess.run(argv).returncode
@@ -367,6 +427,9 @@ def main():
         build_pointer(args.scratch)
         return run_tests("overlay-layer-shell", [
             test_the_canvas_shows_its_ink_over_the_desktop_and_minimizes_back_to_it,
+            test_a_replayed_double_press_opens_the_canvas_and_its_ink_follows_the_pen,
+            test_a_killed_daemon_takes_the_canvas_off_the_screen_within_3_s,
+            test_an_output_plugged_in_while_open_gets_its_surface_and_its_part_of_the_drawing,
             test_the_canvas_is_above_a_fullscreen_application_and_see_through,
             test_with_click_through_a_click_on_the_open_canvas_reaches_the_application,
             test_with_the_pen_captured_a_click_on_the_open_canvas_reaches_the_application,
