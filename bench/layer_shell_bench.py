@@ -24,18 +24,13 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "overlay"))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
 import layer_shell_test as lt  # noqa: E402
+import overlay_bench as ob  # noqa: E402
 import overlay_test as ot  # noqa: E402
 
 
-def percentile(values, p):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
-
-
-def rss_kib(pid):
-    with open(f"/proc/{pid}/status") as f:
-        return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+percentile, rss_kib = ob.percentile, ob.rss_kib
 
 
 def context_switches(pid):
@@ -80,26 +75,14 @@ def bench(args):
         grim_ms = (time.perf_counter() - started) * 100
         rss = {"never shown": rss_kib(pid)}
         wakeups = {"minimized": idle_wakeups(pid)}
-        client = ot.Client(s.stack.socket)
-        state = lambda: client.request("status")["result"]["canvas"]["state"]
-        times = []
-        for round_ in range(args.rounds + 1):
-            started = time.perf_counter()
-            client.request("toggle")
-            ot.check(wait_until(lambda: not bare()), "no canvas frame within 3 s")
-            if round_ < args.rounds:
-                times.append((time.perf_counter() - started) * 1000)
-            ot.check(wait_until(lambda: state() == "open"), "not open")
-            if round_ == args.rounds:   # one more opening, for the memory shown and the idle open canvas
-                time.sleep(0.5)
-                rss["shown"] = rss_kib(pid)
-                wakeups["open, no pen"] = idle_wakeups(pid)
-            client.request("toggle")
-            ot.check(wait_until(lambda: state() == "minimized"), "not minimized")
-            ot.check(wait_until(bare), "the canvas did not leave the screen")
+
+        def last_open():
+            time.sleep(0.5)
+            rss["shown"] = rss_kib(pid)
+            wakeups["open, no pen"] = idle_wakeups(pid)
+        times = ob.toggle_rounds(s.stack.socket, args.rounds, bare, wait_until, last_open)
         time.sleep(0.5)
         rss["hidden again"] = rss_kib(pid)
-        client.close()
         points = sum(len(t["points"]) for t in strokes)
         print(f"stylus-canvas (layer-shell, sway 1.7 headless): toggle -> first frame on screen, {len(times)} toggles: "
               f"p50 {percentile(times, 50):.1f} ms, p99 {percentile(times, 99):.1f} ms, max {max(times):.1f} ms "

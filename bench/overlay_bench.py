@@ -117,6 +117,32 @@ def check_compositor(desktop, part):
             ot.check(p.poll() is None, f"{p.args[0]} exited (status {p.returncode}) during {part}: its figures are void")
 
 
+def toggle_rounds(socket, rounds, bare, wait_until, last_open):
+    """`rounds` times: `toggle`, then the time until `bare()` (the probe pixel shows the
+    desktop) turns false: the first frame on screen; then waits for `open` (the fade's end
+    and its ack), toggles back and waits for `minimized` and the bare pixel. One more
+    opening after the measured ones calls `last_open` while open. Times in ms."""
+    times = []
+    client = ot.Client(socket)
+    state = lambda: client.request("status")["result"]["canvas"]["state"]
+    try:
+        for round_ in range(rounds + 1):
+            started = time.perf_counter()
+            client.request("toggle")
+            ot.check(wait_until(lambda: not bare()), "no canvas frame within 3 s")
+            if round_ < rounds:
+                times.append((time.perf_counter() - started) * 1000)
+            ot.check(wait_until(lambda: state() == "open"), "not open")
+            if round_ == rounds:
+                last_open()
+            client.request("toggle")
+            ot.check(wait_until(lambda: state() == "minimized"), "not minimized")
+            ot.check(wait_until(bare), "the canvas did not leave the screen")
+    finally:
+        client.close()
+    return times
+
+
 def bench_canvas(args, desktop, x):
     """`toggle` → first frame, over the strokes of the whole bundled recording; the overlay's RSS
     before it was ever shown, shown with those strokes, and hidden again."""
@@ -130,23 +156,11 @@ def bench_canvas(args, desktop, x):
             check_bare = lambda: x.pixel(px, py) == ot.DESKTOP
             ot.check(check_bare(), "the probe pixel is not the desktop before opening")
             rss = {"never shown": rss_kib(s.overlay.pid)}
-            times = []
-            client = ot.Client(s.socket)
-            state = lambda: client.request("status")["result"]["canvas"]["state"]
-            for round_ in range(args.rounds + 1):
-                started = time.perf_counter()
-                client.request("toggle")
-                ot.check(wait_until(lambda: not check_bare()), "no overlay frame within 3 s")
-                if round_ < args.rounds:
-                    times.append((time.perf_counter() - started) * 1000)
-                # let the fade end and the ack arrive, then minimize and wait for the bare desktop
-                ot.check(wait_until(lambda: state() == "open"), "not open")
-                if round_ == args.rounds:   # one more opening, for the memory shown
-                    time.sleep(0.5)
-                    rss["shown"] = rss_kib(s.overlay.pid)
-                client.request("toggle")
-                ot.check(wait_until(lambda: state() == "minimized"), "not minimized")
-                ot.check(wait_until(check_bare), "the overlay did not leave the screen")
+
+            def last_open():
+                time.sleep(0.5)
+                rss["shown"] = rss_kib(s.overlay.pid)
+            times = toggle_rounds(s.socket, args.rounds, check_bare, wait_until, last_open)
             time.sleep(0.5)
             rss["hidden again"] = rss_kib(s.overlay.pid)
             return times, rss, strokes
