@@ -145,6 +145,8 @@ public final class StylusConnection {
     public func reload() throws(StylusClientError) -> StatusResult { try request(.reload) }
     public func precision(_ action: PrecisionRequest) throws(StylusClientError) -> StatusResult { try request(.precision(action)) }
     public func output(_ mode: OutputChoice) throws(StylusClientError) -> StatusResult { try request(.output(mode)) }
+    /// An overlay saying how it reaches the screen; `status` shows it while this process runs.
+    public func reportOverlay(_ report: OverlayReport) throws(StylusClientError) -> StatusResult { try request(.overlay(report)) }
     public func strokes() throws(StylusClientError) -> StrokesResult { try request(.strokes) }
     public func devices() throws(StylusClientError) -> DevicesResult { try request(.devices) }
     public func subscribe(_ topics: [Topic] = Topic.defaults) throws(StylusClientError) -> TopicsResult { try request(.subscribe(topics)) }

@@ -102,11 +102,16 @@ final class ClientConnection {
     }
 
     /// The peer's uid, from the kernel (SO_PEERCRED), not from anything the client says.
-    func peerUID() -> uid_t? {
+    func peerUID() -> uid_t? { peerCredentials()?.uid }
+
+    /// The peer's process, from the kernel (SO_PEERCRED), asked once: an overlay's report lives as long as it does.
+    private(set) lazy var peerPID: pid_t? = peerCredentials().flatMap { $0.pid > 0 ? $0.pid : nil }
+
+    private func peerCredentials() -> PeerCredentials? {
         var credentials = PeerCredentials()
         var length = socklen_t(MemoryLayout<PeerCredentials>.size)
         guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return nil }
-        return credentials.uid
+        return credentials
     }
 }
 

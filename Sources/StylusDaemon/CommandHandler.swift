@@ -4,6 +4,9 @@ import StylusCore
 import StylusProtocol
 import StylusInput
 import StylusSystem
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What the daemon answers, without sockets: it holds the engine and what
 /// `status` reports, decodes a client's line and returns the response's
@@ -118,17 +121,18 @@ final class CommandHandler {
 
     // MARK: Requests
 
-    /// Decodes and answers one line; `topics` is the asking client's subscription.
-    func answer(_ line: [UInt8], topics: inout Set<Topic>, now: Int64) -> Answer {
+    /// Decodes and answers one line; `topics` is the asking client's
+    /// subscription, `peer` its process (the kernel's word, SO_PEERCRED).
+    func answer(_ line: [UInt8], topics: inout Set<Topic>, now: Int64, peer: pid_t? = nil) -> Answer {
         switch Request.decode(line) {
         case .failure(let failure):
             return .now(Response.failure(id: failure.id, failure.error))
         case .success(let request):
-            return execute(request, topics: &topics, now: now)
+            return execute(request, topics: &topics, now: now, peer: peer)
         }
     }
 
-    func execute(_ request: Request, topics: inout Set<Topic>, now: Int64) -> Answer {
+    func execute(_ request: Request, topics: inout Set<Topic>, now: Int64, peer: pid_t? = nil) -> Answer {
         let id = request.id
         switch request.command {
         case .status: return .now(status(id))
@@ -153,7 +157,23 @@ final class CommandHandler {
             return .afterReload(id: id)
         case .output(let choice):
             return .switchOutput(id: id, to: choice)
+        case .overlay(let report):
+            if overlay?.report != report { log("the canvas overlay reports: \(report.backend), \(report.outputs) output\(report.outputs == 1 ? "" : "s")") }
+            overlay = (report, peer)
+            return .now(status(id))
         }
+    }
+
+    /// The last overlay report and the process that sent it. Shown by
+    /// `status` while that process runs (the canvas may report on a
+    /// connection of a moment, so the connection's end says nothing).
+    private var overlay: (report: OverlayReport, pid: pid_t?)?
+
+    /// The report of an overlay that still runs: kill(pid, 0) checks without signalling.
+    private var runningOverlay: OverlayReport? {
+        guard let overlay else { return nil }
+        guard let pid = overlay.pid else { return overlay.report }
+        return kill(pid, 0) == 0 || errno == EPERM ? overlay.report : nil
     }
 
     /// Everything `status` reports, cheap to compare: a status asked for
@@ -165,6 +185,7 @@ final class CommandHandler {
         var devices: [DeviceID], buttonOnlyReason: String?
         var config: EngineConfig
         var output: StatusResult.OutputInfo
+        var overlay: OverlayReport?
         var changed: Bool?, reason: String?
         var unavailable: [String?]
     }
@@ -173,15 +194,16 @@ final class CommandHandler {
     private func status(_ id: JSONValue, changed: Bool? = nil, reason: String? = nil) -> [UInt8] {
         let c = engine.canvas
         let output = outputStatus()
+        let overlay = runningOverlay
         let key = StatusKey(canvas: c.state, strokes: c.strokes.count, points: c.pointCount, full: c.isFull,
                             precisionEnabled: engine.precisionEnabled, precisionActive: engine.precisionActive,
                             devices: engine.deviceIDs, buttonOnlyReason: buttonOnlyReason, config: engine.config,
-                            output: output, changed: changed, reason: reason,
+                            output: output, overlay: overlay, changed: changed, reason: reason,
                             unavailable: engine.config.boundButtons.map { actionUnavailable($0.action) })
         if let cached = statusCache[changed], cached.key == key {
             return Response.success(id: id, encodedResult: cached.encoded)
         }
-        let encoded = Response.EncodedResult(status: StatusResult(engine: engine, buttonOnlyReason: buttonOnlyReason, output: output,
+        let encoded = Response.EncodedResult(status: StatusResult(engine: engine, buttonOnlyReason: buttonOnlyReason, output: output, overlay: overlay,
                                                                   changed: changed, reason: reason, unavailable: actionUnavailable))
         statusCache[changed] = (key, encoded)
         return Response.success(id: id, encodedResult: encoded)

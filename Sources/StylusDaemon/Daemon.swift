@@ -562,7 +562,7 @@ public final class Daemon {
     private func answerWaitingLines(_ client: ClientConnection) {
         var budget = ClientConnection.answersPerTurn
         while budget > 0, client.closeReason == nil, let line = client.nextLineToAnswer() {
-            switch handler.answer(line, topics: &client.topics, now: monotonicMicroseconds()) {
+            switch handler.answer(line, topics: &client.topics, now: monotonicMicroseconds(), peer: client.peerPID) {
             case .now(let response):
                 client.send(response, kind: .response)
             case .afterReload(let id):

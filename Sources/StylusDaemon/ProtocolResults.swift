@@ -6,7 +6,7 @@ import StylusProtocol
 extension StatusResult {
     /// The engine's state as `status` reports it.
     /// - Parameter unavailable: why an action cannot work here, with the fix (nil when it can).
-    init(engine: Engine, buttonOnlyReason: String?, output: OutputInfo? = nil, changed: Bool? = nil, reason: String? = nil,
+    init(engine: Engine, buttonOnlyReason: String?, output: OutputInfo? = nil, overlay: OverlayReport? = nil, changed: Bool? = nil, reason: String? = nil,
          unavailable: (Action) -> String? = { _ in nil }) {
         let c = engine.canvas
         let devices = engine.deviceIDs.compactMap { id in
@@ -27,7 +27,7 @@ extension StatusResult {
                                preset: engine.config.preset,
                                bindings: engine.config.boundButtons.map { BindingInfo(button: $0.button.description, action: $0.action.rawValue,
                                                                                       unavailable: unavailable($0.action)) }),
-            output: output, changed: changed, reason: reason)
+            output: output, overlay: overlay, changed: changed, reason: reason)
     }
 
     /// Millimetres to a tenth: what a size needs, without 15 digits of binary fraction.

@@ -77,7 +77,7 @@ public enum Topic: String, CaseIterable, Codable, Sendable {
 /// derive from this list. Adding a command is a case here, its decoding in
 /// `ClientCommand.init(name:fields:)`, and its handler in the daemon.
 public enum CommandName: String, CaseIterable, Codable, Sendable {
-    case status, toggle, open, minimize, ack, strokes, clear, undo, precision, subscribe, unsubscribe, devices, reload, output
+    case status, toggle, open, minimize, ack, strokes, clear, undo, precision, subscribe, unsubscribe, devices, reload, output, overlay
 
     /// The argument a command takes beyond `id` and `cmd`.
     public enum Argument: Sendable, Equatable {
@@ -87,6 +87,8 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case topics
         /// `"mode"`: one of `OutputChoice`'s values.
         case outputMode
+        /// `"backend"` and `"outputs"`: an `OverlayReport`.
+        case overlayReport
     }
 
     public var argument: Argument? {
@@ -94,6 +96,7 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case .precision: .precisionAction
         case .subscribe, .unsubscribe: .topics
         case .output: .outputMode
+        case .overlay: .overlayReport
         default: nil
         }
     }
@@ -115,6 +118,7 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case .devices: "List the input hardware the daemon sees (its probe)."
         case .reload: "Make the daemon re-read its configuration file."
         case .output: "Switch how pen input reaches the desktop: observe (releases the pen at once), filter or auto."
+        case .overlay: "Tell stylusd how the canvas overlay reaches the screen (stylus-canvas sends it; status shows it)."
         }
     }
 
@@ -128,6 +132,7 @@ public enum ClientCommand: Equatable, Sendable {
     case subscribe([Topic])
     case unsubscribe([Topic])
     case output(OutputChoice)
+    case overlay(OverlayReport)
 
     public var name: CommandName {
         switch self {
@@ -145,6 +150,7 @@ public enum ClientCommand: Equatable, Sendable {
         case .subscribe: .subscribe
         case .unsubscribe: .unsubscribe
         case .output: .output
+        case .overlay: .overlay
         }
     }
 
@@ -154,6 +160,7 @@ public enum ClientCommand: Equatable, Sendable {
         case .precision(let request): ["action": .string(request.rawValue)]
         case .subscribe(let topics), .unsubscribe(let topics): ["topics": .array(topics.map { .string($0.rawValue) })]
         case .output(let mode): ["mode": .string(mode.rawValue)]
+        case .overlay(let report): ["backend": .string(report.backend), "outputs": .number(Double(report.outputs))]
         default: [:]
         }
     }
@@ -197,6 +204,14 @@ public enum ClientCommand: Equatable, Sendable {
                 throw ProtocolError(code: .badRequest, message: "output needs \"mode\": \"observe\", \"filter\" or \"auto\"")
             }
             self = .output(choice)
+        case .overlay:
+            guard case .string(let backend)? = fields["backend"], OverlayReport.isBackendName(backend) else {
+                throw ProtocolError(code: .badRequest, message: "overlay needs \"backend\": a name of 1-\(OverlayReport.maxBackendLength) lowercase letters, digits and hyphens (e.g. \"layer-shell\")")
+            }
+            guard case .number(let n)? = fields["outputs"], n == n.rounded(), (0...Double(OverlayReport.maxOutputs)).contains(n) else {
+                throw ProtocolError(code: .badRequest, message: "overlay needs \"outputs\": a whole number from 0 to \(OverlayReport.maxOutputs)")
+            }
+            self = .overlay(OverlayReport(backend: backend, outputs: Int(n)))
         }
     }
 }

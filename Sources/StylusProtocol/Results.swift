@@ -161,17 +161,21 @@ public struct StatusResult: Codable, Equatable, Sendable {
     public var config: ConfigInfo
     /// Optional only so that a client reads an older daemon's status; stylusd always sends it.
     public var output: OutputInfo?
+    /// How the running canvas overlay reaches the screen, as it reported it
+    /// (`overlay`); absent while no overlay that reported is running.
+    public var overlay: OverlayReport?
     /// Set by state-changing commands: whether anything changed.
     public var changed: Bool?
     /// Why nothing changed.
     public var reason: String?
 
     enum CodingKeys: String, CodingKey {
-        case protocolVersion = "protocol", canvas, precision, input, config, output, changed, reason
+        case protocolVersion = "protocol", canvas, precision, input, config, output, overlay, changed, reason
     }
 
     public init(canvas: CanvasInfo, precision: PrecisionInfo, input: InputInfo, config: ConfigInfo,
-                output: OutputInfo? = nil, changed: Bool? = nil, reason: String? = nil) {
+                output: OutputInfo? = nil, overlay: OverlayReport? = nil, changed: Bool? = nil, reason: String? = nil) {
+        self.overlay = overlay
         self.canvas = canvas
         self.precision = precision
         self.input = input
@@ -179,6 +183,26 @@ public struct StatusResult: Codable, Equatable, Sendable {
         self.output = output
         self.changed = changed
         self.reason = reason
+    }
+}
+
+/// What a canvas overlay says of itself (the `overlay` command): the route
+/// it took to the screen (`layer-shell`, `x11`, `wayland-toplevel`) and how
+/// many outputs that route offers it.
+public struct OverlayReport: Codable, Equatable, Sendable {
+    public var backend: String
+    public var outputs: Int
+    public static let maxBackendLength = 32
+    public static let maxOutputs = 64
+
+    public init(backend: String, outputs: Int) {
+        self.backend = backend
+        self.outputs = outputs
+    }
+
+    static func isBackendName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= maxBackendLength
+            && name.utf8.allSatisfy { (0x61...0x7a).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2d }
     }
 }
 

@@ -70,6 +70,13 @@ extension StatusResult {
                     o.array(output.waiting) { a, node in a.string(node) }
                 }
             }
+            if let overlay {
+                $0.key("overlay")
+                $0.object { o in
+                    o.key("backend"); o.string(overlay.backend)
+                    o.key("outputs"); o.int(overlay.outputs)
+                }
+            }
             $0.key("precision")
             $0.object { o in
                 o.key("active"); o.bool(precision.active)

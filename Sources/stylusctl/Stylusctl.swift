@@ -147,6 +147,7 @@ extension CommandName {
         case .devices: Devices.self
         case .reload: Reload.self
         case .output: OutputCommand.self
+        case .overlay: nil   // stylus-canvas's own report; `status` shows it
         }
     }
 }
@@ -236,6 +237,10 @@ func describeStatus(_ r: StatusResult) -> String {
         lines.append("binding    \(binding.button) = \(binding.action)" + (binding.unavailable.map { " (not available: \($0))" } ?? ""))
     }
     if let o = r.output { lines.append(describeOutput(o)) }
+    if let overlay = r.overlay {
+        lines.append("overlay    stylus-canvas as \(overlay.backend), \(overlay.outputs) output\(overlay.outputs == 1 ? "" : "s")"
+                     + (overlay.backend == "wayland-toplevel" ? " (no layer-shell here: a maximized window, not an overlay)" : ""))
+    }
     return lines.joined(separator: "\n")
 }
 

@@ -25,6 +25,7 @@ struct StatusJSONTests {
                                  .init(button: "pad-2", action: "key:LEFTCTRL+Z", unavailable: "no virtual keyboard: /dev/uinput: permission denied")]),
         output: .init(mode: "filter", requested: "auto", reason: "filter: /dev/uinput is writable", waiting: ["/dev/input/event5", "/dev/input/event7"],
                       capturesPen: true),
+        overlay: .init(backend: "layer-shell", outputs: 2),
         changed: true, reason: "why \"not\"")
 
     static let bare = StatusResult(

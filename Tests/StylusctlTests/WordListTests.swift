@@ -7,11 +7,11 @@ import Testing
 
 @Suite("stylusctl's words come from the protocol's lists")
 struct WordListTests {
-    /// A protocol command's stylusctl name: `subscribe` is `watch`; `unsubscribe` has none.
+    /// A protocol command's stylusctl name: `subscribe` is `watch`; `unsubscribe` and `overlay` (a canvas's own report) have none.
     static let expectedNames = CommandName.allCases.compactMap { name -> String? in
         switch name {
         case .subscribe: "watch"
-        case .unsubscribe: nil
+        case .unsubscribe, .overlay: nil
         default: name.rawValue
         }
     } + ["monitor", "calibrate", "config", "completions"]

@@ -872,6 +872,41 @@ def test_output_in_the_config_file_is_read_at_start_and_reload_and_the_command_l
         check(c.request("reload")["result"]["output"]["requested"] == "observe", "--output does not win at a reload")
 
 
+def test_an_overlays_report_is_in_status_while_it_runs_and_stylusctl_says_it(root):
+    """A canvas says how it reaches the screen (`overlay`); status shows it while that process
+    runs, whichever connection asks, and not once it ended; a bad report names its field."""
+    with Daemon(root) as d:
+        c = d.connect()
+        check("overlay" not in c.request("status")["result"], "an overlay before any reported")
+        reporter = subprocess.Popen([sys.executable, "-c", f"""
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect({d.socket!r})
+s.sendall(b'{{"id":1,"cmd":"overlay","backend":"layer-shell","outputs":2}}\\n')
+lines = s.makefile()
+line = lines.readline()
+while '"id"' not in line:   # the hello event comes first
+    line = lines.readline()
+print(line.strip(), flush=True)
+s.close()
+sys.stdin.readline()
+"""], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        try:
+            answer = json.loads(reporter.stdout.readline())
+            check(answer["ok"] and answer["result"]["overlay"] == {"backend": "layer-shell", "outputs": 2}, f"{answer}")
+            check(c.request("status")["result"].get("overlay") == {"backend": "layer-shell", "outputs": 2},
+                  "the report is not in status after its connection closed, while its process runs")
+            ctl = stylusctl(d, "status")
+            check("overlay    stylus-canvas as layer-shell, 2 outputs" in ctl.stdout, f"{ctl.stdout}")
+        finally:
+            reporter.stdin.close()
+            reporter.wait(5)
+        check("overlay" not in c.request("status")["result"], "the report of an overlay that ended is still in status")
+        r = c.request("overlay", backend="layer shell", outputs=1)
+        check(not r["ok"] and r["error"]["code"] == "bad-request" and r["error"]["message"].startswith('overlay needs "backend"'), f"{r}")
+        check(any("the canvas overlay reports: layer-shell, 2 outputs" in line for line in d.log), f"not logged: {d.log[-3:]}")
+
+
 TESTS = [v for k, v in sorted(globals().items()) if k.startswith("test_")]
 
 

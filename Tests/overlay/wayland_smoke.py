@@ -56,7 +56,17 @@ class Weston:
         while not os.path.exists(os.path.join(runtime, "wl-stylus-test")):
             check(time.monotonic() < deadline and self.proc.poll() is None, "weston did not start")
             time.sleep(0.1)
-        time.sleep(1.0)   # the desktop shell's background
+        # The desktop shell paints its background a moment after the socket appears (later on a
+        # loaded machine): wait for it, and for two screenshots that agree.
+        deadline = time.monotonic() + 10
+        last = None
+        while True:
+            shot = self.screenshot()
+            if last is not None and shot[2] == last[2] and ot.pixel(shot, WIDTH // 2, HEIGHT // 2) != (0, 0, 0):
+                break
+            check(time.monotonic() < deadline, "weston's desktop shell never painted its background")
+            last = shot
+            time.sleep(0.2)
         if xwayland:
             # weston listens for X11 clients at once (Xwayland itself starts on the first one).
             while not set(glob.glob("/tmp/.X11-unix/X*")) - x_sockets:
@@ -113,6 +123,8 @@ def fallback_is_see_through(xwayland):
                         time.sleep(0.1)
                         after = weston.screenshot()
                     check(after[2] == before[2], "the desktop 3 s after minimize still differs from before the canvas opened")
+                    overlay = s.request("status").get("overlay")
+                    check(overlay == {"backend": "wayland-toplevel", "outputs": 1}, f"status's overlay: {overlay}")
                     settled = [e for e in s.watcher.states() if e["state"] in ("open", "minimized")]
                     check(len(settled) == 2 and all(e["cause"] == "ack" for e in settled),
                           f"transitions: {[(e['state'], e['cause']) for e in settled]}")

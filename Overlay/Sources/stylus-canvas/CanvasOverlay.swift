@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import CGtk4
 import CanvasModel
+import StylusProtocol
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -83,6 +84,7 @@ final class CanvasOverlay: CanvasSurfaceOwner {
             log("\(again ? "reconnected" : "connected"): canvas \(canvas.rawValue), \(strokeCount) strokes\(capturesPen ? ", the daemon captures the pen" : "")")
             setDaemonCapturesPen(capturesPen)
             setPens(pens)
+            reportOverlay(force: true)
             if again || strokeCount != book.finished.count { fetchStrokes() }
             follow(canvas)
         case .disconnected(let reason):
@@ -285,7 +287,21 @@ final class CanvasOverlay: CanvasSurfaceOwner {
         log("presented")
     }
 
+    /// Tells the daemon which route this canvas took and how many outputs it has
+    /// (`stylusctl status` shows it): on each connection, and when the outputs change.
+    private func reportOverlay(force: Bool = false) {
+        let report = OverlayReport(backend: backend.name, outputs: backend.monitors().count)
+        guard connected, force || report != reported else { return }
+        reported = report
+        link.send(.overlay(report)) { error in
+            // An older daemon does not know the command: nothing else depends on it.
+            if let error { MainInbox.shared.post { [self] in log("overlay report: \(error)") } }
+        }
+    }
+    private var reported: OverlayReport?
+
     func monitorsChanged() {
+        reportOverlay()
         guard shown else { return }
         log("the monitors changed")
         present()

@@ -91,7 +91,7 @@ final class DaemonLink: Sendable {
 
     // MARK: Requests, each on its own connection and thread; `done` runs on that thread.
 
-    enum Command: Sendable { case ack, minimize, undo }
+    enum Command: Sendable { case ack, minimize, undo, overlay(OverlayReport) }
 
     func send(_ command: Command, done: @escaping @Sendable (String?) -> Void) {
         let path = path
@@ -102,6 +102,7 @@ final class DaemonLink: Sendable {
                 case .ack: _ = try connection.ack()
                 case .minimize: _ = try connection.minimize()
                 case .undo: _ = try connection.undo()
+                case .overlay(let report): _ = try connection.reportOverlay(report)
                 }
                 done(nil)
             } catch {

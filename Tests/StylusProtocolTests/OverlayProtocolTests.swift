@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+import Testing
+@testable import StylusProtocol
+
+@Suite("The overlay command and status field")
+struct OverlayProtocolTests {
+    static func decode(_ line: String) -> Result<Request, RequestFailure> { Request.decode(Array(line.utf8)) }
+
+    @Test func aReportTravelsBothWays() throws {
+        let request = Request(id: .number(2), command: .overlay(OverlayReport(backend: "layer-shell", outputs: 2)))
+        #expect(String(decoding: request.line, as: UTF8.self) == #"{"backend":"layer-shell","cmd":"overlay","id":2,"outputs":2}"# + "\n")
+        #expect(try Self.decode(#"{"id":2,"cmd":"overlay","backend":"layer-shell","outputs":2}"#).get() == request)
+        #expect(CommandName.overlay.argument == .overlayReport)
+    }
+
+    @Test(arguments: [
+        (#"{"id":3,"cmd":"overlay","outputs":1}"#, "backend"),
+        (#"{"id":3,"cmd":"overlay","backend":"","outputs":1}"#, "backend"),
+        (#"{"id":3,"cmd":"overlay","backend":"Layer Shell","outputs":1}"#, "backend"),
+        (#"{"id":3,"cmd":"overlay","backend":"a-name-longer-than-thirty-two-bytes","outputs":1}"#, "backend"),
+        (#"{"id":3,"cmd":"overlay","backend":"x11"}"#, "outputs"),
+        (#"{"id":3,"cmd":"overlay","backend":"x11","outputs":1.5}"#, "outputs"),
+        (#"{"id":3,"cmd":"overlay","backend":"x11","outputs":-1}"#, "outputs"),
+        (#"{"id":3,"cmd":"overlay","backend":"x11","outputs":65}"#, "outputs"),
+        (#"{"id":3,"cmd":"overlay","backend":"x11","outputs":"2"}"#, "outputs"),
+    ])
+    func aBadReportIsABadRequestNamingTheField(line: String, field: String) throws {
+        guard case .failure(let failure) = Self.decode(line) else {
+            Issue.record("accepted \(line)")
+            return
+        }
+        #expect(failure.id == .number(3))
+        #expect(failure.error.code == .badRequest)
+        #expect(failure.error.message.hasPrefix("overlay needs \"\(field)\""), "\(failure.error.message)")
+    }
+
+    @Test func statusCarriesTheReportAndReadsAStatusWithout() throws {
+        var status = OutputProtocolTests.status
+        status.overlay = OverlayReport(backend: "wayland-toplevel", outputs: 1)
+        let line = String(decoding: Response.success(id: .number(1), status), as: UTF8.self)
+        #expect(line.contains(#","overlay":{"backend":"wayland-toplevel","outputs":1},"#), "\(line)")
+        #expect(try ProtocolV1.decode(StatusResult.self, from: Response.line(status)) == status)
+        status.overlay = nil
+        #expect(!String(decoding: Response.success(id: .number(1), status), as: UTF8.self).contains("overlay"))
+    }
+}
