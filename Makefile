@@ -281,6 +281,7 @@ install: install-paths-check install-build install-overlay
 		.build-static/release/$$p --generate-completion-script fish > $(DESTDIR)$(FISHCOMPLETIONSDIR)/$$p.fish || exit 1; \
 	done
 	SWIFT=$(SWIFT) tools/man.sh .build-static/release $(DESTDIR)$(MANDIR)/man1
+	install -Dm644 packaging/deb/stylusd.toml.5 $(DESTDIR)$(MANDIR)/man5/stylusd.toml.5
 	install -Dm644 examples/config.toml $(DESTDIR)$(DOCDIR)/examples/config.toml
 	@echo "installed under $(DESTDIR)$(PREFIX); then: sudo udevadm control --reload && sudo udevadm trigger,"
 	@echo "and as yourself: systemctl --user daemon-reload && systemctl --user enable --now stylusd.socket"
@@ -316,7 +317,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/stylusd $(DESTDIR)$(BINDIR)/stylusctl $(DESTDIR)$(BINDIR)/stylus-canvas \
 	      $(DESTDIR)$(LIBEXECDIR)/stylusd-parse-config \
 	      $(DESTDIR)$(USERUNITDIR)/stylusd.service $(DESTDIR)$(USERUNITDIR)/stylusd.socket $(DESTDIR)$(USERUNITDIR)/stylus-canvas.service \
-	      $(DESTDIR)$(AUTOSTARTDIR)/stylus-canvas.desktop $(DESTDIR)$(MANDIR)/man1/stylus-canvas.1 \
+	      $(DESTDIR)$(AUTOSTARTDIR)/stylus-canvas.desktop $(DESTDIR)$(MANDIR)/man1/stylus-canvas.1 $(DESTDIR)$(MANDIR)/man5/stylusd.toml.5 \
 	      $(DESTDIR)$(UDEVRULESDIR)/70-stylusd.rules $(DESTDIR)$(UDEVRULESDIR)/70-stylusd-uinput.rules \
 	      $(DESTDIR)$(MODULESLOADDIR)/stylusd-uinput.conf $(DESTDIR)$(QUIRKSDIR)/50-stylusd.quirks \
 	      $(DESTDIR)$(DOCDIR)/examples/config.toml
@@ -355,7 +356,7 @@ test-overlay: release overlay
 	$(call install_missing,$(DEB_OVERLAY_TEST))
 	python3 Tests/overlay/overlay_test.py --bin $(BIN) --canvas $(OVERLAY_BIN) --no-install --screenshot docs/images/canvas.png
 	python3 Tests/overlay/make_run_test.py --canvas $(OVERLAY_BIN) --no-install
-	python3 Tests/overlay/layer_shell_test.py --bin $(BIN) --canvas $(OVERLAY_BIN)
+	python3 Tests/overlay/layer_shell_test.py --bin $(BIN) --canvas $(OVERLAY_BIN) --screenshot docs/images/canvas-sway.png
 	python3 Tests/overlay/wayland_smoke.py --bin $(BIN) --canvas $(OVERLAY_BIN)
 
 # The overlay, its user unit and its autostart entry (part of `install`).

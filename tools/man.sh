@@ -5,7 +5,8 @@
 # tool. The tool comes from the package's own checkout, built by its plugin
 # (offline); asking the plugin for its help builds the tool and nothing
 # else. The hidden parse-config-child subcommand is left out, blank lines
-# become paragraphs, and the date
+# become paragraphs, packaging/man/PROGRAM.1.sections adds what the parser
+# does not know (ENVIRONMENT, FILES, EXIT STATUS, SEE ALSO), and the date
 # is the last commit's, so the same tree gives the same pages.
 set -eu
 bin=$1
@@ -21,5 +22,14 @@ mkdir -p "$work" "$out"
 for program in stylusd stylusctl; do
     "$tool" "$bin/$program" --date "$date" --output-directory "$work"
     # An empty line in a discussion (between paragraphs) is an mdoc warning: .Pp is mdoc's paragraph.
-    sed -e '/^\.It Em parse-config-child$/,/^\.El$/d' -e 's/^$/.Pp/' "$work/$program.1" > "$out/$program.1"
+    sed -e '/^\.It Em parse-config-child$/,/^\.El$/d' -e 's/^$/.Pp/' "$work/$program.1" > "$work/$program.clean.1"
+    # What the argument parser cannot know (ENVIRONMENT, FILES, EXIT STATUS, SEE ALSO) is
+    # written by hand in packaging/man/, and goes in before the generated AUTHORS section.
+    awk -v extra="packaging/man/$program.1.sections" '
+        !done && /^\.Sh (SEE ALSO|AUTHORS|HISTORY)/ { while ((getline line < extra) > 0) print line; done = 1 }
+        /^\.Sh SEE ALSO/ { skip = 1; next }
+        skip && /^\.Sh / { skip = 0 }
+        !skip { print }
+        END { if (!done) while ((getline line < extra) > 0) print line }
+    ' "$work/$program.clean.1" > "$out/$program.1"
 done

@@ -50,6 +50,11 @@ public struct MonitorShape: Equatable, Sendable {
 
     /// A laptop's own panel, by its connector's name.
     var builtIn: Bool? { connector.map { c in ["eDP", "LVDS", "DSI"].contains { c.hasPrefix($0) } } }
+
+    /// Made by Wacom: GDK on X11 gives the EDID's PNP id (`WAC`); a Wayland
+    /// compositor's `wl_output.make` may spell the maker's name instead
+    /// (wlroots: "Wacom Tech").
+    var madeByWacom: Bool { manufacturer.map { $0 == "WAC" || $0.lowercased().hasPrefix("wacom") } ?? false }
 }
 
 /// Which monitors the canvas covers, as the user asked (`--monitor`).
@@ -140,7 +145,7 @@ public struct MonitorPlacement: Equatable, Sendable {
                 func off(_ a: Double, _ b: Double) -> Double { max(abs(a - Double(m.widthMM)) / Double(m.widthMM), abs(b - Double(m.heightMM)) / Double(m.heightMM)) }
                 let o = min(off(w, h), off(h, w))   // a display turned to portrait reports its sides swapped
                 guard o <= sizeTolerance else { return nil }
-                let maker = pen.vendor == PenSurface.wacom && m.manufacturer == "WAC" ? 0 : 1
+                let maker = pen.vendor == PenSurface.wacom && m.madeByWacom ? 0 : 1
                 let place = m.builtIn.map { $0 == pen.builtIn ? 0 : 1 } ?? 0
                 return (i, maker * 2 + place, o)
             }.sorted { ($0.rank, $0.off) < ($1.rank, $1.off) }

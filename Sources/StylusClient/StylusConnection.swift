@@ -52,6 +52,13 @@ public final class StylusConnection {
         do {
             fd = try address.connectStream()
         } catch {
+            // Something that is there but is no socket is a wrong path, not a stopped daemon.
+            var info = stat()
+            if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFSOCK {
+                let what = info.st_mode & S_IFMT == S_IFDIR ? "a directory" : info.st_mode & S_IFMT == S_IFREG ? "a regular file" : "not a socket"
+                throw StylusClientError(.notRunning, "\(path) is \(what), not stylusd's socket: give the socket with --socket or STYLUSD_SOCKET "
+                                        + "(by default $XDG_RUNTIME_DIR/stylusd/stylusd.sock)")
+            }
             throw StylusClientError(.notRunning, "stylusd is not running (\(path): \(error.errno.reason)).\n"
                                     + Self.howToStart(unitInstalled: Self.userUnitInstalled()))
         }

@@ -56,7 +56,7 @@ public enum Action: Hashable, Sendable {
 
     /// Every kind of action, in the order help texts list them: the one
     /// place that `spelledOut`, `--help`, completions, `hello` and the
-    /// README's table come from.
+    /// table in docs/USAGE.md come from.
     public enum Form: String, CaseIterable, Sendable {
         case toggleCanvas = "toggle-canvas"
         case togglePrecision = "toggle-precision"

@@ -58,7 +58,7 @@ final class CommandLauncher {
         }
         // A command may start a program meant to outlive the daemon (an editor); stylusd does not
         // kill it at a stop. Under the systemd unit the stop ends it with the control group
-        // (README: `exec:systemd-run --user …` for a program that must outlive stylusd).
+        // (docs/USAGE.md: `exec:systemd-run --user …` for a program that must outlive stylusd).
         child.killedWhenDropped = false
         let endFD: Int32
         do {

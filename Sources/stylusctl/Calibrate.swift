@@ -79,8 +79,14 @@ struct Calibrate: ParsableCommand {
         try client { () throws(StylusClientError) in
             let connection = try socket.connect()
             _ = try connection.subscribe([.button])
-            current = try connection.status().config.intervalMS
+            let status = try connection.status()
+            current = status.config.intervalMS
             say("Calibrating the double press of \(button) (interval now \(current) ms). Ctrl-C stops.")
+            // Said, not left to a silent wait: the presses can only come from that device.
+            let device = button.hasPrefix("pad-") ? "pad" : "pen"
+            if !status.input.devices.contains(where: { $0.kind == device }) {
+                say("No \(device) is connected\(status.input.reason.map { " (\($0))" } ?? ""): this waits until one is and \(button) is pressed.")
+            }
             say("")
             say("Step 1 of 2: double-press \(button) \(doubles) times, as you do when you mean it,")
             say("with a pause of a second or more between one double press and the next.")

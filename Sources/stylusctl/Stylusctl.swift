@@ -220,13 +220,36 @@ extension ResponseLine {
     }
 }
 
-/// `status` and every state-changing command print the same summary.
-func describeStatus(_ r: StatusResult) -> String {
+/// What a command's answer prints: `status` (and `reload`, which may change
+/// anything) the whole summary; a command that changes one part of the state,
+/// that part's line (`stylusctl status` shows the rest).
+enum StatusPart {
+    case all, canvas, precision, output
+
+    init(_ command: ClientCommand) {
+        switch command {
+        case .toggle, .open, .minimize, .ack, .clear, .undo: self = .canvas
+        case .precision: self = .precision
+        case .output: self = .output
+        default: self = .all
+        }
+    }
+}
+
+func describeStatus(_ r: StatusResult, only part: StatusPart = .all) -> String {
     var lines: [String] = []
     if r.changed == false, let reason = r.reason { lines.append("unchanged: \(reason)") }
     let c = r.canvas
-    lines.append("canvas     \(c.state) (\(counted(c.strokeCount, "stroke")), \(counted(c.pointCount, "point"))\(c.full ? ", full" : ""))")
-    lines.append("precision  \(r.precision.enabled ? "enabled" : "disabled"), \(r.precision.active ? "active" : "inactive")")
+    let canvasLine = "canvas     \(c.state) (\(counted(c.strokeCount, "stroke")), \(counted(c.pointCount, "point"))\(c.full ? ", full" : ""))"
+    let precisionLine = "precision  \(r.precision.enabled ? "enabled" : "disabled"), \(r.precision.active ? "active" : "inactive")"
+    switch part {
+    case .canvas: return (lines + [canvasLine]).joined(separator: "\n")
+    case .precision: return (lines + [precisionLine]).joined(separator: "\n")
+    case .output: return (lines + [r.output.map(describeOutput) ?? "output     unknown (a daemon older than the output command)"]).joined(separator: "\n")
+    case .all: break
+    }
+    lines.append(canvasLine)
+    lines.append(precisionLine)
     if r.input.mode == "pen" {
         lines.append("input      pen: " + r.input.devices.map { "\($0.name) [\($0.kind)]" }.joined(separator: ", "))
     } else {
@@ -260,7 +283,7 @@ func describeOutput(_ o: StatusResult.OutputInfo) -> String {
 func runStateCommand(_ command: ClientCommand, socket: SocketOption, json: Bool) throws {
     try client { () throws(StylusClientError) in
         let response = try socket.connect().send(command)
-        emit(json ? stylusctl.json(try response.raw()) : describeStatus(try response.typed(StatusResult.self)))
+        emit(json ? stylusctl.json(try response.raw()) : describeStatus(try response.typed(StatusResult.self), only: StatusPart(command)))
     }
 }
 
@@ -362,13 +385,19 @@ struct Watch: ParsableCommand {
             + (status.output.map { ", output \($0.mode)" } ?? "")
     }
 
-    /// "12:34:56.789 canvas state=open source=pen …": the event name, then its fields.
-    static func describe(_ event: EventLine) -> String {
+    /// "12:34:56.789 canvas state=open source=pen …": the local wall-clock time of the
+    /// event, its name, then its fields. `time_us` is CLOCK_MONOTONIC (what the kernel
+    /// stamps input with); `wallClockOffset` (µs, realtime − monotonic, read now) turns
+    /// it into the time of day. `--json` keeps `time_us` as the daemon sent it.
+    static func describe(_ event: EventLine, wallClockOffset: Int64 = wallClockOffsetNow()) -> String {
         var parts: [String] = []
         if let micros = event.time {
-            let seconds = micros / 1_000_000
-            let ms = (micros % 1_000_000) / 1000
-            parts.append("\(seconds).\(String(1000 + ms).dropFirst())")
+            var seconds = time_t((micros + wallClockOffset) / 1_000_000)
+            let ms = ((micros + wallClockOffset) % 1_000_000) / 1000
+            var local = tm()
+            localtime_r(&seconds, &local)
+            func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+            parts.append("\(two(local.tm_hour)):\(two(local.tm_min)):\(two(local.tm_sec)).\(String(1000 + ms).dropFirst())")
         }
         parts.append(event.name)
         for key in event.fields.keys.sorted() where key != "event" && key != "time_us" {
@@ -377,6 +406,14 @@ struct Watch: ParsableCommand {
         }
         return parts.joined(separator: " ")
     }
+}
+
+/// Microseconds from CLOCK_MONOTONIC to CLOCK_REALTIME, now.
+func wallClockOffsetNow() -> Int64 {
+    var real = timespec(), mono = timespec()
+    clock_gettime(CLOCK_REALTIME, &real)
+    clock_gettime(CLOCK_MONOTONIC, &mono)
+    return (Int64(real.tv_sec) - Int64(mono.tv_sec)) * 1_000_000 + (Int64(real.tv_nsec) - Int64(mono.tv_nsec)) / 1000
 }
 
 struct Devices: ParsableCommand {
@@ -487,8 +524,12 @@ struct Reload: ParsableCommand {
     @OptionGroup var socket: SocketOption
 
     func run() throws {
-        try client { () throws(StylusClientError) in
+        do throws(StylusClientError) {
             emit(describeStatus(try socket.connect().send(.reload).typed(StatusResult.self)))
+        } catch {
+            printError("stylusctl: \(error.message)")
+            // The daemon could not use the file: a configuration error (78), as `config check` reports one.
+            throw ExitCode(error.kind == .commandFailed(.failed) ? Status.badConfig : Status.of(error))
         }
     }
 }

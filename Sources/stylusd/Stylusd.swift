@@ -15,6 +15,7 @@ struct Stylusd: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stylusd",
         abstract: "Pen side-button double presses and pressure precision for Linux tablets.",
+        usage: "stylusd [run] [<options>]\n       stylusd probe [--json]\n       stylusd replay <file> [<options>]",
         discussion: """
             With no subcommand, runs the daemon in the foreground: pen input from libinput, \
             events on standard output. `stylusd probe` lists the input hardware; \
@@ -190,6 +191,7 @@ struct Stylusd: ParsableCommand {
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the daemon in the foreground (the default).",
+        usage: "stylusd [run] [<options>]",
         discussion: """
             Without --device, follows every tablet on the seat through libinput's udev backend, \
             hotplug included. With no pen present it runs button-only and says why. \

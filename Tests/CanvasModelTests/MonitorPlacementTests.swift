@@ -94,6 +94,17 @@ private let cintiq16Pen = PenSurface(widthMM: 344.2, heightMM: 193.6, direct: tr
     #expect(p.monitors == [1])
 }
 
+@Test func onWaylandTheMakersNameFindsTheWacomDisplayAsItsPNPIdDoesOnX11() {
+    // Two external monitors of the Cintiq's size: only the maker tells them apart.
+    let dell = MonitorShape(connector: "DP-1", manufacturer: "Dell Inc.", x: 0, y: 0, width: 1920, height: 1080, widthMM: 345, heightMM: 194)
+    var named = cintiq16
+    named.manufacturer = "Wacom Tech"   // wl_output.make as wlroots spells it
+    #expect(MonitorPlacement.choose(.auto, pens: [cintiq16Pen], monitors: [dell, named])?.monitors == [1])
+    named.manufacturer = "Dell Inc."
+    #expect(MonitorPlacement.choose(.auto, pens: [cintiq16Pen], monitors: [dell, named])?.monitors == [0],
+            "without the maker, the first of two equal fits")
+}
+
 @Test func aPluggedInPenDisplayPrefersAnExternalMonitorAndABuiltInPenTheBuiltInPanel() {
     // Neither monitor's EDID names its maker here: the connection decides.
     let anonymous = MonitorShape(connector: "DP-1", x: 1920, y: 0, width: 1920, height: 1080, widthMM: 345, heightMM: 194)

@@ -2,10 +2,24 @@
 import StylusCore
 import StylusProtocol
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import stylusctl
 
 @Suite("stylusctl's command line")
 struct CommandLineTests {
+    @Test func watchPrintsAnEventAtItsTimeOfDayAndItsFields() throws {
+        setenv("TZ", "UTC", 1)
+        tzset()
+        guard case .event(let event)? = ServerLine.decode(Array(#"{"event":"canvas","state":"open","stroke_count":2,"time_us":5000123456}"#.utf8)) else {
+            Issue.record("not an event")
+            return
+        }
+        // Monotonic 5000.123456 s; the machine booted at 2026-11-25 12:00:00 UTC (1 795 608 000 s).
+        #expect(Watch.describe(event, wallClockOffset: 1_795_608_000_000_000) == "13:23:20.123 canvas state=open stroke_count=2")
+    }
+
     @Test func aTypoGetsTheNearestCommand() throws {
         let message = try #require(Stylusctl.unknownCommandMessage("togle"))
         #expect(message == "stylusctl: unknown command \"togle\"; did you mean \"toggle\"?")
@@ -55,6 +69,16 @@ struct CommandLineTests {
     @Test func oneStrokeIsOneStroke() {
         #expect(describeStatus(Self.status(strokes: 1, points: 1)).hasPrefix("canvas     minimized (1 stroke, 1 point)"))
         #expect(describeStatus(Self.status(strokes: 2, points: 0)).hasPrefix("canvas     minimized (2 strokes, 0 points)"))
+    }
+
+    @Test func aCommandThatChangesOnePartPrintsThatPartsLineAndStatusPrintsAll() {
+        var r = Self.status(strokes: 2, points: 40)
+        #expect(describeStatus(r, only: StatusPart(.toggle)) == "canvas     minimized (2 strokes, 40 points)")
+        #expect(describeStatus(r, only: StatusPart(.precision(.enable))) == "precision  disabled, inactive")
+        r.changed = false
+        r.reason = "canvas is already minimized"
+        #expect(describeStatus(r, only: StatusPart(.minimize)) == "unchanged: canvas is already minimized\ncanvas     minimized (2 strokes, 40 points)")
+        #expect(describeStatus(r, only: StatusPart(.status)).split(separator: "\n").count == 5, "status: the reason, canvas, precision, input, config")
     }
 
     @Test func watchSaysAtOnceWhatItWatchesAndFromWhatState() {

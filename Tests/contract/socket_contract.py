@@ -98,10 +98,10 @@ def test_an_over_long_line_gets_an_error_and_a_disconnect(root):
 
 def test_another_uid_is_refused_even_with_an_open_socket_mode(root):
     with Daemon(root) as d:
-        os.chmod(os.path.dirname(d.root), 0o755)
-        os.chmod(d.root, 0o755)
-        os.chmod(os.path.join(d.root, "run"), 0o755)
-        os.chmod(os.path.dirname(d.socket), 0o755)
+        # Every folder on the way open to others: added bits only, never taken (the
+        # first is the system's temporary folder, whose sticky and write bits must stay).
+        for folder in (os.path.dirname(d.root), d.root, os.path.join(d.root, "run"), os.path.dirname(d.socket)):
+            os.chmod(folder, os.stat(folder).st_mode & 0o7777 | 0o055)
         os.chmod(d.socket, 0o666)
         probe = ("import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); "
                  "print(s.makefile().readline().strip())")
@@ -272,6 +272,9 @@ def test_reload_applies_a_good_config_and_keeps_the_running_one_on_a_bad_one(roo
         check(not r["ok"] and f"{config}:2: interval_ms" in r["error"]["message"], f"{r}")
         check(c.request("status")["result"]["config"]["interval_ms"] == 900, "a bad reload changed the configuration")
         check(d.proc.poll() is None, "the daemon died on a bad reload")
+        ctl = stylusctl(d, "reload")
+        check(ctl.returncode == 78 and f"{config}:2: interval_ms" in ctl.stderr,
+              f"stylusctl reload of a bad file: status {ctl.returncode} (78 wanted, as for any bad configuration), {ctl.stderr.strip()}")
 
 
 def test_a_bad_config_at_start_names_file_line_and_key(root):
@@ -360,6 +363,10 @@ def test_stylusctl_exit_statuses_and_watch_into_a_pipe(root):
                 os.path.join(d.env.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config"), "systemd", "user")))
     hint = "systemctl --user start stylusd" if unit else "make run"
     check(missing.returncode == 69 and hint in missing.stderr, f"{missing.returncode} {missing.stderr}")
+    # A path that exists but is no socket is a mistake in the path, not a stopped daemon.
+    wrong = stylusctl(d, "--socket", "/etc/passwd", "status")
+    check(wrong.returncode == 69 and "/etc/passwd is a regular file, not stylusd's socket" in wrong.stderr
+          and "not running" not in wrong.stderr, f"{wrong.returncode} {wrong.stderr}")
     # A 5 s transition: the second toggle and watch's subscription must come
     # inside it, each a stylusctl start (about 0.1 s under a sanitizer, more on a busy host).
     with Daemon(root, "--transition-ms", "5000") as d:

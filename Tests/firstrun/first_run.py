@@ -95,7 +95,7 @@ def test_make_demo_keeps_to_itself(home):
         check(make.wait_for(r"Ctrl-C stops the demo"), "make demo never said how to stop it")
         events = []
         while len(events) < 4:
-            match = make.wait_for(r"^\d+\.\d{3} (canvas|double-press) ", seconds=60)
+            match = make.wait_for(r"^\d{2}:\d{2}:\d{2}\.\d{3} (canvas|double-press) ", seconds=60)
             check(match, f"make demo printed {len(events)} events and then stopped")
             events.append(make.lines[-1])
     finally:
@@ -119,7 +119,7 @@ def test_make_install_into_a_folder(home):
                        env={k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL")})
     check(r.returncode == 0, f"make install: {r.returncode}\n{r.stdout[-2000:]}{r.stderr[-2000:]}")
     usr = os.path.join(destdir, "usr")
-    expected = ["bin/stylusd", "bin/stylusctl", "share/man/man1/stylusd.1", "share/man/man1/stylusctl.1",
+    expected = ["bin/stylusd", "bin/stylusctl", "share/man/man1/stylusd.1", "share/man/man1/stylusctl.1", "share/man/man5/stylusd.toml.5",
                 "share/doc/stylusd/examples/config.toml", "lib/systemd/user/stylusd.service", "lib/systemd/user/stylusd.socket"]
     for program in ("stylusd", "stylusctl"):
         expected += [f"share/bash-completion/completions/{program}", f"share/zsh/site-functions/_{program}",
@@ -140,12 +140,19 @@ def test_make_install_into_a_folder(home):
         check(lint.returncode == 0 and not lint.stderr, f"{program}.1: {lint.stderr}")
     with open(os.path.join(usr, "share/man/man1/stylusd.1")) as f:
         check("--replay" in f.read(), "stylusd.1 lacks the daemon's options")
-    # What `man stylus-canvas` shows once installed, read as man reads it.
-    canvas_page = os.path.join(usr, "share/man/man1/stylus-canvas.1")
-    shown = subprocess.run(["man", "-l", canvas_page], capture_output=True, text=True,
-                           env=dict(os.environ, MANPAGER="cat", PAGER="cat", MANWIDTH="80", LC_ALL="C"))
-    check(shown.returncode == 0 and all(s in shown.stdout for s in ("SYNOPSIS", "--version", "ENVIRONMENT", "EXIT STATUS", "FILES")),
-          f"man -l stylus-canvas.1: {shown.returncode} {shown.stderr[-300:]} {shown.stdout[:300]}")
+    # What `man PAGE` shows once installed, read as man reads it: the sections a user looks for,
+    # and the exit statuses the programs really use.
+    pages = {"man1/stylus-canvas.1": ("SYNOPSIS", "--version", "ENVIRONMENT", "EXIT STATUS", "FILES", "layer surface"),
+             "man1/stylusd.1": ("--replay", "ENVIRONMENT", "FILES", "EXIT STATUS", "78", "stylusd.toml(5)"),
+             "man1/stylusctl.1": ("ENVIRONMENT", "EXIT STATUS", "69", "76", "78", "stylusd.toml(5)"),
+             "man5/stylusd.toml.5": ("[bindings]", "[precision]", "[output]", "interval_ms", "toggle-canvas", "EXAMPLE")}
+    for page, wanted in pages.items():
+        # As wide as a paragraph, so that no word is hyphenated across lines.
+        shown = subprocess.run(["man", "-l", os.path.join(usr, "share/man", page)], capture_output=True, text=True,
+                               env=dict(os.environ, MANPAGER="cat", PAGER="cat", MANWIDTH="1000", LC_ALL="C"))
+        text = " ".join(shown.stdout.split())
+        missing = [w for w in wanted if w not in text]
+        check(shown.returncode == 0 and not missing, f"man -l {page}: status {shown.returncode}, lacks {missing}: {shown.stderr[-300:]}")
     # The installed daemon parses config.toml with the parser in libexec/stylusd: a good file
     # starts it, a bad one is refused with its line.
     parser = os.path.join(usr, "libexec/stylusd/stylusd-parse-config")

@@ -130,7 +130,7 @@ def check_stylusctl(number, words, d, cwd):
     said = result.stdout + result.stderr
     check("Usage:" not in said and result.returncode != 64,
           f"README line {number}: `{' '.join(words[1:])}` is not a command stylusctl knows: {said.strip()}")
-    # 3 is the daemon's own refusal (README: exit statuses), an answer like any other.
+    # 3 is the daemon's own refusal (docs/USAGE.md: exit statuses), an answer like any other.
     check(result.returncode in (0, 3),
           f"README line {number}: `{' '.join(words[1:])}` exited {result.returncode}: {said.strip()}")
     if "--svg" in words:

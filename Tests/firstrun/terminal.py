@@ -214,6 +214,19 @@ def test_calibrate_explains_an_overlap_and_writes_nothing(root):
         check(d.connect().request("status")["result"]["config"]["interval_ms"] == 500, "the interval changed")
 
 
+def test_calibrate_without_a_pen_says_what_it_waits_for(root):
+    # A daemon with no pen (no /dev/input here, or none readable): calibrate says so, and waits.
+    with stylustest.Daemon([os.path.join(BIN, "stylusd")], root) as d:
+        term = Terminal(root, {"STYLUSD_SOCKET": d.socket, "XDG_CONFIG_HOME": os.path.join(root, "config")})
+        try:
+            term.type(os.path.join(BIN, "stylusctl") + " calibrate; echo exit=$?", "Enter")
+            term.wait_for(r"^No pen is connected \(.+\): this waits until one is and BTN_STYLUS is pressed\.$", seconds=15)
+            term.type("C-c")
+            term.wait_for(r"^\^C\n\$", seconds=10)   # stopped, the shell's prompt back (Ctrl-C ends the whole line)
+        finally:
+            term.close()
+
+
 TESTS = [v for k, v in list(globals().items()) if k.startswith("test_")]
 
 

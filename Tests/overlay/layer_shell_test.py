@@ -268,6 +268,8 @@ def test_the_canvas_is_above_a_fullscreen_application_and_see_through():
         strokes = s.stack.request("strokes")["strokes"]
         s.stack.open_and_wait()
         shown = s.sway.screenshot()
+        if getattr(ot.ARGS, "screenshot", None):   # docs/images/canvas-sway.png comes from here
+            subprocess.run(["grim", ot.ARGS.screenshot], env=s.sway.env, check=True, timeout=10)
         inked, visible, n = ink_and_background(shown, strokes, APP)
         check(inked >= 0.90, f"over a fullscreen application only {inked:.1%} of {n} recorded points inked")
         check(visible >= 0.97, f"only {visible:.1%} of the fullscreen application away from the ink is visible")
@@ -413,8 +415,12 @@ def as_unprivileged(args, script=os.path.join("Tests", "overlay", "layer_shell_t
             "--bin", bin_dir, "--canvas", os.path.join(scratch, "stylus-canvas"), *extra]
     if getattr(args, "only", ""):
         argv += ["--only", args.only]
-    # wtype writes its keymap under a fixed /tmp, which some machines keep 0755 (this one's
-    # turned so during a make test): a private, writable /tmp in a mount namespace of the run's own.
+    shot = os.path.join(scratch, "screenshot.png")
+    if getattr(args, "screenshot", None):
+        argv += ["--screenshot", shot]
+    # wtype writes its keymap under a fixed /tmp, which is not writable for every user on
+    # every machine (a contract test used to set it 0755 here): a private, writable /tmp in
+    # a mount namespace of the run's own.
     private_tmp = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c",
                                   "mount -t tmpfs -o mode=1777 tmpfs /tmp"], capture_output=True).returncode == 0
     if private_tmp:
@@ -423,13 +429,18 @@ def as_unprivileged(args, script=os.path.join("Tests", "overlay", "layer_shell_t
     elif not os.access("/tmp", os.W_OK) or (os.stat("/tmp").st_mode & 0o1777) != 0o1777:
         print("layer-shell: /tmp is not writable for every user and no mount namespace is possible: wtype (Escape) will fail", flush=True)
     try:
-        return subprocess.run(argv).returncode
+        status = subprocess.run(argv).returncode
+        if getattr(args, "screenshot", None) and os.path.exists(shot):
+            shutil.copyfile(shot, args.screenshot)
+        return status
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
 def main():
-    args = ot.canvas_arguments().parse_args()
+    parser = ot.canvas_arguments()
+    parser.add_argument("--screenshot", default=None, help="save the canvas over a fullscreen application here (PNG)")
+    args = parser.parse_args()
     missing = [tool for tool in ("sway", "grim", "swaymsg", "wtype", "wayland-scanner", "cc") if not shutil.which(tool)]
     check(not missing, f"missing {missing}: make test-overlay installs them")
     if os.getuid() == 0:

@@ -26,8 +26,9 @@ let usage = """
                         a pen display's own monitor, found by its size in mm;
                         for a tablet that is not a display, every monitor, as
                         the tablet maps to the whole desktop), all, a
-                        connector's name (HDMI-1, as xrandr shows it) or a
-                        number (GDK's order, from 0). The choice and its reason
+                        connector's name (HDMI-1, as xrandr or swaymsg -t
+                        get_outputs shows it) or a number (the display's
+                        order of monitors, from 0). The choice and its reason
                         are logged on standard error
       --verbose         log what the overlay does on standard error
     """
