@@ -346,8 +346,16 @@ overlay: deps
 		rm -f Overlay/.build-static/release.yaml; echo "$$files" > Overlay/.build-static/root-sources; \
 	fi
 	@Overlay/generate-protocols.sh
+	@# GTK's pkg-config flags carry -pthread and -msse, which SwiftPM refuses with a warning at every
+	@# build: a gtk4.pc of the include paths and libraries only, found first, keeps the build quiet.
+	@mkdir -p Overlay/.build-static/pkgconfig; \
+	{ echo "Name: gtk4"; echo "Description: GTK 4, include paths and libraries only (make overlay)"; \
+	  echo "Version: $$(pkg-config --modversion gtk4)"; \
+	  echo "Cflags: $$(pkg-config --cflags-only-I gtk4)"; echo "Libs: $$(pkg-config --libs gtk4)"; \
+	} > Overlay/.build-static/pkgconfig/gtk4.pc
 	@# With the Swift runtime inside, like the daemon's: it runs without the toolchain.
-	cd Overlay && $(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static --product stylus-canvas
+	cd Overlay && PKG_CONFIG_PATH=$(CURDIR)/Overlay/.build-static/pkgconfig$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH} \
+		$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib -Xswiftc -use-ld=lld --scratch-path .build-static --product stylus-canvas
 
 # The overlay against a live daemon on a headless X11 desktop (screenshots), make run on that desktop (the overlay
 # starts beside the daemon, Ctrl-C stops both), then Wayland: the layer-shell canvas under headless sway

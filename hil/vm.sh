@@ -8,7 +8,8 @@
 #   hil/vm.sh          prepare (once) and run the suite
 #   hil/vm.sh prepare  only install packages and build the kernel + initramfs
 #
-# Environment: HIL_CACHE (default .hil), HIL_TIMEOUT seconds (default 1800: the whole suite, filter mode included, takes about 16 min),
+# Environment: HIL_CACHE (default .hil), HIL_SHARED_CACHE (the kernel prepared once for every
+# clone on this machine; default ~/.cache/stylusd/hil-kernel), HIL_TIMEOUT seconds (default 1800: the whole suite, filter mode included, takes about 16 min),
 # HIL_MEM MiB (default 1024), HIL_ONLY (a test name filter passed to the guest; with
 # HIL_SUITE=filterbench, the forwarders measured), HIL_BIN (the folder, relative to the
 # repository, whose stylusd the test suite runs; default .build-static/release), HIL_SUITE: tests (default), flood
@@ -19,6 +20,7 @@
 set -uo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${HIL_CACHE:-$REPO/.hil}
+SHARED_CACHE=${HIL_SHARED_CACHE:-${XDG_CACHE_HOME:-${HOME:-/nonexistent}/.cache}/stylusd/hil-kernel}
 OUT=$CACHE/out
 PACKAGES="qemu-system-x86 busybox-static udev cpio xz-utils python3-libevdev evemu-tools libinput-tools kmod"
 MODULES="virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci 9pnet 9pnet_virtio netfs fscache 9p uinput evdev"
@@ -45,6 +47,15 @@ prepare_kernel() {
   pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/{print $2; exit}')
   [ -n "$pkg" ] || { $SUDO apt-get update -qq; pkg=$(apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-[0-9]/{print $2; exit}'); }
   [ -n "$pkg" ] || { say "no linux-image package found"; return 1; }
+  # A kernel prepared before, by any clone on this machine, keyed by the package's
+  # version and the module list: a fresh clone skips the download and unpacking.
+  local version key
+  version=$(apt-cache show "$pkg" 2>/dev/null | awk '/^Version:/{print $2; exit}')
+  key="$SHARED_CACHE/$pkg-${version:-unknown}-$(echo "$MODULES" | md5sum | cut -c1-12)"
+  if [ -s "$key/vmlinux" ] && [ -d "$key/modules" ]; then
+    rm -rf "$CACHE/modules" && cp -r "$key/modules" "$CACHE/modules" && cp "$key/vmlinux" "$CACHE/vmlinux.tmp" \
+      && mv "$CACHE/vmlinux.tmp" "$CACHE/vmlinux" && return 0
+  fi
   work=$(mktemp -d)
   chmod 755 "$work"
   (cd "$work" && apt-get download -qq "$pkg" 2>/dev/null) || { rm -rf "$work"; say "cannot download $pkg"; return 1; }
@@ -71,6 +82,13 @@ prepare_kernel() {
   fi
   mv "$CACHE/vmlinux.tmp" "$CACHE/vmlinux"
   rm -rf "$work"
+  # Kept for the next clone; a cache that cannot be written costs only the next download.
+  if mkdir -p "$key.tmp" 2>/dev/null && cp -r "$CACHE/modules" "$CACHE/vmlinux" "$key.tmp/" 2>/dev/null; then
+    rm -rf "$key" && mv "$key.tmp" "$key"
+  else
+    rm -rf "$key.tmp"
+  fi
+  return 0
 }
 
 prepare_initramfs() {
