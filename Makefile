@@ -198,7 +198,7 @@ hil: release
 release-bench: deps
 	$(SWIFT) build -c release --no-color-diagnostics
 
-bench: release release-bench
+bench: release release-bench overlay
 	@# What make install installs (stripped), where the daemon finds its parser beside it.
 	install -Dm755 -s --strip-program=$(STRIP) .build-static/release/stylusd .build-static/installed/stylusd
 	install -Dm755 -s --strip-program=$(STRIP) .build-static/release/stylusd-parse-config .build-static/installed/stylusd-parse-config

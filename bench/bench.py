@@ -295,6 +295,32 @@ def bench_requests(args):
         f"parser {fields['ours_us']} µs a line, JSONDecoder {fields['jsondecoder_us']} µs a line ({fields['ratio']}x)")
 
 
+def bench_size(args):
+    """What `make install` puts on disk: the four programs stripped as it strips them, and the
+    peers' Installed-Size as Debian gives it (their runtimes, Python or GTK, shared)."""
+    say("6b. Installed size: the programs stripped (the Swift runtime inside each), against the peers")
+    programs = {name: os.path.join(ROOT, ".build-static", "release", name) for name in ("stylusd", "stylusctl", "stylusd-parse-config")}
+    programs["stylus-canvas"] = os.path.join(ROOT, "Overlay", ".build-static", "release", "stylus-canvas")
+    sizes = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        for name, path in programs.items():
+            if not os.path.exists(path):
+                say(f"   {name}: not built (make release overlay)")
+                continue
+            stripped = os.path.join(scratch, name)
+            subprocess.run(["strip", "-o", stripped, path], check=True)
+            sizes[name] = os.path.getsize(stripped)
+    for name, size in sorted(sizes.items(), key=lambda item: -item[1]):
+        say(f"   {name}: {size / 1048576:.1f} MiB")
+    total = sum(sizes.values()) / 1048576
+    if len(sizes) == len(programs):
+        say(f"   all four: {total:.1f} MiB -> <= 50 MiB {verdict(total <= 50)}")
+    for peer in ("interception-tools", "gromit-mpx", "input-remapper-daemon", "python3-inputremapper"):
+        shown = subprocess.run(["apt-cache", "show", peer], capture_output=True, text=True).stdout
+        kib = next((int(line.split()[1]) for line in shown.splitlines() if line.startswith("Installed-Size:")), None)
+        say(f"   {peer}: " + (f"{kib / 1024:.1f} MiB (Debian's Installed-Size)" if kib else "not known to apt here"))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
@@ -306,7 +332,7 @@ def main():
     say(f"stylusd benchmarks, {time.strftime('%Y-%m-%d %H:%M')} on {platform.node()}: {os.cpu_count()} cores, {platform.machine()}, "
         f"kernel {platform.release()}")
     for name, fn in [("engine", bench_engine), ("replay", bench_replay), ("fanout", bench_fanout),
-                     ("idle", bench_idle_and_load), ("memory", bench_memory), ("startup", bench_startup),
+                     ("idle", bench_idle_and_load), ("memory", bench_memory), ("size", bench_size), ("startup", bench_startup),
                      ("requests", bench_requests)]:
         if a.only and a.only not in name:
             continue

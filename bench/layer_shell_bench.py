@@ -3,16 +3,17 @@
 """The layer-shell canvas under headless sway 1.7 (1280x800, pixman): `toggle`
 on the socket -> the first frame of the fade-in on screen, read back with grim
 (one pixel on a stroke, polled); the canvas's resident memory never shown,
-shown with the bundled recording's strokes, and hidden again; and its context
+shown with the bundled recording's strokes, and hidden again; its context
 switches over 5 s idle, minimized and open with no pen (an idle canvas should
-make none). Part of `make bench-overlay`, which measures the X11 canvas under
+make none); and pen sample -> its ink on screen, read back with
+bench/screencopy_probe.c (wlr-screencopy) over section 9's generated session. Part of `make bench-overlay`, which measures the X11 canvas under
 Xvfb in the same run: the peer the issue allows when gromit-mpx cannot run on
 sway's XWayland. A part that cannot be measured says why; it never fails.
 
 Run as root it runs itself again as `nobody` (sway refuses root), like
 Tests/overlay/layer_shell_test.py.
 
-    python3 bench/layer_shell_bench.py [--bin .build/release] [--canvas PATH] [--rounds 30]
+    python3 bench/layer_shell_bench.py [--bin .build/release] [--canvas PATH] [--rounds 30] [--only toggle|ink]
 """
 import argparse
 import glob
@@ -94,22 +95,85 @@ def bench(args):
               f"open with no pen {wakeups['open, no pen']}", flush=True)
 
 
+class ScreencopyLooks:
+    """Pixels read back from sway through bench/screencopy_probe.c (wlr-screencopy): one
+    capture of the rectangle holding every pending point, stamped when the compositor said
+    the copy was ready, at its next frame."""
+
+    def __init__(self, binary, env):
+        self.proc = subprocess.Popen([binary], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def look(self, points):
+        self.proc.stdin.write(f"LOOK {len(points)} " + " ".join(f"{x} {y}" for x, y in points) + "\n")
+        self.proc.stdin.flush()
+        answer = self.proc.stdout.readline().split()
+        ot.check(len(answer) == 3 and answer[0] == "SEEN", f"the screencopy probe failed: {answer}")
+        seen_at = int(answer[1]) / 1e6
+        return [(bit == "1", seen_at) for bit in answer[2]]
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait(5)
+
+
+def build_probe(scratch):
+    xml = sorted(glob.glob(os.path.join(lt.WLR_PROTOCOLS, "wlr-screencopy-unstable-v1.xml")))
+    ot.check(xml, "the wlr-screencopy XML is missing: install librust-wayland-protocols-dev")
+    header = os.path.join(scratch, "wlr-screencopy-unstable-v1-client-protocol.h")
+    code = os.path.join(scratch, "wlr-screencopy-unstable-v1-protocol.c")
+    subprocess.run(["wayland-scanner", "client-header", xml[-1], header], check=True)
+    subprocess.run(["wayland-scanner", "private-code", xml[-1], code], check=True)
+    binary = os.path.join(scratch, "screencopy_probe")
+    subprocess.run(["cc", "-O1", "-o", binary, "-I", scratch, os.path.join(ROOT, "bench", "screencopy_probe.c"), code,
+                    "-lwayland-client"], check=True)
+    return binary
+
+
+def bench_ink(args):
+    """Pen sample -> its ink on screen under sway: section 9's generated session (a double press,
+    then 30 rows of samples 14 px apart at 200 a second, replayed at the recorded pace), each
+    sample's due time against the first screencopy in which the pixel under it is ink."""
+    runtime = tempfile.mkdtemp(prefix="stylus-layer-ink-")
+    os.chmod(runtime, 0o700)
+    sway = lt.Sway(runtime)
+    looks = ScreencopyLooks(build_probe(args.scratch), sway.env)
+    desktop = ot.Desktop.__new__(ot.Desktop)
+    desktop.env = dict(sway.env, GDK_BACKEND="wayland")
+    desktop.screenshot = sway.screenshot
+    try:
+        ink = ob.bench_ink(args, desktop, looks)
+    finally:
+        looks.close()
+        sway.close()
+    t, iv = ink["latencies"], ink["intervals"]
+    ot.check(len(t) >= ink["expected"] * 9 // 10,
+             f"ink seen for only {len(t)} of {ink['expected']} samples ({len(ink['late'])} not within 2 s)")
+    print(f"stylus-canvas (layer-shell): pen sample due in the replay -> its ink on screen (screencopy), "
+          f"{len(t)} of {ink['expected']} samples at 200/s: p50 {percentile(t, 50):.1f} ms, p99 {percentile(t, 99):.1f} ms, "
+          f"max {max(t):.1f} ms; a look every {percentile(iv, 50):.1f} ms (p99 {percentile(iv, 99):.1f} ms: sway copies at its "
+          f"next frame); {len(ink['late'])} not within 2 s; due -> this reader has the event p50 "
+          f"{percentile(ink['delivery'], 50):.2f} ms, p99 {percentile(ink['delivery'], 99):.2f} ms", flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", default=os.path.join(ROOT, ".build", "release"))
     parser.add_argument("--canvas", default=os.path.join(ROOT, "Overlay", ".build-static", "release", "stylus-canvas"))
     parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--only", default="", choices=["", "toggle", "ink"], help="one part")
     args = parser.parse_args()
     if os.getuid() == 0:
         return lt.as_unprivileged(args, os.path.join("bench", "layer_shell_bench.py"), ["--rounds", str(args.rounds)])
     args.scratch = tempfile.mkdtemp(prefix="stylus-canvas-fixture-")
-    args.only = ""
     ot.ARGS = args
-    try:
-        lt.build_pointer(args.scratch)
-        bench(args)
-    except ot.Failure as error:
-        print(f"layer-shell bench: NOT MEASURED: {error}", flush=True)
+    lt.build_pointer(args.scratch)
+    # A part that cannot be measured says why; a benchmark never fails the build.
+    for part, run in (("toggle", bench), ("ink", bench_ink)):
+        if args.only in ("", part):
+            try:
+                run(args)
+            except ot.Failure as error:
+                print(f"layer-shell bench, {part}: NOT MEASURED: {error}", flush=True)
     return 0
 
 

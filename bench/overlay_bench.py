@@ -264,7 +264,26 @@ class RecordedPaceStack(ot.Stack):
         super().start_daemon(replay, speed)
 
 
-def bench_ink(args, desktop, x):
+class XLooks:
+    """Pixels read back from the X server, one XGetImage per row: each point's answer is
+    stamped when its row's reply returned."""
+
+    def __init__(self, x):
+        self.x = x
+
+    def look(self, points):
+        """[(is the pixel the overlay's ink, CLOCK_MONOTONIC when it was read)] for [(x, y)]."""
+        seen = {}
+        for y in sorted({p[1] for p in points}):
+            xs = [p[0] for p in points if p[1] == y]
+            pixels = self.x.row_pixels(y, xs)
+            seen_at = monotonic()
+            for px in xs:
+                seen[(px, y)] = (is_ink(pixels[px]), seen_at)
+        return [seen[p] for p in points]
+
+
+def bench_ink(args, desktop, looks):
     """Pen sample → its ink on the X server, for every sample that extends a stroke while the canvas
     is open. Start: the sample's time_us in its `pen` event, the moment stylusd's replay was due to
     read it (CLOCK_MONOTONIC), so a late reader here does not shorten the figure. End: the first
@@ -272,16 +291,12 @@ def bench_ink(args, desktop, x):
     overlay's ink. The loop reads its subscription and polls every pending pixel (one XGetImage per
     row) every ~0.5 ms plus the round trip; the intervals are reported: the ink may have been on
     screen up to one interval before it was seen. Also reported: the time from due to this reader
-    having the event (the daemon's share, and this reader's lateness)."""
+    having the event (the daemon's share, and this reader's lateness). `looks` reads the pixels
+    back (XLooks on X11; a wlr-screencopy reader under sway, bench/layer_shell_bench.py)."""
     with ot.private_directory("stylus-canvas-ink-") as root:
         recording = os.path.join(root, "ink.events")
         expected = ink_recording(recording)
-        # Stack replays ot.RECORDING: point it at the generated session for this stack only.
-        bundled, ot.RECORDING = ot.RECORDING, recording
-        try:
-            s = RecordedPaceStack(args, desktop, root, (), replay=True)
-        finally:
-            ot.RECORDING = bundled
+        s = RecordedPaceStack(args, desktop, root, (), replay=True, recording=recording)
         try:
             sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             sock.connect(s.socket)
@@ -328,21 +343,18 @@ def bench_ink(args, desktop, x):
                 if not pending:
                     last_poll = None
                     continue
-                for y in sorted({p[1] for p in pending}):
-                    row = [p for p in pending if p[1] == y]
-                    pixels = x.row_pixels(y, [p[0] for p in row])
-                    seen_at = monotonic()
-                    for p in row:
-                        if is_ink(pixels[p[0]]):
-                            first_look += p[3]
-                            latencies.append((seen_at - p[2]) * 1000)
-                            trace.append((p[2], seen_at, p[0], p[1], p[3]))
-                            pending.remove(p)
-                        elif seen_at - p[2] > 2:
-                            late.append((p[0], p[1]))
-                            pending.remove(p)
-                        else:
-                            p[3] = False
+                looked = list(pending)
+                for p, (inked, seen_at) in zip(looked, looks.look([(p[0], p[1]) for p in looked])):
+                    if inked:
+                        first_look += p[3]
+                        latencies.append((seen_at - p[2]) * 1000)
+                        trace.append((p[2], seen_at, p[0], p[1], p[3]))
+                        pending.remove(p)
+                    elif seen_at - p[2] > 2:
+                        late.append((p[0], p[1]))
+                        pending.remove(p)
+                    else:
+                        p[3] = False
                 if last_poll is not None:
                     intervals.append((seen_at - last_poll) * 1000)
                 last_poll = seen_at
@@ -443,7 +455,7 @@ def report_toggles(args, desktop, x):
 
 
 def report_ink(args, desktop, x):
-    ink = bench_ink(args, desktop, x)
+    ink = bench_ink(args, desktop, XLooks(x))
     check_compositor(desktop, "the ink latency run")
     t, iv = ink["latencies"], ink["intervals"]
     ot.check(len(t) >= ink["expected"] * 9 // 10,

@@ -13,8 +13,9 @@ public struct InkPoint: Equatable, Sendable {
     }
 }
 
-/// The tool that drew a stroke. Eraser strokes are drawn distinctly (a pale
-/// translucent band), not erased: the daemon keeps them as strokes too.
+/// The tool that drew a stroke. An eraser stroke erases: the canvas clears
+/// the ink under its path (three times as wide as the pen's), in the order the
+/// strokes were drawn; the daemon keeps it as a stroke, so undo brings the ink back.
 public enum InkTool: Equatable, Sendable {
     case pen
     case eraser
@@ -88,10 +89,11 @@ public struct InkGeometry: Equatable, Sendable {
         Self.referenceLineWidth(a, b) * width / Self.referenceWidth
     }
 
-    /// The pixels a segment (round caps) can touch, with a pixel of antialiasing margin.
-    public func damage(_ a: InkPoint, _ b: InkPoint) -> PixelRect {
+    /// The pixels a segment (round caps) can touch, with a pixel of antialiasing margin;
+    /// `widthFactor`: a tool drawn wider than the pen (the eraser).
+    public func damage(_ a: InkPoint, _ b: InkPoint, widthFactor: Double = 1) -> PixelRect {
         let (ax, ay) = pixel(a), (bx, by) = pixel(b)
-        let r = lineWidth(a, b) / 2 + 1
+        let r = lineWidth(a, b) * widthFactor / 2 + 1
         let x0 = (min(ax, bx) - r).rounded(.down), y0 = (min(ay, by) - r).rounded(.down)
         let x1 = (max(ax, bx) + r).rounded(.up), y1 = (max(ay, by) + r).rounded(.up)
         return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)

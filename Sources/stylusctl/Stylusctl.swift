@@ -467,11 +467,11 @@ struct Strokes: ParsableCommand {
         emit("\(svg): \(counted(result["strokes"]?.array.count ?? 0, "stroke")), \(size.width)×\(size.height)")
     }
 
-    /// How a tool's strokes look. As on the canvas (docs/OVERLAY.md), an
-    /// eraser's strokes are kept and drawn, not erased: a pale translucent
-    /// band (here blue, since the drawing's background is white); an
-    /// airbrush's are a translucent grey, told apart from the black ink of
-    /// every other tool.
+    /// How a tool's strokes look. Unlike the canvas, which erases under an
+    /// eraser's path (docs/OVERLAY.md), the SVG draws an eraser's strokes as a
+    /// pale translucent band (blue, on the drawing's white), so that none of
+    /// the ink is lost from the file; an airbrush's are a translucent grey,
+    /// told apart from the black ink of every other tool.
     static func style(tool: String) -> String {
         switch tool {
         case "eraser": " stroke=\"#8fb8de\" stroke-opacity=\"0.6\""

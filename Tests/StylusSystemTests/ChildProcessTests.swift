@@ -49,8 +49,13 @@ struct ChildProcessTests {
     }
 
     @Test func onlyStandardStreamsReachTheChild() throws {
-        let extra = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        // Numbered high: `ls` opens /proc/self/fd itself as its lowest free descriptor (3),
+        // which a low `extra` would be mistaken for (seen under ThreadSanitizer in CI).
+        let low = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        let extra = fcntl(low, F_DUPFD_CLOEXEC, 200)
+        close(low)
         defer { close(extra) }
+        #expect(extra >= 200)
         let child = try ChildProcess(executable: "/bin/sh", arguments: ["sh", "-c", "ls /proc/self/fd"])
         #expect(Self.collect(child))
         _ = child.wait()

@@ -19,6 +19,7 @@ and runs itself again there as `nobody`, with sway, stylusd and the canvas.
     python3 Tests/overlay/layer_shell_test.py [--bin .build-static/release] [--canvas Overlay/.build-static/release/stylus-canvas] [--only NAME]
 """
 import glob
+import json
 import os
 import shutil
 import signal
@@ -126,7 +127,7 @@ class App:
 class Session:
     """sway, stylusd with the recording's strokes, stylus-canvas; optionally the fullscreen application."""
 
-    def __init__(self, overlay_args=(), second_output=None, app=False, pen_captured=False, replay=False):
+    def __init__(self, overlay_args=(), second_output=None, app=False, pen_captured=False, replay=False, state=None):
         self.runtime = tempfile.mkdtemp(prefix="stylus-layer-")
         os.chmod(self.runtime, 0o700)
         self.sway = Sway(self.runtime, second_output)
@@ -137,7 +138,7 @@ class Session:
         self.root = tempfile.mkdtemp(prefix="stylus-canvas-test-")
         os.chmod(self.root, 0o700)
         self.stack = ot.Stack(ot.ARGS, desktop, self.root, overlay_args, replay=replay,
-                              state=None if replay else ot.drawn_state(), pen_captured=pen_captured)
+                              state=None if replay else state or ot.drawn_state(), pen_captured=pen_captured)
 
     def __enter__(self):
         return self
@@ -261,6 +262,44 @@ def test_an_output_plugged_in_while_open_gets_its_surface_and_its_part_of_the_dr
                           ("HEADLESS-2", [p for p in points if p[0] >= WIDTH and p[1] < 600])):
             inked = [p for p in pts if ot.red_ink_near(shot, *p)]
             check(pts and len(inked) >= len(pts) * 0.90, f"{name}: only {len(inked)} of {len(pts)} points inked")
+
+
+def crossed_state():
+    """A state file of two strokes: the pen across the middle of the screen, left to right, then
+    the eraser down through its middle."""
+    def stroke(tool, xs, ys):
+        n = len(xs)
+        return {"device": 1, "tool": tool, "x": xs, "y": ys, "pressure": [0.5] * n, "tilt_x": [0.0] * n, "tilt_y": [0.0] * n,
+                "time_us": [1_000_000 + 10_000 * i for i in range(n)]}
+    steps = [i / 20 for i in range(21)]
+    state = {"canvas": "minimized", "precision_enabled": False, "version": 1,
+             "strokes": [stroke("pen", [0.2 + 0.6 * t for t in steps], [0.5] * 21),
+                         stroke("eraser", [0.5] * 21, [0.3 + 0.4 * t for t in steps])]}
+    path = os.path.join(ot.ARGS.scratch, "crossed.json")
+    with open(path, "w") as f:
+        json.dump(state, f)
+    return path
+
+
+def test_the_eraser_clears_the_ink_under_it_and_undo_brings_it_back():
+    """The pen's red line across the screen, then the eraser down through its middle: the
+    desktop shows where the eraser passed, the rest of the line stays; undo takes the
+    eraser stroke away and the whole line is back."""
+    with Session(state=crossed_state()) as s:
+        s.stack.open_and_wait()
+        shot = s.sway.screenshot()
+        y, middle = HEIGHT // 2, WIDTH // 2
+        erased = [x for x in range(middle - 3, middle + 4) if ot.pixel(shot, x, y) != DESKTOP]
+        check(not erased, f"ink left under the eraser's path at x = {erased}: {[ot.pixel(shot, x, y) for x in erased]}")
+        kept = [x for x in range(int(0.22 * WIDTH), int(0.78 * WIDTH), 8) if abs(x - middle) > 20]
+        bare = [x for x in kept if not ot.red_ink_near(shot, x, y)]
+        check(not bare, f"the pen's line is gone away from the eraser too, at x = {bare[:5]}")
+        since = time.monotonic()
+        s.stack.request("undo")
+        s.stack.wait_overlay("strokes: 1", 5, since)
+        s.stack.settle_screen()
+        shot = s.sway.screenshot()
+        check(ot.red_ink_near(shot, middle, y), "undo of the eraser stroke did not bring the ink back")
 
 
 def test_the_canvas_is_above_a_fullscreen_application_and_see_through():
@@ -454,6 +493,7 @@ def main():
             test_a_replayed_double_press_opens_the_canvas_and_its_ink_follows_the_pen,
             test_a_killed_daemon_takes_the_canvas_off_the_screen_within_3_s,
             test_an_output_plugged_in_while_open_gets_its_surface_and_its_part_of_the_drawing,
+            test_the_eraser_clears_the_ink_under_it_and_undo_brings_it_back,
             test_the_canvas_is_above_a_fullscreen_application_and_see_through,
             test_with_click_through_a_click_on_the_open_canvas_reaches_the_application,
             test_with_the_pen_captured_a_click_on_the_open_canvas_reaches_the_application,

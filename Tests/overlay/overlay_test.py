@@ -462,17 +462,22 @@ def drawn_state():
 
 
 def check_canvas(image, strokes, exclude=(), what="canvas"):
-    points = screen_points(strokes, WIDTH, HEIGHT)
+    """Ink at the pen's points; the eraser's path leaves no mark of its own (it clears ink,
+    and where there was none the desktop shows); the desktop's own colour far from every
+    stroke and the hover ring (`exclude`)."""
+    points = screen_points([t for t in strokes if t.get("tool") != "eraser"], WIDTH, HEIGHT)
     check(points, "no recorded points")
     missing = [p for p in points if not inked(image, *p)]
     check(len(missing) <= len(points) // 50, f"{what}: {len(missing)} of {len(points)} recorded points have no ink, e.g. {missing[:5]}")
-    # Everything far from every stroke point and the hover ring is the desktop's own colour.
-    near = set()
-    for x, y in points:
-        for dy in range(-12, 13):
-            for dx in range(-12, 13):
-                near.add((x + dx, y + dy))
-    stray = [p for p in foreign_pixels(image, exclude) if p not in near]
+
+    def around(pts, reach=12):
+        return {(x + dx, y + dy) for x, y in pts for dy in range(-reach, reach + 1) for dx in range(-reach, reach + 1)}
+    rubbed = screen_points([t for t in strokes if t.get("tool") == "eraser"], WIDTH, HEIGHT)
+    pen_near = around(points)
+    marked = [p for p in rubbed if p not in pen_near and not any((p[0] - ex) ** 2 + (p[1] - ey) ** 2 <= r * r for ex, ey, r in exclude)
+              and not is_desktop(image, *p)]
+    check(not marked, f"{what}: the eraser left a mark of its own at {len(marked)} of {len(rubbed)} points, e.g. {marked[:5]}")
+    stray = [p for p in foreign_pixels(image, exclude) if p not in pen_near and p not in around(rubbed)]
     check(not stray, f"{what}: {len(stray)} pixels away from the strokes are not the desktop's colour, e.g. {stray[:5]}")
     return len(points)
 
@@ -544,11 +549,11 @@ def test_see_through_over_applications():
             below = DESKTOP_SESSION.screenshot()
             s.open_and_wait()
             over = DESKTOP_SESSION.screenshot(png=ARGS.screenshot)
-            points = screen_points(strokes, WIDTH, HEIGHT)
+            points = screen_points([t for t in strokes if t.get("tool") != "eraser"], WIDTH, HEIGHT)
             missing = [p for p in points if pixel(over, *p) == pixel(below, *p) and not inked(over, *p)]
             check(len(missing) <= len(points) // 50, f"{len(missing)} of {len(points)} points without ink")
             # Inside the xlogo window, away from the strokes, the application shows unchanged.
-            near = {(x + dx, y + dy) for x, y in points for dx in range(-12, 13) for dy in range(-12, 13)}
+            near = {(x + dx, y + dy) for x, y in screen_points(strokes, WIDTH, HEIGHT) for dx in range(-12, 13) for dy in range(-12, 13)}
             window = [(x, y) for y in range(top + 4, top + height - 4, 3) for x in range(left + 4, left + width - 4, 3)
                       if (x, y) not in near]
             changed = [p for p in window if pixel(over, *p) != pixel(below, *p)]

@@ -90,39 +90,49 @@ final class InkLayers {
 
     func drawFinished(_ stroke: InkStroke) { draw(stroke, into: finished) }
 
+    /// A segment of a stroke in progress. The eraser's goes into the finished
+    /// layer too: it erases the ink that is already there, as it will once the
+    /// stroke is finished and drawn again in its place (clearing twice is clearing).
     func drawLiveSegment(_ a: InkPoint, _ b: InkPoint, _ tool: InkTool) {
-        guard let live else { return }
-        let cr = cairo_create(live)!
-        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
-        Self.setInk(cr, tool)
-        segment(cr, a, b)
-        cairo_destroy(cr)
+        for layer in tool == .eraser ? [live, finished] : [live] {
+            guard let layer else { continue }
+            let cr = cairo_create(layer)!
+            Self.setInk(cr, tool)
+            segment(cr, a, b, tool)
+            cairo_destroy(cr)
+        }
     }
 
+    /// The pen's ink is opaque red; the eraser clears what is under it (the
+    /// layers are transparent there again, so the desktop shows).
     private static func setInk(_ cr: OpaquePointer, _ tool: InkTool) {
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
         switch tool {
-        case .pen: cairo_set_source_rgba(cr, 0.84, 0.10, 0.11, 1)      // ink: opaque red
-        case .eraser: cairo_set_source_rgba(cr, 1, 1, 1, 0.55)        // eraser: a pale translucent band
+        case .pen: cairo_set_source_rgba(cr, 0.84, 0.10, 0.11, 1)
+        case .eraser: cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
         }
     }
 
     private func draw(_ stroke: InkStroke, into layer: OpaquePointer?) {
         guard let layer, stroke.points.count > 1 else { return }
         let cr = cairo_create(layer)!
-        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
         Self.setInk(cr, stroke.tool)
-        for (a, b) in zip(stroke.points, stroke.points.dropFirst()) { segment(cr, a, b) }
+        for (a, b) in zip(stroke.points, stroke.points.dropFirst()) { segment(cr, a, b, stroke.tool) }
         cairo_destroy(cr)
     }
 
-    /// One segment, as wide as its pressure (the `strokes --svg` rule, scaled to the mapped area).
-    private func segment(_ cr: OpaquePointer, _ a: InkPoint, _ b: InkPoint) {
+    /// The eraser's path is this many times as wide as the pen's at the same pressure.
+    static let eraserWidthFactor = 3.0
+
+    /// One segment, as wide as its pressure (the `strokes --svg` rule, scaled to the mapped area; the eraser wider).
+    private func segment(_ cr: OpaquePointer, _ a: InkPoint, _ b: InkPoint, _ tool: InkTool) {
         let (ax, ay) = geometry.pixel(a), (bx, by) = geometry.pixel(b)
-        cairo_set_line_width(cr, geometry.lineWidth(a, b))
+        let factor = tool == .eraser ? Self.eraserWidthFactor : 1
+        cairo_set_line_width(cr, geometry.lineWidth(a, b) * factor)
         cairo_move_to(cr, ax, ay)
         cairo_line_to(cr, bx, by)
         cairo_stroke(cr)
-        addDamage(geometry.damage(a, b))
+        addDamage(geometry.damage(a, b, widthFactor: factor))
     }
 
     // MARK: A frame
