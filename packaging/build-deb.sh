@@ -58,7 +58,7 @@ for program in stylusd stylusctl stylus-canvas; do
 done
 
 install -m644 $deb/stylus-canvas.1 "$man1/stylus-canvas.1"
-gzip -9n "$man1"/*.1
+gzip -9n "$man1"/*.1 "$stage/usr/share/man/man5"/*.5
 install -m644 $deb/copyright "$doc/copyright"
 for page in README.md docs/*.md; do
     gzip -9nc "$page" > "$doc/$(basename "$page").gz"

@@ -111,8 +111,8 @@ if [ $inside = 1 ]; then
         fail "stylus-canvas --help: $usage"
     fi
 
-    in_root gzip -t /usr/share/man/man1/{stylusd,stylusctl,stylus-canvas}.1.gz \
-        && pass "man pages for stylusd, stylusctl and stylus-canvas" || fail "a man page is missing or broken"
+    in_root gzip -t /usr/share/man/man1/{stylusd,stylusctl,stylus-canvas}.1.gz /usr/share/man/man5/stylusd.toml.5.gz \
+        && pass "man pages for stylusd, stylusctl, stylus-canvas and stylusd.toml" || fail "a man page is missing or broken"
 
     # systemd-analyze reads the unit files where dpkg put them, checks every
     # key and that each ExecStart exists and is executable (a user manager's
