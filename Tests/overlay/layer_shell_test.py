@@ -302,6 +302,23 @@ def test_the_eraser_clears_the_ink_under_it_and_undo_brings_it_back():
         check(ot.red_ink_near(shot, middle, y), "undo of the eraser stroke did not bring the ink back")
 
 
+def test_an_output_scaled_to_2_while_open_gets_buffers_at_its_scale():
+    """swaymsg scale 2 on the open canvas's output: 640x400 logical pixels drawn into
+    1280x800 buffers (buffer scale 2), the ink where it was on the screen's pixels."""
+    with Session() as s:
+        strokes = s.stack.request("strokes")["strokes"]
+        s.stack.open_and_wait()
+        since = time.monotonic()
+        s.sway.msg("output", "HEADLESS-1", "scale", "2")
+        s.stack.wait_overlay("layers 640x400@2", 5, since)
+        s.stack.settle_screen()
+        shot = s.sway.screenshot()
+        check(shot[:2] == (WIDTH, HEIGHT), f"grim's screenshot at scale 2 is {shot[:2]}")
+        inked, visible, n = ink_and_background(shot, strokes, DESKTOP)
+        check(inked >= 0.90, f"at scale 2 only {inked:.1%} of {n} points inked")
+        check(visible >= 0.97, f"at scale 2 only {visible:.1%} of the desktop away from the ink is visible")
+
+
 def test_the_canvas_is_above_a_fullscreen_application_and_see_through():
     with Session(app=True) as s:
         strokes = s.stack.request("strokes")["strokes"]
@@ -494,6 +511,7 @@ def main():
             test_a_killed_daemon_takes_the_canvas_off_the_screen_within_3_s,
             test_an_output_plugged_in_while_open_gets_its_surface_and_its_part_of_the_drawing,
             test_the_eraser_clears_the_ink_under_it_and_undo_brings_it_back,
+            test_an_output_scaled_to_2_while_open_gets_buffers_at_its_scale,
             test_the_canvas_is_above_a_fullscreen_application_and_see_through,
             test_with_click_through_a_click_on_the_open_canvas_reaches_the_application,
             test_with_the_pen_captured_a_click_on_the_open_canvas_reaches_the_application,

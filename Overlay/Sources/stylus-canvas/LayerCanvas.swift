@@ -15,7 +15,7 @@ final class ShmBuffer {
     let cairo: OpaquePointer
     private let memory: UnsafeMutableRawPointer
     private let size: Int
-    let width: Int32, height: Int32
+    let width: Int32, height: Int32, scale: Int32
     /// The compositor reads it until it sends `release`.
     var busy = false
     /// What changed since this buffer was last painted (logical pixels); each
@@ -37,6 +37,7 @@ final class ShmBuffer {
         wl_shm_pool_destroy(pool)
         self.width = width
         self.height = height
+        self.scale = scale
         cairo = cairo_image_surface_create_for_data(memory.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, width, height, stride)
         cairo_surface_set_device_scale(cairo, Double(scale), Double(scale))
         wl_buffer_add_listener(buffer, Self.listener, Unmanaged.passUnretained(self).toOpaque())
@@ -184,10 +185,13 @@ final class LayerCanvas: CanvasSurface {
     }
 
     /// The compositor took the surface away (its output went): the overlay places the canvas again.
+    /// Placed again a moment later, not at once: wlroots closes the surfaces of an output
+    /// just before it removes the output, and a compositor that keeps closing a surface
+    /// must not get a new one in a tight loop.
     private func closed() {
         owner.log("the compositor closed the layer surface on \(output.connector ?? "an output")")
         unmap()
-        owner.monitorsChanged()
+        after(milliseconds: 100) { [weak self] in self?.owner.monitorsChanged() }
     }
 
     // MARK: Input
@@ -223,6 +227,17 @@ final class LayerCanvas: CanvasSurface {
 
     private func drawFrame() {
         guard configured, let surface, let shm = backend.shm else { return }
+        if max(output.scale, 1) != scale {
+            // The output's scale changed while the surface shows: buffers and layers at the new one.
+            scale = max(output.scale, 1)
+            wl_surface_set_buffer_scale(surface, scale)
+            if layers.ensure(width: width, height: height, scale: scale) {
+                layers.redrawFinished(owner.book.finished)
+                layers.redrawLive(owner.book.liveStrokes)
+                owner.log("layers \(width)x\(height)@\(scale)")
+            }
+            layers.damageEverything()
+        }
         let alpha = owner.shown ? owner.alpha : 0
         layers.hoverMoved(owner.hover.values)
         if alpha != drawnAlpha { layers.damageEverything() }
@@ -231,7 +246,8 @@ final class LayerCanvas: CanvasSurface {
         }
         let pixelWidth = width * scale, pixelHeight = height * scale
         buffers.removeAll { buffer in
-            guard buffer.width != pixelWidth || buffer.height != pixelHeight else { return false }
+            // Same pixels at another scale (1280x800 at 1, 640x400 at 2) is another buffer: cairo draws it scaled.
+            guard buffer.width != pixelWidth || buffer.height != pixelHeight || buffer.scale != scale else { return false }
             buffer.destroy()
             return true
         }
@@ -251,6 +267,8 @@ final class LayerCanvas: CanvasSurface {
         let x0 = max(0, Int32(stale.x.rounded(.down))), y0 = max(0, Int32(stale.y.rounded(.down)))
         let x1 = min(width, Int32((stale.x + stale.width).rounded(.up))), y1 = min(height, Int32((stale.y + stale.height).rounded(.up)))
         buffer.stale = nil
+        // What changed lies off this surface (a pen over another output): nothing to send.
+        guard x1 > x0, y1 > y0 || alpha != drawnAlpha else { return }
         if x1 > x0, y1 > y0 {
             let cr = cairo_create(buffer.cairo)!
             cairo_rectangle(cr, Double(x0), Double(y0), Double(x1 - x0), Double(y1 - y0))
@@ -265,7 +283,12 @@ final class LayerCanvas: CanvasSurface {
         drawnAlpha = alpha
         buffer.busy = true
         wl_surface_attach(surface, buffer.buffer, 0, 0)
-        wl_surface_damage_buffer(surface, x0 * scale, y0 * scale, (x1 - x0) * scale, (y1 - y0) * scale)
+        if wl_proxy_get_version(surface) >= 4 {
+            wl_surface_damage_buffer(surface, x0 * scale, y0 * scale, (x1 - x0) * scale, (y1 - y0) * scale)
+        } else {
+            wl_surface_damage(surface, x0, y0, x1 - x0, y1 - y0)   // wl_compositor before v4: surface coordinates
+        }
+        if let frameCallback { wl_callback_destroy(frameCallback) }   // a configure may draw while one is pending
         frameCallback = wl_surface_frame(surface)
         wl_callback_add_listener(frameCallback, Self.frameListener, Unmanaged.passUnretained(self).toOpaque())
         wl_surface_commit(surface)
@@ -280,6 +303,10 @@ final class LayerCanvas: CanvasSurface {
     private func frameDone() {
         if let frameCallback { wl_callback_destroy(frameCallback) }
         frameCallback = nil
+        if tickTimer != 0 {
+            g_source_remove(tickTimer)
+            tickTimer = 0
+        }
         runTick()
         if needsFrame { drawFrame() }
     }
@@ -300,9 +327,12 @@ final class LayerCanvas: CanvasSurface {
         tickTimer = 0
     }
 
+    /// While a fade runs a timer always stands by: 16 ms when no frame is pending, 50 ms
+    /// when one is, since a compositor sends no frame callback for an output that does
+    /// not paint (powered off, a locked session) and the fade must still end.
     private func scheduleTick() {
-        guard tick != nil, frameCallback == nil, tickTimer == 0 else { return }
-        tickTimer = g_timeout_add_full(G_PRIORITY_DEFAULT, 16, { data in
+        guard tick != nil, tickTimer == 0 else { return }
+        tickTimer = g_timeout_add_full(G_PRIORITY_DEFAULT, frameCallback == nil ? 16 : 50, { data in
             onMain(data, LayerCanvas.self) { me in
                 me.tickTimer = 0
                 me.runTick()

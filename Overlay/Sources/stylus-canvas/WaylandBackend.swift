@@ -180,7 +180,7 @@ final class WaylandBackend: CanvasBackend {
         case "zxdg_output_manager_v1":
             outputManager = bind(3)
             for output in outputs { describeWithXdgOutput(output) }
-        case "wl_seat":
+        case "wl_seat" where seat == nil:   // the first seat's keyboard; a second seat's would replace it
             seat = bind(5)
             wl_seat_add_listener(seat, Self.seatListener, Unmanaged.passUnretained(self).toOpaque())
         case "wl_output":
@@ -197,7 +197,7 @@ final class WaylandBackend: CanvasBackend {
         guard let index = outputs.firstIndex(where: { $0.globalName == name }) else { return }
         let output = outputs.remove(at: index)
         if let xdg = output.xdgOutput { zxdg_output_v1_destroy(xdg) }
-        wl_output_release(output.proxy)
+        if wl_proxy_get_version(output.proxy) >= 3 { wl_output_release(output.proxy) } else { wl_output_destroy(output.proxy) }
         outputChanged()
     }
 
@@ -236,7 +236,14 @@ final class WaylandBackend: CanvasBackend {
         l.logical_size = { data, _, w, h in
             onMain(data, WaylandOutput.self) { (($0.logicalWidth, $0.logicalHeight) = (Int(w), Int(h))) }
         }
-        l.done = { _, _ in }   // since xdg_output v3 the wl_output's done closes the description
+        // Since xdg_output v3 the wl_output's done closes the description; before, this one does.
+        l.done = { data, xdg in
+            guard let xdg, wl_proxy_get_version(xdg) < 3 else { return }
+            onMain(data, WaylandOutput.self) { o in
+                o.described = true
+                WaylandBackend.current?.outputChanged()
+            }
+        }
         l.name = { data, _, name in
             let name = name.map { String(cString: $0) }
             onMain(data, WaylandOutput.self) { $0.connector = name }
@@ -263,7 +270,7 @@ final class WaylandBackend: CanvasBackend {
             keyboard = wl_seat_get_keyboard(seat)
             wl_keyboard_add_listener(keyboard, Self.keyboardListener, Unmanaged.passUnretained(self).toOpaque())
         } else if !has, let keyboard {
-            wl_keyboard_release(keyboard)
+            if wl_proxy_get_version(keyboard) >= 3 { wl_keyboard_release(keyboard) } else { wl_keyboard_destroy(keyboard) }
             self.keyboard = nil
         }
     }
