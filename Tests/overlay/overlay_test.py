@@ -341,7 +341,7 @@ class Stack:
                 return
             check(self.overlay.poll() is None, f"stylus-canvas exited: {self.overlay_log[-10:]}")
             time.sleep(0.02)
-        raise Failure(f"stylus-canvas never logged {text!r}: {[l for _, l in self.overlay_log[-10:]]}")
+        raise Failure(f"stylus-canvas never logged {text!r} in {timeout} s: {[l for _, l in self.overlay_log[-16:]]}")
 
     def request(self, cmd, **fields):
         c = Client(self.socket)
@@ -410,6 +410,8 @@ def stack(overlay_args=(), replay=False, pen_captured=False, filter_without_capt
             yield s
         finally:
             s.close()
+            if os.environ.get("OVERLAY_LOG"):
+                print("\n".join(l for _, l in s.overlay_log), file=sys.stderr)
 
 
 STATE = None

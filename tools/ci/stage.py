@@ -96,7 +96,8 @@ def run(name, command, needs=()):
     print(f"== {name}: {result} in {seconds:.0f} s, {tests} tests (log {os.path.relpath(log_path, ROOT)})", flush=True)
     shown = lines[-200:] if status != 0 else [l for l in lines if SUMMARY.search(l)][-40:]
     for line in shown:
-        print(f"   {line[:400]}")
+        # A failure's own line is printed whole: its message is what CI leaves to read.
+        print(f"   {line if line.startswith('FAIL') else line[:400]}")
     sys.stdout.flush()
     return 0
 

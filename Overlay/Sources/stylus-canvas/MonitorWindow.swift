@@ -21,6 +21,8 @@ final class MonitorWindow: CanvasSurface {
     let layers: InkLayers
     private var tick: (@MainActor (Int64) -> Bool)?
     private var tickID: guint = 0
+    private var standbyTimer: guint = 0
+    private var lastTick: Int64 = 0
     /// The alpha this window last painted with, so that a fade ends when every window has drawn its end.
     private(set) var drawnAlpha = -1.0
     private var followsLayout = false
@@ -121,25 +123,55 @@ final class MonitorWindow: CanvasSurface {
 
     func queueDraw() { gtk_widget_queue_draw(area) }
 
+    /// The fade runs on the frame clock; a 100 ms timer stands by for a window
+    /// whose frame clock does not tick (not mapped yet by a busy window manager,
+    /// or a monitor that does not paint), so a fade always ends and a canvas
+    /// never stays on the screen invisible, taking the clicks.
     func startTicks(_ tick: @escaping @MainActor (Int64) -> Bool) {
         self.tick = tick
-        guard tickID == 0 else { return }
-        tickID = gtk_widget_add_tick_callback(area, { _, clock, data in
-            MainActor.assumeIsolated {
-                let me = Unmanaged<MonitorWindow>.fromOpaque(data!).takeUnretainedValue()
-                guard let tick = me.tick, tick(Int64(gdk_frame_clock_get_frame_time(clock))) else {
-                    me.tickID = 0
-                    me.tick = nil
-                    return 0
+        lastTick = Int64(g_get_monotonic_time())
+        if tickID == 0 {
+            tickID = gtk_widget_add_tick_callback(area, { _, clock, data in
+                MainActor.assumeIsolated {
+                    let me = Unmanaged<MonitorWindow>.fromOpaque(data!).takeUnretainedValue()
+                    return me.runTick(Int64(gdk_frame_clock_get_frame_time(clock)), fromFrameClock: true) ? 1 : 0
                 }
-                return 1
-            }
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+            }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        }
+        if standbyTimer == 0 {
+            standbyTimer = g_timeout_add_full(G_PRIORITY_DEFAULT, 100, { data in
+                MainActor.assumeIsolated {
+                    let me = Unmanaged<MonitorWindow>.fromOpaque(data!).takeUnretainedValue()
+                    let now = Int64(g_get_monotonic_time())
+                    guard now - me.lastTick >= 100_000 else { return 1 }
+                    return me.runTick(now, fromFrameClock: false) ? 1 : 0
+                }
+            }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        }
+    }
+
+    /// Calls the tick; when it is done, both sources end (the caller's own by its return value).
+    private func runTick(_ now: Int64, fromFrameClock: Bool) -> Bool {
+        lastTick = now
+        if let tick, tick(now) { return true }
+        tick = nil
+        if fromFrameClock {
+            tickID = 0
+            if standbyTimer != 0 { g_source_remove(standbyTimer) }
+            standbyTimer = 0
+        } else {
+            standbyTimer = 0
+            if tickID != 0 { gtk_widget_remove_tick_callback(area, tickID) }
+            tickID = 0
+        }
+        return false
     }
 
     func stopTicks() {
         if tickID != 0 { gtk_widget_remove_tick_callback(area, tickID) }
+        if standbyTimer != 0 { g_source_remove(standbyTimer) }
         tickID = 0
+        standbyTimer = 0
         tick = nil
     }
 
