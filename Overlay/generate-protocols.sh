@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Writes the Wayland protocol glue stylus-canvas's layer-shell canvas is built
 # with into Sources/CWayland/generated/: wayland-scanner (libwayland-bin) over
-# the protocols' XML as Debian 12 ships it, xdg-shell and xdg-output from
-# wayland-protocols, wlr-layer-shell from
+# the protocols' XML as Debian 12 ships it, xdg-shell, xdg-output, viewporter
+# and fractional-scale from wayland-protocols, wlr-layer-shell from
 # librust-wayland-protocols-dev (a data file there; no Rust involved).
 # `make overlay` runs it; it regenerates only what is missing or older than its XML.
 set -eu
@@ -15,6 +15,8 @@ command -v wayland-scanner >/dev/null || { echo "generate-protocols.sh: wayland-
 mkdir -p "$out"
 for xml in "$shared/stable/xdg-shell/xdg-shell.xml" \
            "$shared/unstable/xdg-output/xdg-output-unstable-v1.xml" \
+           "$shared/stable/viewporter/viewporter.xml" \
+           "$shared/staging/fractional-scale/fractional-scale-v1.xml" \
            "$wlr/wlr-layer-shell-unstable-v1.xml"; do
     [ -r "$xml" ] || { echo "generate-protocols.sh: $xml is missing: install wayland-protocols" >&2; exit 1; }
     name=$(basename "$xml" .xml)

@@ -433,6 +433,123 @@ def test_a_compositor_that_goes_away_ends_the_canvas_with_a_clear_line():
         check(status["canvas"]["stroke_count"] > 0, f"the daemon lost its strokes: {status['canvas']}")
 
 
+class ScaleCompositor:
+    """Tests/overlay/wayland/scale_compositor.c: a compositor that offers wp_fractional_scale_v1
+    (no compositor on Debian 12 does), keeps the canvas's last buffer and writes it as a PPM."""
+
+    def __init__(self, runtime, scale120, output_scale=1):
+        self.env = dict(os.environ, XDG_RUNTIME_DIR=runtime, WAYLAND_DISPLAY="wayland-scale")
+        self.env.pop("DISPLAY", None)
+        self.commits = []
+        self.answers = []
+        self.proc = subprocess.Popen([os.path.join(ot.ARGS.scratch, "scale_compositor"), "wayland-scale", str(WIDTH), str(HEIGHT),
+                                      str(scale120), str(output_scale)], env=self.env, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True)
+        check(self.proc.stdout.readline().strip() == "ready", "the scale compositor did not start")
+        threading.Thread(target=self._read, daemon=True).start()
+        self.path = os.path.join(runtime, "frame.ppm")
+
+    def _read(self):
+        for line in self.proc.stdout:
+            (self.commits if line.startswith("commit") else self.answers).append(line.strip())
+
+    def command(self, line):
+        n = len(self.answers)
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        deadline = time.monotonic() + 5
+        while len(self.answers) == n:
+            check(time.monotonic() < deadline, f"the scale compositor did not answer {line!r}")
+            time.sleep(0.02)
+        return self.answers[n]
+
+    def screenshot(self):
+        check(self.command(f"dump {self.path}").startswith("dumped"), "the canvas committed no frame")
+        with open(self.path, "rb") as f:
+            return ot.parse_ppm(f.read())
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait(5)
+
+
+class ScaledSession:
+    """The scale compositor, stylusd with the recording's strokes, stylus-canvas."""
+
+    def __init__(self, scale120, output_scale=1):
+        self.runtime = tempfile.mkdtemp(prefix="stylus-layer-")
+        os.chmod(self.runtime, 0o700)
+        self.compositor = ScaleCompositor(self.runtime, scale120, output_scale)
+        desktop = ot.Desktop.__new__(ot.Desktop)
+        desktop.env = dict(self.compositor.env, GDK_BACKEND="wayland")
+        desktop.screenshot = self.compositor.screenshot
+        self.root = tempfile.mkdtemp(prefix="stylus-canvas-test-")
+        os.chmod(self.root, 0o700)
+        self.stack = ot.Stack(ot.ARGS, desktop, self.root, (), replay=False, state=ot.drawn_state())
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        self.stack.close()
+        self.compositor.close()
+        shutil.rmtree(self.root, ignore_errors=True)
+        shutil.rmtree(self.runtime, ignore_errors=True)
+
+
+def test_a_fractionally_scaled_output_gets_buffers_of_its_own_pixels():
+    """A compositor that prefers scale 1.5 (wp_fractional_scale_v1) for a 1280x800 output: the
+    canvas draws 1920x1200 buffers at buffer scale 1 and shows them through a viewport at
+    1280x800, the ink where the recorded points fall on those pixels; when the preferred
+    scale changes to 1.25 while open, buffers of 1600x1000 follow."""
+    with ScaledSession(180) as s:
+        strokes = s.stack.request("strokes")["strokes"]
+        s.stack.open_and_wait()
+        check(s.compositor.commits and s.compositor.commits[-1] == "commit 1920x1200 scale 1 dest 1280x800",
+              f"the canvas's last commits at scale 1.5: {s.compositor.commits[-3:]}")
+        shot = s.compositor.screenshot()
+        inked, visible, n = ink_and_background(shot, strokes, DESKTOP, 1920, 1200)
+        check(inked >= 0.90, f"at scale 1.5 only {inked:.1%} of {n} points inked")
+        check(visible >= 0.97, f"at scale 1.5 only {visible:.1%} of the desktop away from the ink is clear")
+        since = time.monotonic()
+        check(s.compositor.command("scale 150") == "scaled", "the scale compositor did not rescale")
+        s.stack.wait_overlay("layers 1280x800@1.25", 5, since)
+        deadline = time.monotonic() + 5
+        while s.compositor.commits[-1] != "commit 1600x1000 scale 1 dest 1280x800":
+            check(time.monotonic() < deadline, f"no 1600x1000 frame at scale 1.25: {s.compositor.commits[-3:]}")
+            time.sleep(0.05)
+        inked, _, n = ink_and_background(s.compositor.screenshot(), strokes, DESKTOP, 1600, 1000)
+        check(inked >= 0.90, f"at scale 1.25 only {inked:.1%} of {n} points inked")
+        print(f"  {n} points: 1920x1200 buffers at 1.5, 1600x1000 at 1.25, through a 1280x800 viewport", flush=True)
+
+
+def test_without_fractional_scale_the_output_scale_sets_the_buffers():
+    """The same compositor without wp_fractional_scale_v1 and an output at integer scale 2:
+    2560x1600 buffers at buffer scale 2, no viewport, the ink on those pixels."""
+    with ScaledSession(0, output_scale=2) as s:
+        strokes = s.stack.request("strokes")["strokes"]
+        s.stack.open_and_wait()
+        check(s.compositor.commits and s.compositor.commits[-1] == "commit 2560x1600 scale 2 dest 0x0",
+              f"the canvas's last commits at scale 2: {s.compositor.commits[-3:]}")
+        inked, _, n = ink_and_background(s.compositor.screenshot(), strokes, DESKTOP, 2560, 1600)
+        check(inked >= 0.90, f"at scale 2 only {inked:.1%} of {n} points inked")
+
+
+def build_scale_compositor(scratch):
+    wlr = sorted(glob.glob(os.path.join(WLR_PROTOCOLS, "wlr-layer-shell-unstable-v1.xml")))
+    check(wlr, "the wlr-layer-shell XML is missing: install librust-wayland-protocols-dev")
+    shared = "/usr/share/wayland-protocols"
+    sources = []
+    for xml in (wlr[-1], f"{shared}/unstable/xdg-output/xdg-output-unstable-v1.xml", f"{shared}/stable/viewporter/viewporter.xml",
+                f"{shared}/staging/fractional-scale/fractional-scale-v1.xml", f"{shared}/stable/xdg-shell/xdg-shell.xml"):
+        name = os.path.basename(xml)[:-4]
+        subprocess.run(["wayland-scanner", "server-header", xml, os.path.join(scratch, f"{name}-server-protocol.h")], check=True)
+        sources.append(os.path.join(scratch, f"{name}-server-protocol.c"))
+        subprocess.run(["wayland-scanner", "private-code", xml, sources[-1]], check=True)
+    subprocess.run(["cc", "-O1", "-o", os.path.join(scratch, "scale_compositor"), "-I", scratch,
+                    os.path.join(HERE, "wayland", "scale_compositor.c"), *sources, "-lwayland-server"], check=True)
+
+
 def build_pointer(scratch):
     xml = sorted(glob.glob(os.path.join(WLR_PROTOCOLS, "wlr-virtual-pointer-unstable-v1.xml")))
     check(xml, "the wlr-virtual-pointer XML is missing: install librust-wayland-protocols-dev")
@@ -505,6 +622,7 @@ def main():
     ot.ARGS = args
     try:
         build_pointer(args.scratch)
+        build_scale_compositor(args.scratch)
         return run_tests("overlay-layer-shell", [
             test_the_canvas_shows_its_ink_over_the_desktop_and_minimizes_back_to_it,
             test_a_replayed_double_press_opens_the_canvas_and_its_ink_follows_the_pen,
@@ -512,6 +630,8 @@ def main():
             test_an_output_plugged_in_while_open_gets_its_surface_and_its_part_of_the_drawing,
             test_the_eraser_clears_the_ink_under_it_and_undo_brings_it_back,
             test_an_output_scaled_to_2_while_open_gets_buffers_at_its_scale,
+            test_a_fractionally_scaled_output_gets_buffers_of_its_own_pixels,
+            test_without_fractional_scale_the_output_scale_sets_the_buffers,
             test_the_canvas_is_above_a_fullscreen_application_and_see_through,
             test_with_click_through_a_click_on_the_open_canvas_reaches_the_application,
             test_with_the_pen_captured_a_click_on_the_open_canvas_reaches_the_application,

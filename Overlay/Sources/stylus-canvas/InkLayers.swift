@@ -14,7 +14,7 @@ final class InkLayers {
     private(set) var geometry: InkGeometry
     private var finished: OpaquePointer?
     private var live: OpaquePointer?
-    private var key = (width: Int32(0), height: Int32(0), scale: Int32(0))
+    private var key = (width: Int32(0), height: Int32(0), scale: 0.0)
     /// What changed since `takeDamage`; nil: nothing, `everything`: the whole surface.
     private(set) var damage: PixelRect?
     /// Where the hover rings were last drawn: they move, so their old place is damage too.
@@ -43,13 +43,13 @@ final class InkLayers {
 
     /// (Re)creates both layers for a surface of `width`×`height` logical pixels at `scale`;
     /// true when it did (the caller then draws the strokes into them).
-    func ensure(width: Int32, height: Int32, scale: Int32) -> Bool {
+    func ensure(width: Int32, height: Int32, scale: Double) -> Bool {
         guard width > 0, height > 0, scale > 0, key != (width, height, scale) || finished == nil else { return false }
         key = (width, height, scale)
         release()
         func make() -> OpaquePointer? {
-            let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width * scale, height * scale)
-            cairo_surface_set_device_scale(surface, Double(scale), Double(scale))
+            let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Self.pixels(width, scale), Self.pixels(height, scale))
+            cairo_surface_set_device_scale(surface, scale, scale)
             return surface
         }
         finished = make()
@@ -57,6 +57,13 @@ final class InkLayers {
         damageEverything()
         return true
     }
+
+    /// A layer's or buffer's side in pixels for `logical` pixels at `scale`: rounded half
+    /// away from zero, the rule wp_fractional_scale_v1 gives for buffer sizes.
+    static func pixels(_ logical: Int32, _ scale: Double) -> Int32 { Int32((Double(logical) * scale).rounded()) }
+
+    /// A scale as the log shows it: 2, 1.5.
+    static func describe(_ scale: Double) -> String { scale == scale.rounded() ? String(Int(scale)) : String(scale) }
 
     func release() {
         for layer in [finished, live] where layer != nil { cairo_surface_destroy(layer) }

@@ -15,7 +15,7 @@ final class ShmBuffer {
     let cairo: OpaquePointer
     private let memory: UnsafeMutableRawPointer
     private let size: Int
-    let width: Int32, height: Int32, scale: Int32
+    let width: Int32, height: Int32, scale: Double
     /// The compositor reads it until it sends `release`.
     var busy = false
     /// What changed since this buffer was last painted (logical pixels); each
@@ -24,7 +24,8 @@ final class ShmBuffer {
     var stale: PixelRect?
     var onRelease: (@MainActor () -> Void)?
 
-    init?(shm: OpaquePointer, width: Int32, height: Int32, scale: Int32) {
+    /// `width`×`height` buffer pixels, `scale` of them to a logical pixel.
+    init?(shm: OpaquePointer, width: Int32, height: Int32, scale: Double) {
         let stride = width * 4
         size = Int(stride) * Int(height)
         let fd = stylus_shm_file(Int64(size))
@@ -39,7 +40,7 @@ final class ShmBuffer {
         self.height = height
         self.scale = scale
         cairo = cairo_image_surface_create_for_data(memory.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, width, height, stride)
-        cairo_surface_set_device_scale(cairo, Double(scale), Double(scale))
+        cairo_surface_set_device_scale(cairo, scale, scale)
         wl_buffer_add_listener(buffer, Self.listener, Unmanaged.passUnretained(self).toOpaque())
     }
 
@@ -67,7 +68,12 @@ final class ShmBuffer {
 /// open (Escape and Ctrl+Z), none minimized, since minimized it does not
 /// exist. Frames are painted by InkLayers into two wl_shm buffers in turn,
 /// only where something changed, and sent with that damage when the
-/// compositor's frame callback says the last one was used.
+/// compositor's frame callback says the last one was used. The buffers have
+/// the output's pixels: at its integer scale (wl_surface.set_buffer_scale), or
+/// where the compositor offers wp_fractional_scale_v1 and wp_viewporter at the
+/// scale it prefers for the surface (1.25, 1.5 …), shown through a viewport at
+/// the surface's logical size, so that ink is sharp on a fractionally scaled
+/// output instead of drawn at 2 and shrunk by the compositor.
 @MainActor
 final class LayerCanvas: CanvasSurface {
     private unowned let owner: CanvasSurfaceOwner
@@ -79,7 +85,13 @@ final class LayerCanvas: CanvasSurface {
     private var surface: OpaquePointer?
     private var layerSurface: OpaquePointer?
     private var configured = false
-    private var width: Int32 = 0, height: Int32 = 0, scale: Int32 = 1
+    private var width: Int32 = 0, height: Int32 = 0
+    /// Buffer pixels per logical pixel, as the buffers and layers are made now.
+    private var scale = 1.0
+    private var viewport: OpaquePointer?
+    private var fractionalScale: OpaquePointer?
+    /// The compositor's preferred scale for this surface, in 120ths; 0 until it says.
+    private var preferredScale120: UInt32 = 0
     private var buffers: [ShmBuffer] = []
     private var frameCallback: OpaquePointer?
     private var needsFrame = false
@@ -123,8 +135,13 @@ final class LayerCanvas: CanvasSurface {
         guard let compositor = backend.compositor, let shell = backend.layerShell else { return }
         let surface = wl_compositor_create_surface(compositor)
         self.surface = surface
-        scale = max(output.scale, 1)
-        wl_surface_set_buffer_scale(surface, scale)
+        if let viewporter = backend.viewporter, let manager = backend.fractionalScaleManager {
+            viewport = wp_viewporter_get_viewport(viewporter, surface)
+            fractionalScale = wp_fractional_scale_manager_v1_get_fractional_scale(manager, surface)
+            wp_fractional_scale_v1_add_listener(fractionalScale, Self.fractionalListener, Unmanaged.passUnretained(self).toOpaque())
+        }
+        scale = wantedScale
+        if viewport == nil { wl_surface_set_buffer_scale(surface, Int32(scale)) }
         let layerSurface = zwlr_layer_shell_v1_get_layer_surface(shell, surface, output.proxy,
                                                                  UInt32(ZWLR_LAYER_SHELL_V1_LAYER_OVERLAY.rawValue), "stylus-canvas")
         self.layerSurface = layerSurface
@@ -148,8 +165,13 @@ final class LayerCanvas: CanvasSurface {
         if let frameCallback { wl_callback_destroy(frameCallback) }
         frameCallback = nil
         if let layerSurface { zwlr_layer_surface_v1_destroy(layerSurface) }
+        if let fractionalScale { wp_fractional_scale_v1_destroy(fractionalScale) }
+        if let viewport { wp_viewport_destroy(viewport) }
         if let surface { wl_surface_destroy(surface) }
         layerSurface = nil
+        fractionalScale = nil
+        viewport = nil
+        preferredScale120 = 0
         surface = nil
         configured = false
         for buffer in buffers { buffer.destroy() }
@@ -168,6 +190,25 @@ final class LayerCanvas: CanvasSurface {
         return l
     }())
 
+    private static let fractionalListener: UnsafeMutablePointer<wp_fractional_scale_v1_listener> = allocate({
+        var l = wp_fractional_scale_v1_listener()
+        l.preferred_scale = { data, _, scale120 in
+            onMain(data, LayerCanvas.self) { me in
+                guard scale120 > 0, scale120 != me.preferredScale120 else { return }
+                me.preferredScale120 = scale120
+                me.owner.log("preferred scale \(InkLayers.describe(Double(scale120) / 120))")
+                me.queueDraw()
+            }
+        }
+        return l
+    }())
+
+    /// The scale buffers should have: the compositor's fractional one where it said it, else the output's.
+    private var wantedScale: Double {
+        if viewport != nil, preferredScale120 > 0 { return Double(preferredScale120) / 120 }
+        return Double(max(output.scale, 1))
+    }
+
     private func configure(_ serial: UInt32, _ width: UInt32, _ height: UInt32) {
         guard let layerSurface else { return }
         zwlr_layer_surface_v1_ack_configure(layerSurface, serial)
@@ -175,10 +216,11 @@ final class LayerCanvas: CanvasSurface {
         self.width = width > 0 ? Int32(width) : Int32(shape.width)
         self.height = height > 0 ? Int32(height) : Int32(shape.height)
         configured = true
+        if let viewport { wp_viewport_set_destination(viewport, self.width, self.height) }
         if layers.ensure(width: self.width, height: self.height, scale: scale) {
             layers.redrawFinished(owner.book.finished)
             layers.redrawLive(owner.book.liveStrokes)
-            owner.log("layers \(self.width)x\(self.height)@\(scale)")
+            owner.log("layers \(self.width)x\(self.height)@\(InkLayers.describe(scale))")
         }
         layers.damageEverything()
         drawFrame()
@@ -227,14 +269,14 @@ final class LayerCanvas: CanvasSurface {
 
     private func drawFrame() {
         guard configured, let surface, let shm = backend.shm else { return }
-        if max(output.scale, 1) != scale {
-            // The output's scale changed while the surface shows: buffers and layers at the new one.
-            scale = max(output.scale, 1)
-            wl_surface_set_buffer_scale(surface, scale)
+        if wantedScale != scale {
+            // The scale changed while the surface shows: buffers and layers at the new one.
+            scale = wantedScale
+            if viewport == nil { wl_surface_set_buffer_scale(surface, Int32(scale)) }
             if layers.ensure(width: width, height: height, scale: scale) {
                 layers.redrawFinished(owner.book.finished)
                 layers.redrawLive(owner.book.liveStrokes)
-                owner.log("layers \(width)x\(height)@\(scale)")
+                owner.log("layers \(width)x\(height)@\(InkLayers.describe(scale))")
             }
             layers.damageEverything()
         }
@@ -244,7 +286,7 @@ final class LayerCanvas: CanvasSurface {
         if let changed = layers.takeDamage() {
             for buffer in buffers { buffer.stale = buffer.stale?.union(changed) ?? changed }
         }
-        let pixelWidth = width * scale, pixelHeight = height * scale
+        let pixelWidth = InkLayers.pixels(width, scale), pixelHeight = InkLayers.pixels(height, scale)
         buffers.removeAll { buffer in
             // Same pixels at another scale (1280x800 at 1, 640x400 at 2) is another buffer: cairo draws it scaled.
             guard buffer.width != pixelWidth || buffer.height != pixelHeight || buffer.scale != scale else { return false }
@@ -284,7 +326,9 @@ final class LayerCanvas: CanvasSurface {
         buffer.busy = true
         wl_surface_attach(surface, buffer.buffer, 0, 0)
         if wl_proxy_get_version(surface) >= 4 {
-            wl_surface_damage_buffer(surface, x0 * scale, y0 * scale, (x1 - x0) * scale, (y1 - y0) * scale)
+            let bx0 = Int32((Double(x0) * scale).rounded(.down)), by0 = Int32((Double(y0) * scale).rounded(.down))
+            let bx1 = min(pixelWidth, Int32((Double(x1) * scale).rounded(.up))), by1 = min(pixelHeight, Int32((Double(y1) * scale).rounded(.up)))
+            wl_surface_damage_buffer(surface, bx0, by0, bx1 - bx0, by1 - by0)
         } else {
             wl_surface_damage(surface, x0, y0, x1 - x0, y1 - y0)   // wl_compositor before v4: surface coordinates
         }

@@ -226,7 +226,7 @@ final class MonitorWindow: CanvasSurface {
     // MARK: Drawing
 
     private func draw(_ cr: OpaquePointer, _ width: Int32, _ height: Int32) {
-        if layers.ensure(width: width, height: height, scale: gtk_widget_get_scale_factor(area)) {
+        if layers.ensure(width: width, height: height, scale: Double(gtk_widget_get_scale_factor(area))) {
             layers.redrawFinished(owner.book.finished)
             layers.redrawLive(owner.book.liveStrokes)
             owner.log("layers \(width)x\(height)@\(gtk_widget_get_scale_factor(area))")

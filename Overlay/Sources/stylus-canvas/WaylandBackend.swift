@@ -53,6 +53,10 @@ final class WaylandBackend: CanvasBackend {
     private(set) var layerShell: OpaquePointer?
     private(set) var layerShellVersion: UInt32 = 0
     private var outputManager: OpaquePointer?
+    /// Both or neither: a fractional scale is drawn into a buffer of that many
+    /// pixels, which the viewport shows at the surface's logical size.
+    private(set) var viewporter: OpaquePointer?
+    private(set) var fractionalScaleManager: OpaquePointer?
     private var seat: OpaquePointer?
     private var keyboard: OpaquePointer?
     private var xkbContext: OpaquePointer?
@@ -177,6 +181,8 @@ final class WaylandBackend: CanvasBackend {
         case "zwlr_layer_shell_v1":
             layerShellVersion = min(version, 4)
             layerShell = bind(4)
+        case "wp_viewporter": viewporter = bind(1)
+        case "wp_fractional_scale_manager_v1": fractionalScaleManager = bind(1)
         case "zxdg_output_manager_v1":
             outputManager = bind(3)
             for output in outputs { describeWithXdgOutput(output) }

@@ -11,6 +11,8 @@
 #include "../generated/xdg-shell-client-protocol.h"
 #include "../generated/xdg-output-unstable-v1-client-protocol.h"
 #include "../generated/wlr-layer-shell-unstable-v1-client-protocol.h"
+#include "../generated/viewporter-client-protocol.h"
+#include "../generated/fractional-scale-v1-client-protocol.h"
 
 /// wl_registry_bind for the globals stylus-canvas uses, by interface name
 /// (Swift cannot take the address of the C interface tables); NULL for others.
