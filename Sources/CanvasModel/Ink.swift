@@ -13,27 +13,25 @@ public struct InkPoint: Equatable, Sendable {
     }
 }
 
-/// The tool that drew a stroke. An eraser stroke erases: the canvas clears
-/// the ink under its path (three times as wide as the pen's), in the order the
-/// strokes were drawn; the daemon keeps it as a stroke, so undo brings the ink back.
-public enum InkTool: Equatable, Sendable {
-    case pen
-    case eraser
-
-    /// The daemon's tool name (`pen`, `eraser`, `brush`, …); everything but `eraser` inks.
-    public init(name: String) { self = name == "eraser" ? .eraser : .pen }
-}
-
+/// One stroke as the canvas draws it. An eraser stroke erases: the canvas
+/// clears the ink under its path, in the order the strokes were drawn; the
+/// daemon keeps it as a stroke, so undo brings the ink back.
 public struct InkStroke: Equatable, Sendable {
     public var device: UInt32
-    public var tool: InkTool
+    public var style: InkStyle
     public var points: [InkPoint]
 
-    public init(device: UInt32, tool: InkTool, points: [InkPoint]) {
+    public init(device: UInt32, style: InkStyle, points: [InkPoint]) {
         self.device = device
-        self.tool = tool
+        self.style = style
         self.points = points
     }
+
+    public init(device: UInt32, tool: InkTool, points: [InkPoint]) {
+        self.init(device: device, style: .legacy(tool: tool), points: points)
+    }
+
+    public var tool: InkTool { style.tool }
 }
 
 /// An axis-aligned rectangle in window pixels.
@@ -61,9 +59,10 @@ public struct PixelRect: Equatable, Sendable {
 /// Where ink lands: normalized (x, y) at (x·width, y·height) of the area the
 /// tablet maps to, less `origin`, where the window lies in that area (a window
 /// on the second of two monitors side by side starts at the first's width); a
-/// segment as wide as `stylusctl strokes --svg` draws it (0.5 + 7.5 · the
-/// pair's mean pressure, in a 1600-unit-wide drawing), scaled by width / 1600,
-/// so a stroke crossing two monitors keeps one width.
+/// segment as wide as its style says in a 1600-unit-wide drawing (the pen at
+/// its default width: 0.5 + 7.5 · the pair's mean pressure, as `stylusctl
+/// strokes --svg` draws it), scaled by width / 1600, so a stroke crossing two
+/// monitors keeps one width.
 public struct InkGeometry: Equatable, Sendable {
     public static let referenceWidth = 1600.0
     public var width: Double
@@ -80,20 +79,16 @@ public struct InkGeometry: Equatable, Sendable {
 
     public func pixel(_ p: InkPoint) -> (x: Double, y: Double) { (p.x * width - originX, p.y * height - originY) }
 
-    /// The svg rule's width in reference units.
-    public static func referenceLineWidth(_ a: InkPoint, _ b: InkPoint) -> Double {
-        0.5 + 7.5 * max(0, min(1, (a.pressure + b.pressure) / 2))
+    public func pixels(_ reference: Double) -> Double { reference * width / Self.referenceWidth }
+
+    public func lineWidth(_ a: InkPoint, _ b: InkPoint, _ style: InkStyle = InkStyle()) -> Double {
+        pixels(style.referenceWidth(a, b))
     }
 
-    public func lineWidth(_ a: InkPoint, _ b: InkPoint) -> Double {
-        Self.referenceLineWidth(a, b) * width / Self.referenceWidth
-    }
-
-    /// The pixels a segment (round caps) can touch, with a pixel of antialiasing margin;
-    /// `widthFactor`: a tool drawn wider than the pen (the eraser).
-    public func damage(_ a: InkPoint, _ b: InkPoint, widthFactor: Double = 1) -> PixelRect {
+    /// The pixels a segment (round caps) can touch, with a pixel of antialiasing margin.
+    public func damage(_ a: InkPoint, _ b: InkPoint, _ style: InkStyle = InkStyle()) -> PixelRect {
         let (ax, ay) = pixel(a), (bx, by) = pixel(b)
-        let r = lineWidth(a, b) * widthFactor / 2 + 1
+        let r = lineWidth(a, b, style) / 2 + 1
         let x0 = (min(ax, bx) - r).rounded(.down), y0 = (min(ay, by) - r).rounded(.down)
         let x1 = (max(ax, bx) + r).rounded(.up), y1 = (max(ay, by) + r).rounded(.up)
         return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)

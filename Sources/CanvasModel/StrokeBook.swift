@@ -65,26 +65,31 @@ public struct StrokeBook: Sendable {
     public enum LiveChange: Equatable, Sendable {
         case none
         /// A new segment of the stroke in progress.
-        case segment(InkPoint, InkPoint, InkTool)
+        case segment(InkPoint, InkPoint, InkStyle)
         /// A live stroke left the live layer: draw that layer again.
         case redrawLive
     }
 
     /// Follows the `pen` topic: tip down extends (or starts) the device's
-    /// stroke, tip up ends it.
-    public mutating func penSample(device: UInt32, tool: InkTool, point: InkPoint, tip: Bool) -> LiveChange {
+    /// stroke, tip up ends it. A tool drawn whole (a shape, the highlighter)
+    /// asks for the live layer again at each sample instead of a segment.
+    public mutating func penSample(device: UInt32, style: InkStyle, point: InkPoint, tip: Bool) -> LiveChange {
         if !tip {
             return endStroke(device: device) ? .redrawLive : .none
         }
-        if var stroke = liveCurrent[device], stroke.tool == tool {
+        if var stroke = liveCurrent[device], stroke.style == style {
             let last = stroke.points[stroke.points.count - 1]
             stroke.points.append(point)
             liveCurrent[device] = stroke
-            return .segment(last, point, tool)
+            return style.tool.drawsWhole ? .redrawLive : .segment(last, point, style)
         }
         let redraw = endStroke(device: device)
-        liveCurrent[device] = InkStroke(device: device, tool: tool, points: [point])
+        liveCurrent[device] = InkStroke(device: device, style: style, points: [point])
         return redraw ? .redrawLive : .none
+    }
+
+    public mutating func penSample(device: UInt32, tool: InkTool, point: InkPoint, tip: Bool) -> LiveChange {
+        penSample(device: device, style: .legacy(tool: tool), point: point, tip: tip)
     }
 
     /// The tool left proximity or the sample stream ended a stroke. True when

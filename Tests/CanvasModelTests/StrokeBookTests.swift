@@ -23,7 +23,7 @@ private func stroke(_ n: Int) -> InkStroke { InkStroke(device: 1, tool: .pen, po
 @Test func liveStrokesBecomeSegmentsAndEndOnTipUp() {
     var book = StrokeBook()
     #expect(book.penSample(device: 1, tool: .pen, point: p(0.1), tip: true) == .none)
-    #expect(book.penSample(device: 1, tool: .pen, point: p(0.2), tip: true) == .segment(p(0.1), p(0.2), .pen))
+    #expect(book.penSample(device: 1, tool: .pen, point: p(0.2), tip: true) == .segment(p(0.1), p(0.2), InkStyle()))
     #expect(book.penSample(device: 1, tool: .pen, point: p(0.3), tip: false) == .none)
     #expect(book.liveDone.count == 1 && book.liveCurrent.isEmpty)
 }

@@ -135,8 +135,8 @@ final class CanvasOverlay: CanvasSurfaceOwner {
             guard shown else { return }
             hover[device] = point
             if state == .open {
-                switch book.penSample(device: device, tool: tool, point: point, tip: tip) {
-                case .segment(let a, let b, let tool): for w in windows { w.layers.drawLiveSegment(a, b, tool) }
+                switch book.penSample(device: device, style: liveStyle(tool), point: point, tip: tip) {
+                case .segment(let a, let b, let style): for w in windows { w.layers.drawLiveSegment(a, b, style) }
                 case .redrawLive: redrawLive()
                 case .none: break
                 }
@@ -149,6 +149,17 @@ final class CanvasOverlay: CanvasSurfaceOwner {
                 queueDraw()
             }
         }
+    }
+
+    /// The daemon's current style, which the next stroke gets.
+    private var currentStyle = InkStyle()
+
+    /// How a live sample is drawn: in the current style, or as the eraser when
+    /// the pen is turned round (its eraser end erases whatever tool is chosen).
+    private func liveStyle(_ tool: InkTool) -> InkStyle {
+        var style = currentStyle
+        if tool == .eraser { style.tool = .eraser }
+        return style
     }
 
     private func redrawLive() { for w in windows { w.layers.redrawLive(book.liveStrokes) } }

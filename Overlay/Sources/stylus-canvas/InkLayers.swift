@@ -100,46 +100,98 @@ final class InkLayers {
     /// A segment of a stroke in progress. The eraser's goes into the finished
     /// layer too: it erases the ink that is already there, as it will once the
     /// stroke is finished and drawn again in its place (clearing twice is clearing).
-    func drawLiveSegment(_ a: InkPoint, _ b: InkPoint, _ tool: InkTool) {
-        for layer in tool == .eraser ? [live, finished] : [live] {
+    func drawLiveSegment(_ a: InkPoint, _ b: InkPoint, _ style: InkStyle) {
+        for layer in style.tool == .eraser ? [live, finished] : [live] {
             guard let layer else { continue }
             let cr = cairo_create(layer)!
-            Self.setInk(cr, tool)
-            segment(cr, a, b, tool)
+            Self.setInk(cr, style)
+            segment(cr, a, b, style)
             cairo_destroy(cr)
         }
     }
 
-    /// The pen's ink is opaque red; the eraser clears what is under it (the
-    /// layers are transparent there again, so the desktop shows).
-    private static func setInk(_ cr: OpaquePointer, _ tool: InkTool) {
+    /// Ink in the stroke's colour (the highlighter translucent, with flat ends);
+    /// the eraser clears what is under it (the layers are transparent there
+    /// again, so the desktop shows).
+    private static func setInk(_ cr: OpaquePointer, _ style: InkStyle) {
         cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
-        switch tool {
-        case .pen: cairo_set_source_rgba(cr, 0.84, 0.10, 0.11, 1)
-        case .eraser: cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
+        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+        let c = style.color
+        let (r, g, b) = (Double(c.red) / 255, Double(c.green) / 255, Double(c.blue) / 255)
+        switch style.tool {
+        case .eraser:
+            cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
+        case .highlighter:
+            cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
+            cairo_set_source_rgba(cr, r, g, b, InkStyle.highlighterOpacity)
+        case .pen, .laser, .line, .arrow, .rectangle, .ellipse:
+            cairo_set_source_rgba(cr, r, g, b, 1)
         }
     }
 
     private func draw(_ stroke: InkStroke, into layer: OpaquePointer?) {
         guard let layer, stroke.points.count > 1 else { return }
         let cr = cairo_create(layer)!
-        Self.setInk(cr, stroke.tool)
-        for (a, b) in zip(stroke.points, stroke.points.dropFirst()) { segment(cr, a, b, stroke.tool) }
-        cairo_destroy(cr)
+        defer { cairo_destroy(cr) }
+        let style = stroke.style
+        Self.setInk(cr, style)
+        if style.tool.drawsWhole {
+            drawWhole(cr, stroke)
+        } else {
+            for (a, b) in zip(stroke.points, stroke.points.dropFirst()) { segment(cr, a, b, style) }
+        }
     }
 
-    /// The eraser's path is this many times as wide as the pen's at the same pressure.
-    static let eraserWidthFactor = 3.0
-
-    /// One segment, as wide as its pressure (the `strokes --svg` rule, scaled to the mapped area; the eraser wider).
-    private func segment(_ cr: OpaquePointer, _ a: InkPoint, _ b: InkPoint, _ tool: InkTool) {
+    /// One segment, as wide as its style says at its pressure.
+    private func segment(_ cr: OpaquePointer, _ a: InkPoint, _ b: InkPoint, _ style: InkStyle) {
         let (ax, ay) = geometry.pixel(a), (bx, by) = geometry.pixel(b)
-        let factor = tool == .eraser ? Self.eraserWidthFactor : 1
-        cairo_set_line_width(cr, geometry.lineWidth(a, b) * factor)
+        cairo_set_line_width(cr, geometry.lineWidth(a, b, style))
         cairo_move_to(cr, ax, ay)
         cairo_line_to(cr, bx, by)
         cairo_stroke(cr)
-        addDamage(geometry.damage(a, b, widthFactor: factor))
+        addDamage(geometry.damage(a, b, style))
+    }
+
+    /// A shape from the first point to the last, or the highlighter's whole path
+    /// as one stroke (cairo covers a pixel once however often the path crosses it,
+    /// so the highlighter does not darken where it overlaps itself).
+    private func drawWhole(_ cr: OpaquePointer, _ stroke: InkStroke) {
+        let first = stroke.points[0], last = stroke.points[stroke.points.count - 1]
+        let width = geometry.lineWidth(first, last, stroke.style)
+        cairo_set_line_width(cr, width)
+        func pixel(_ p: InkPoint) -> PixelPoint {
+            let (x, y) = geometry.pixel(p)
+            return PixelPoint(x: x, y: y)
+        }
+        let bounds: PixelRect
+        if let outline = ShapeOutline.of(stroke.tool, from: pixel(first), to: pixel(last), lineWidth: width) {
+            switch outline {
+            case .polylines(let lines, let closed):
+                for line in lines {
+                    cairo_move_to(cr, line[0].x, line[0].y)
+                    for p in line.dropFirst() { cairo_line_to(cr, p.x, p.y) }
+                    if closed { cairo_close_path(cr) }
+                }
+            case .ellipse(let c, let rx, let ry):
+                cairo_save(cr)
+                cairo_translate(cr, c.x, c.y)
+                cairo_scale(cr, max(rx, 0.01), max(ry, 0.01))
+                cairo_arc(cr, 0, 0, 1, 0, 2 * Double.pi)
+                cairo_restore(cr)   // the path stays; the pen's width is not squashed with it
+            }
+            bounds = outline.bounds
+        } else {
+            let points = stroke.points.map(pixel)
+            cairo_move_to(cr, points[0].x, points[0].y)
+            for p in points.dropFirst() { cairo_line_to(cr, p.x, p.y) }
+            let xs = points.map(\.x), ys = points.map(\.y)
+            bounds = PixelRect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+        }
+        cairo_stroke(cr)
+        let r = width / 2 + 1
+        let x0 = (bounds.x - r).rounded(.down), y0 = (bounds.y - r).rounded(.down)
+        addDamage(PixelRect(x: x0, y: y0, width: (bounds.x + bounds.width + r).rounded(.up) - x0,
+                            height: (bounds.y + bounds.height + r).rounded(.up) - y0))
     }
 
     // MARK: A frame
