@@ -152,11 +152,12 @@ class Session:
         shutil.rmtree(self.runtime, ignore_errors=True)
 
 
-def ink_and_background(shot, strokes, background, width=WIDTH, height=HEIGHT, origin=(0, 0)):
+def ink_and_background(shot, strokes, background, width=WIDTH, height=HEIGHT, origin=(0, 0), skip_rows=0):
     """The share of recorded points with ink near them, and the share of pixels
-    away from every point (13 px) that show `background` unchanged."""
+    away from every point (13 px) that show `background` unchanged; the first
+    `skip_rows` rows (a panel under the canvas) count for neither."""
     points = ot.screen_points([t for t in strokes if t.get("tool") != "eraser"], width, height)
-    points = [(x + origin[0], y + origin[1]) for x, y in points]
+    points = [(x + origin[0], y + origin[1]) for x, y in points if y + origin[1] >= skip_rows + 3]
     inked = sum(1 for p in points if ot.red_ink_near(shot, *p))
     near = set()
     for x, y in ot.screen_points(strokes, width, height):
@@ -166,7 +167,7 @@ def ink_and_background(shot, strokes, background, width=WIDTH, height=HEIGHT, or
     w, h, rgb = shot
     bg = bytes(background)
     away = same = 0
-    for y in range(origin[1], origin[1] + height):
+    for y in range(max(origin[1], skip_rows), origin[1] + height):
         row = rgb[y * w * 3:(y + 1) * w * 3]
         for x in range(origin[0], origin[0] + width):
             if (x, y) in near:
@@ -561,7 +562,7 @@ def build_pointer(scratch):
                     "-lwayland-client"], check=True)
 
 
-def as_unprivileged(args, script=os.path.join("Tests", "overlay", "layer_shell_test.py"), extra=()):
+def as_unprivileged(args, script=os.path.join("Tests", "overlay", "layer_shell_test.py"), extra=(), copy_extension=None):
     """Root: the same `script` (this suite, or the layer-shell benchmark) as `nobody`, from a copy it can read."""
     # Not under /tmp: the run gets a /tmp of its own (below).
     scratch = tempfile.mkdtemp(prefix="stylus-layer-shell-", dir="/var/tmp")
@@ -576,10 +577,13 @@ def as_unprivileged(args, script=os.path.join("Tests", "overlay", "layer_shell_t
     for name in ("stylusd", "stylusctl", "stylusd-parse-config"):
         shutil.copy2(os.path.join(args.bin, name), bin_dir)
     shutil.copy2(args.canvas, os.path.join(scratch, "stylus-canvas"))
+    if copy_extension:
+        shutil.copytree(copy_extension, os.path.join(scratch, "extension"))
+        extra = (*extra, "--extension", os.path.join(scratch, "extension"))
     for path, dirs, files in os.walk(scratch):
         for name in dirs + files + [""]:
             os.chown(os.path.join(path, name), UNPRIVILEGED, UNPRIVILEGED)
-    env = {k: v for k, v in os.environ.items() if k in ("LANG", "LC_ALL", "TERM")}
+    env = {k: v for k, v in os.environ.items() if k in ("LANG", "LC_ALL", "TERM", "OVERLAY_LOG")}
     # Root's own PATH may lead through folders nobody can enter (a pyenv under /root): the system's.
     env.update(TMPDIR=scratch, PATH="/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin")
     argv = ["setpriv", f"--reuid={UNPRIVILEGED}", f"--regid={UNPRIVILEGED}", "--clear-groups", "env", "-i",

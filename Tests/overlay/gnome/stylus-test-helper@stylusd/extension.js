@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+// The test suite's hands and eyes inside a headless GNOME Shell 43, which
+// refuses its D-Bus screenshot API to ordinary callers and has no input
+// devices: a line-per-command Unix socket at $XDG_RUNTIME_DIR/stylus-test-helper.sock.
+//   ready            -> "ready" once the shell finished starting (the overview hidden)
+//   screenshot PATH  -> "ok" once PATH holds a PNG of the whole screen
+//   move X Y         -> "ok" after the virtual pointer moved there
+//   click X Y        -> "ok" after a left click there
+//   key NAME         -> "ok" after a press and release of the key (a Clutter keyval name: Escape)
+const {GLib, Gio, Clutter, Shell} = imports.gi;
+const Main = imports.ui.main;
+
+class TestHelper {
+    enable() {
+        const seat = Clutter.get_default_backend().get_default_seat();
+        this.pointer = seat.create_virtual_device(Clutter.InputDeviceType.POINTER_DEVICE);
+        this.keyboard = seat.create_virtual_device(Clutter.InputDeviceType.KEYBOARD_DEVICE);
+        const path = GLib.build_filenamev([GLib.get_user_runtime_dir(), 'stylus-test-helper.sock']);
+        GLib.unlink(path);
+        this.service = new Gio.SocketService();
+        this.service.add_address(Gio.UnixSocketAddress.new(path), Gio.SocketType.STREAM, Gio.SocketProtocol.DEFAULT, null);
+        this.service.connect('incoming', (service, connection) => {
+            this.serve(connection, Gio.DataInputStream.new(connection.get_input_stream()));
+            return true;
+        });
+        this.service.start();
+        this.startedId = 0;
+        if (Main.layoutManager._startingUp)
+            this.startedId = Main.layoutManager.connect('startup-complete', () => Main.overview.hide());
+        else
+            Main.overview.hide();
+    }
+
+    disable() {
+        this.service.stop();
+        if (this.startedId)
+            Main.layoutManager.disconnect(this.startedId);
+    }
+
+    serve(connection, input) {
+        input.read_line_async(GLib.PRIORITY_DEFAULT, null, (stream, result) => {
+            const [line] = stream.read_line_finish_utf8(result);
+            if (line === null) {
+                connection.close(null);
+                return;
+            }
+            this.run(line.trim().split(' '), answer => {
+                connection.get_output_stream().write_all(new TextEncoder().encode(`${answer}\n`), null);
+                this.serve(connection, input);
+            });
+        });
+    }
+
+    run([command, ...args], answer) {
+        const now = () => GLib.get_monotonic_time();
+        try {
+            switch (command) {
+            case 'ready':
+                answer(Main.layoutManager._startingUp || Main.overview.visible ? 'starting' : 'ready');
+                break;
+            case 'screenshot': {
+                const file = Gio.File.new_for_path(args[0]);
+                const stream = file.replace(null, false, Gio.FileCreateFlags.NONE, null);
+                new Shell.Screenshot().screenshot(false, stream, (shot, result) => {
+                    try {
+                        shot.screenshot_finish(result);
+                        stream.close(null);
+                        answer('ok');
+                    } catch (e) {
+                        answer(`error ${e.message}`);
+                    }
+                });
+                break;
+            }
+            case 'move':
+            case 'click':
+                this.pointer.notify_absolute_motion(now(), Number(args[0]), Number(args[1]));
+                if (command === 'click') {
+                    this.pointer.notify_button(now(), Clutter.BUTTON_PRIMARY, Clutter.ButtonState.PRESSED);
+                    this.pointer.notify_button(now(), Clutter.BUTTON_PRIMARY, Clutter.ButtonState.RELEASED);
+                }
+                // Answered after the shell handled the events (they queue in the same main loop).
+                GLib.timeout_add(GLib.PRIORITY_DEFAULT, 50, () => {
+                    answer('ok');
+                    return GLib.SOURCE_REMOVE;
+                });
+                break;
+            case 'key': {
+                const keyval = Clutter[`KEY_${args[0]}`];
+                this.keyboard.notify_keyval(now(), keyval, Clutter.KeyState.PRESSED);
+                this.keyboard.notify_keyval(now(), keyval, Clutter.KeyState.RELEASED);
+                GLib.timeout_add(GLib.PRIORITY_DEFAULT, 50, () => {
+                    answer('ok');
+                    return GLib.SOURCE_REMOVE;
+                });
+                break;
+            }
+            default:
+                answer(`error unknown command ${command}`);
+            }
+        } catch (e) {
+            answer(`error ${e.message}`);
+        }
+    }
+}
+
+function init() {
+    return new TestHelper();
+}

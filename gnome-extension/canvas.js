@@ -1,0 +1,787 @@
+// SPDX-License-Identifier: MIT
+// stylus-canvas@stylusd: stylusd's canvas drawn inside GNOME Shell, the one
+// place on GNOME Wayland that can put see-through ink above every window
+// (mutter offers no layer-shell, and xdg-shell makes a transparent fullscreen
+// window black). A socket client of stylusd as stylus-canvas is: it follows
+// the canvas's state, fetches the strokes, draws the live pen, and acks each
+// transition after its fade.
+//
+// This file is the logic shared by both extension formats; build.sh wraps it
+// with the imports of GNOME 43-44 (imports.gi) or of GNOME 45+ (ES modules),
+// which provide GLib, Gio, St, Clutter, Cairo, Meta, Shell and Main.
+//
+// The ink follows the renderer specification in docs/OVERLAY.md ("How ink is
+// drawn"), the same as stylus-canvas's InkLayers, so a stroke looks the same
+// on every desktop.
+
+const REFERENCE_WIDTH = 1600;
+const DEFAULT_WIDTH = 8;
+const DEFAULT_COLOR = '#d61a1c';
+const ERASER_WIDTH_FACTOR = 3;
+const HIGHLIGHTER_WIDTH_FACTOR = 3;
+const HIGHLIGHTER_OPACITY = 0.35;
+const SHAPES = ['line', 'arrow', 'rectangle', 'ellipse'];
+const TOOLS = ['pen', 'highlighter', 'eraser', 'laser', ...SHAPES];
+const FADE_MS = 120;
+const DEAD_DAEMON_HIDE_MS = 2000;
+const RING_RADIUS = 7, RING_WIDTH = 3;
+
+function log_(message) {
+    if (GLib.getenv('STYLUS_CANVAS_VERBOSE'))
+        log(`stylus-canvas@stylusd: [${Math.floor(GLib.get_monotonic_time() / 1000)} ms] ${message}`);
+}
+
+function socketPath() {
+    const fromEnvironment = GLib.getenv('STYLUSD_SOCKET');
+    if (fromEnvironment)
+        return fromEnvironment;
+    return GLib.build_filenamev([GLib.get_user_runtime_dir(), 'stylusd', 'stylusd.sock']);
+}
+
+// ---------------------------------------------------------------- style
+
+function toolNamed(name) {
+    return TOOLS.includes(name) ? name : 'pen';
+}
+
+function parseColor(hex) {
+    const m = /^#([0-9a-fA-F]{2})([0-9a-fA-F]{2})([0-9a-fA-F]{2})$/.exec(hex || '');
+    const c = m ? m.slice(1).map(h => parseInt(h, 16) / 255) : [0xd6 / 255, 0x1a / 255, 0x1c / 255];
+    return c;
+}
+
+function makeStyle(tool, color, width) {
+    return {tool: toolNamed(tool), color: color || DEFAULT_COLOR, width: width > 0 ? width : DEFAULT_WIDTH};
+}
+
+function sameStyle(a, b) {
+    return a.tool === b.tool && a.color === b.color && a.width === b.width;
+}
+
+// A segment's width in reference pixels (of a drawing 1600 wide): the pen and
+// the laser follow the pressure (8 wide: 0.5 + 7.5 · mean pressure), the eraser
+// three times that, the highlighter three times the width, a shape half of it.
+function referenceWidth(style, a, b) {
+    const pressure = Math.max(0, Math.min(1, (a.pressure + b.pressure) / 2));
+    const pressed = style.width * (1 + 15 * pressure) / 16;
+    switch (style.tool) {
+    case 'eraser': return pressed * ERASER_WIDTH_FACTOR;
+    case 'highlighter': return style.width * HIGHLIGHTER_WIDTH_FACTOR;
+    case 'line': case 'arrow': case 'rectangle': case 'ellipse': return style.width / 2;
+    default: return pressed;
+    }
+}
+
+function drawsWhole(tool) {
+    return tool === 'highlighter' || SHAPES.includes(tool);
+}
+
+// ---------------------------------------------------------------- the renderer
+
+// Where ink lands on one monitor: normalized (x, y) at (x·W, y·H) of the area
+// the tablet maps to, less the monitor's place in it.
+class InkLayers {
+    constructor(width, height, geometry) {
+        this.width = width;
+        this.height = height;
+        this.geometry = geometry;
+        this.finished = new Cairo.ImageSurface(Cairo.Format.ARGB32, width, height);
+        this.live = new Cairo.ImageSurface(Cairo.Format.ARGB32, width, height);
+    }
+
+    pixel(p) {
+        return [p.x * this.geometry.width - this.geometry.x, p.y * this.geometry.height - this.geometry.y];
+    }
+
+    lineWidth(style, a, b) {
+        return referenceWidth(style, a, b) * this.geometry.width / REFERENCE_WIDTH;
+    }
+
+    clear(surface) {
+        const cr = new Cairo.Context(surface);
+        cr.setOperator(Cairo.Operator.CLEAR);
+        cr.paint();
+        cr.$dispose();
+    }
+
+    redrawFinished(strokes) {
+        this.clear(this.finished);
+        for (const s of strokes)
+            this.draw(s, this.finished);
+    }
+
+    redrawLive(strokes) {
+        this.clear(this.live);
+        for (const s of strokes)
+            this.draw(s, this.live);
+    }
+
+    setInk(cr, style) {
+        cr.setLineCap(Cairo.LineCap.ROUND);
+        cr.setLineJoin(Cairo.LineJoin.ROUND);
+        const [r, g, b] = parseColor(style.color);
+        if (style.tool === 'eraser') {
+            cr.setOperator(Cairo.Operator.CLEAR);
+        } else if (style.tool === 'highlighter') {
+            cr.setLineCap(Cairo.LineCap.BUTT);
+            cr.setSourceRGBA(r, g, b, HIGHLIGHTER_OPACITY);
+        } else {
+            cr.setSourceRGBA(r, g, b, 1);
+        }
+    }
+
+    // A segment of a stroke in progress; the eraser's clears the finished layer too.
+    drawLiveSegment(a, b, style) {
+        for (const surface of style.tool === 'eraser' ? [this.live, this.finished] : [this.live]) {
+            const cr = new Cairo.Context(surface);
+            this.setInk(cr, style);
+            this.segment(cr, a, b, style);
+            cr.$dispose();
+        }
+    }
+
+    draw(stroke, surface) {
+        if (stroke.points.length < 2)
+            return;
+        const cr = new Cairo.Context(surface);
+        this.setInk(cr, stroke.style);
+        if (drawsWhole(stroke.style.tool)) {
+            this.drawWhole(cr, stroke);
+        } else {
+            for (let i = 1; i < stroke.points.length; i++)
+                this.segment(cr, stroke.points[i - 1], stroke.points[i], stroke.style);
+        }
+        cr.$dispose();
+    }
+
+    segment(cr, a, b, style) {
+        const [ax, ay] = this.pixel(a), [bx, by] = this.pixel(b);
+        cr.setLineWidth(this.lineWidth(style, a, b));
+        cr.moveTo(ax, ay);
+        cr.lineTo(bx, by);
+        cr.stroke();
+    }
+
+    // A shape from the first point to the last, or the highlighter's whole
+    // path as one stroke (it does not darken where it crosses itself).
+    drawWhole(cr, stroke) {
+        const points = stroke.points, tool = stroke.style.tool;
+        const first = points[0], last = points[points.length - 1];
+        const width = this.lineWidth(stroke.style, first, last);
+        cr.setLineWidth(width);
+        const [ax, ay] = this.pixel(first), [bx, by] = this.pixel(last);
+        if (tool === 'line' || tool === 'arrow') {
+            cr.moveTo(ax, ay);
+            cr.lineTo(bx, by);
+            const length = Math.hypot(bx - ax, by - ay);
+            if (tool === 'arrow' && length > 0) {
+                const head = Math.min(Math.max(12, 4 * width), length / 2);
+                const angle = Math.atan2(by - ay, bx - ax);
+                cr.moveTo(bx - head * Math.cos(angle + 0.5), by - head * Math.sin(angle + 0.5));
+                cr.lineTo(bx, by);
+                cr.lineTo(bx - head * Math.cos(angle - 0.5), by - head * Math.sin(angle - 0.5));
+            }
+        } else if (tool === 'rectangle') {
+            cr.moveTo(ax, ay);
+            cr.lineTo(bx, ay);
+            cr.lineTo(bx, by);
+            cr.lineTo(ax, by);
+            cr.closePath();
+        } else if (tool === 'ellipse') {
+            cr.save();
+            cr.translate((ax + bx) / 2, (ay + by) / 2);
+            cr.scale(Math.max(Math.abs(bx - ax) / 2, 0.01), Math.max(Math.abs(by - ay) / 2, 0.01));
+            cr.arc(0, 0, 1, 0, 2 * Math.PI);
+            cr.restore();
+        } else {
+            const [x0, y0] = this.pixel(points[0]);
+            cr.moveTo(x0, y0);
+            for (const p of points.slice(1)) {
+                const [x, y] = this.pixel(p);
+                cr.lineTo(x, y);
+            }
+        }
+        cr.stroke();
+    }
+
+    // Both layers and a ring where each tool hovers, onto `cr` (cleared).
+    compose(cr, hover) {
+        cr.setSourceSurface(this.finished, 0, 0);
+        cr.paint();
+        cr.setSourceSurface(this.live, 0, 0);
+        cr.paint();
+        for (const p of hover) {
+            const [x, y] = this.pixel(p);
+            cr.newPath();
+            cr.arc(x, y, RING_RADIUS, 0, 2 * Math.PI);
+            cr.setLineWidth(RING_WIDTH);
+            cr.setSourceRGBA(1, 1, 1, 0.8);
+            cr.strokePreserve();
+            cr.setLineWidth(1.5);
+            cr.setSourceRGBA(0.1, 0.1, 0.1, 0.9);
+            cr.stroke();
+        }
+    }
+
+    destroy() {
+        this.finished.finish();
+        this.live.finish();
+    }
+}
+
+// ---------------------------------------------------------------- the strokes
+
+// The daemon's strokes (the authority) and the live ones drawn from pen
+// samples until a `strokes` answer contains them; as CanvasModel's StrokeBook.
+class StrokeBook {
+    constructor() {
+        this.finished = [];
+        this.liveDone = [];
+        this.liveCurrent = new Map();
+        this.owedDrops = 0;
+    }
+
+    // 'unchanged', 'rebuild', or [from, to) of finished to draw over what is there.
+    reconcile(strokes, rebuild) {
+        const old = this.finished.length;
+        const extends_ = !rebuild && strokes.length >= old &&
+            (old === 0 || strokes[old - 1].points.length === this.finished[old - 1].points.length);
+        let result;
+        if (!extends_) {
+            result = 'rebuild';
+            this.liveDone = [];
+        } else if (strokes.length === old) {
+            result = 'unchanged';
+        } else {
+            result = [old, strokes.length];
+        }
+        const confirmed = extends_ ? strokes.length - old : 0;
+        const dropped = Math.min(confirmed, this.liveDone.length);
+        this.liveDone.splice(0, dropped);
+        this.owedDrops = extends_ ? this.owedDrops + confirmed - dropped : 0;
+        this.finished = strokes;
+        return {finished: result, liveChanged: dropped > 0 || !extends_};
+    }
+
+    clear() {
+        this.finished = [];
+        this.liveDone = [];
+        this.liveCurrent.clear();
+        this.owedDrops = 0;
+    }
+
+    // {segment: [a, b, style]}, 'redrawLive' or null.
+    penSample(device, style, point, tip) {
+        if (!tip)
+            return this.endStroke(device) ? 'redrawLive' : null;
+        const stroke = this.liveCurrent.get(device);
+        if (stroke && sameStyle(stroke.style, style)) {
+            const last = stroke.points[stroke.points.length - 1];
+            stroke.points.push(point);
+            return drawsWhole(style.tool) ? 'redrawLive' : {segment: [last, point, style]};
+        }
+        const redraw = this.endStroke(device);
+        this.liveCurrent.set(device, {device, style, points: [point]});
+        return redraw ? 'redrawLive' : null;
+    }
+
+    endStroke(device) {
+        const stroke = this.liveCurrent.get(device);
+        this.liveCurrent.delete(device);
+        if (!stroke || stroke.points.length < 2)
+            return false;
+        if (this.owedDrops > 0) {
+            this.owedDrops--;
+            return true;
+        }
+        this.liveDone.push(stroke);
+        return false;
+    }
+
+    get liveStrokes() {
+        return [...this.liveDone, ...[...this.liveCurrent.keys()].sort((a, b) => a - b).map(k => this.liveCurrent.get(k))];
+    }
+}
+
+// ---------------------------------------------------------------- the daemon
+
+// One connection: requests with ids, and the subscribed events on the same
+// line stream. Reconnects with the backoff of StylusClient (100 ms, doubling, at most 5 s).
+class DaemonLink {
+    constructor(path, onUpdate) {
+        this.path = path;
+        this.onUpdate = onUpdate;
+        this.nextId = 1;
+        this.pending = new Map();
+        this.queue = [];
+        this.delay = 100;
+        this.everConnected = false;
+        this.cancellable = new Gio.Cancellable();
+        this.timer = 0;
+        this.connect();
+    }
+
+    connect() {
+        this.timer = 0;
+        const client = new Gio.SocketClient();
+        client.connect_async(Gio.UnixSocketAddress.new(this.path), this.cancellable, (c, result) => {
+            try {
+                this.connection = c.connect_finish(result);
+            } catch (e) {
+                if (!this.cancellable.is_cancelled())
+                    this.dropped(`cannot connect to ${this.path}: ${e.message}`);
+                return;
+            }
+            this.input = Gio.DataInputStream.new(this.connection.get_input_stream());
+            this.output = this.connection.get_output_stream();
+            this.readLine();
+            this.request('subscribe', {topics: ['canvas', 'pen', 'output', 'device']}, () => {
+                this.request('status', {}, status => {
+                    this.delay = 100;
+                    const again = this.everConnected;
+                    this.everConnected = true;
+                    this.onUpdate({type: 'connected', status, again});
+                });
+            });
+        });
+    }
+
+    readLine() {
+        this.input.read_line_async(GLib.PRIORITY_DEFAULT, this.cancellable, (stream, result) => {
+            let line;
+            try {
+                [line] = stream.read_line_finish_utf8(result);
+            } catch (e) {
+                if (!this.cancellable.is_cancelled())
+                    this.dropped(e.message);
+                return;
+            }
+            if (line === null) {
+                this.dropped('stylusd closed the connection (it stopped)');
+                return;
+            }
+            let message;
+            try {
+                message = JSON.parse(line);
+            } catch (e) {
+                this.dropped(`stylusd sent a line that is not JSON: ${e.message}`);
+                return;
+            }
+            if (message.event !== undefined) {
+                this.onUpdate({type: 'event', event: message});
+            } else if (this.pending.has(message.id)) {
+                const done = this.pending.get(message.id);
+                this.pending.delete(message.id);
+                if (message.ok)
+                    done(message.result);
+                else
+                    log_(`request ${message.id}: ${message.error && message.error.message}`);
+            }
+            this.readLine();
+        });
+    }
+
+    request(cmd, fields, done) {
+        if (!this.output)
+            return;
+        const id = this.nextId++;
+        if (done)
+            this.pending.set(id, done);
+        this.queue.push(new TextEncoder().encode(`${JSON.stringify(Object.assign({id, cmd}, fields))}\n`));
+        if (this.queue.length === 1)
+            this.writeNext();
+    }
+
+    // A GIO stream takes one write at a time: requests wait their turn.
+    writeNext() {
+        const output = this.output;
+        if (!output || this.queue.length === 0)
+            return;
+        output.write_all_async(this.queue[0], GLib.PRIORITY_DEFAULT, this.cancellable, (s, result) => {
+            try {
+                s.write_all_finish(result);
+            } catch (e) {
+                log_(`writing to stylusd: ${e.message}`);
+            }
+            if (output !== this.output)
+                return;
+            this.queue.shift();
+            this.writeNext();
+        });
+    }
+
+    dropped(reason) {
+        if (this.connection) {
+            this.connection.close(null);
+            this.connection = null;
+        }
+        this.input = null;
+        this.output = null;
+        this.pending.clear();
+        this.queue = [];
+        this.onUpdate({type: 'disconnected', reason});
+        this.timer = GLib.timeout_add(GLib.PRIORITY_DEFAULT, this.delay, () => {
+            this.connect();
+            return GLib.SOURCE_REMOVE;
+        });
+        this.delay = Math.min(this.delay * 2, 5000);
+    }
+
+    destroy() {
+        this.cancellable.cancel();
+        if (this.timer)
+            GLib.source_remove(this.timer);
+        if (this.connection)
+            this.connection.close(null);
+    }
+}
+
+// ---------------------------------------------------------------- the canvas
+
+class StylusCanvas {
+    enable() {
+        this.book = new StrokeBook();
+        this.hover = new Map();
+        this.state = 'minimized';
+        this.shown = false;
+        this.capturesPen = false;
+        this.connected = false;
+        this.generation = 0;
+        this.currentStyle = makeStyle('pen');
+        this.fetching = false;
+        this.fetchAgain = false;
+        this.rebuildOnNextFetch = false;
+        this.accelerators = [];
+        this.surfaces = [];
+        this.clickThrough = !!GLib.getenv('STYLUS_CANVAS_CLICK_THROUGH');
+        this.monitorsChangedId = Main.layoutManager.connect('monitors-changed', () => this.placeSurfaces());
+        this.acceleratorId = global.display.connect('accelerator-activated', (display, action) => this.accelerator(action));
+        this.placeSurfaces();
+        log_(`following ${socketPath()}`);
+        this.link = new DaemonLink(socketPath(), update => this.handle(update));
+    }
+
+    disable() {
+        this.link.destroy();
+        this.ungrabKeys();
+        Main.layoutManager.disconnect(this.monitorsChangedId);
+        global.display.disconnect(this.acceleratorId);
+        for (const s of this.surfaces)
+            this.destroySurface(s);
+        this.surfaces = [];
+    }
+
+    // One drawing area per monitor, above every window (top chrome), never
+    // taking part in the shell's input region: clicks go where `reactive` says.
+    placeSurfaces() {
+        for (const s of this.surfaces)
+            this.destroySurface(s);
+        const monitors = Main.layoutManager.monitors;
+        // A tablet that is not mapped to one monitor covers the whole desktop.
+        const x0 = Math.min(...monitors.map(m => m.x)), y0 = Math.min(...monitors.map(m => m.y));
+        const x1 = Math.max(...monitors.map(m => m.x + m.width)), y1 = Math.max(...monitors.map(m => m.y + m.height));
+        this.surfaces = monitors.map(m => {
+            const area = new St.DrawingArea({
+                name: 'stylus-canvas', reactive: false, visible: this.shown, opacity: this.shown ? 255 : 0,
+                x: m.x, y: m.y, width: m.width, height: m.height,
+            });
+            const layers = new InkLayers(m.width, m.height, {x: m.x - x0, y: m.y - y0, width: x1 - x0, height: y1 - y0});
+            area.connect('repaint', a => {
+                const cr = a.get_context();
+                cr.setOperator(Cairo.Operator.CLEAR);
+                cr.paint();
+                cr.setOperator(Cairo.Operator.OVER);
+                layers.compose(cr, this.hover.values());
+                cr.$dispose();
+            });
+            Main.layoutManager.addTopChrome(area, {affectsInputRegion: false, trackFullscreen: false});
+            layers.redrawFinished(this.book.finished);
+            layers.redrawLive(this.book.liveStrokes);
+            return {area, layers};
+        });
+        this.updateReactive();
+        if (this.connected)
+            this.link.request('overlay', {backend: 'gnome-extension', outputs: this.surfaces.length});
+    }
+
+    destroySurface(s) {
+        Main.layoutManager.removeChrome(s.area);
+        s.area.destroy();
+        s.layers.destroy();
+    }
+
+    queueRepaint() {
+        if (this.shown)
+            for (const s of this.surfaces)
+                s.area.queue_repaint();
+    }
+
+    // ------------------------------------------------------------ the daemon's updates
+
+    handle(update) {
+        if (update.type === 'connected') {
+            const status = update.status;
+            this.connected = true;
+            this.generation++;
+            log_(`${update.again ? 'reconnected' : 'connected'}: canvas ${status.canvas.state}, ${status.canvas.stroke_count} strokes`);
+            this.setCapturesPen(!!(status.output && (status.output.captures_pen ?? status.output.mode === 'filter')));
+            if (status.tool)
+                this.currentStyle = makeStyle(status.tool.tool, status.tool.color, status.tool.width);
+            this.link.request('overlay', {backend: 'gnome-extension', outputs: this.surfaces.length});
+            if (update.again || status.canvas.stroke_count !== this.book.finished.length)
+                this.fetchStrokes();
+            this.follow(status.canvas.state);
+        } else if (update.type === 'disconnected') {
+            const wasConnected = this.connected;
+            this.connected = false;
+            this.generation++;
+            const generation = this.generation;
+            if (wasConnected)
+                log_(`disconnected: ${update.reason}`);
+            // A daemon that stopped gave the pen back to the desktop: the canvas takes the clicks until it hides.
+            this.setCapturesPen(false);
+            GLib.timeout_add(GLib.PRIORITY_DEFAULT, DEAD_DAEMON_HIDE_MS, () => {
+                if (generation === this.generation && !this.connected && this.shown) {
+                    log_('stylusd gone for 2 s: hiding');
+                    this.hideNow();
+                }
+                return GLib.SOURCE_REMOVE;
+            });
+        } else {
+            this.event(update.event);
+        }
+    }
+
+    event(e) {
+        switch (e.event) {
+        case 'canvas':
+            log_(`canvas ${e.state} (${e.cause}, ${e.stroke_count} strokes)`);
+            if (e.cause === 'undo' && e.stroke_count > 0) {
+                this.rebuildOnNextFetch = true;
+                this.fetchStrokes();
+            } else if (e.stroke_count === 0 && (this.book.finished.length > 0 || this.book.liveStrokes.length > 0)) {
+                this.book.clear();
+                for (const s of this.surfaces) {
+                    s.layers.clear(s.layers.finished);
+                    s.layers.clear(s.layers.live);
+                }
+                this.queueRepaint();
+            } else if (e.stroke_count !== this.book.finished.length && !this.fetching) {
+                this.fetchStrokes();
+            }
+            this.follow(e.state);
+            break;
+        case 'stroke':
+            this.fetchStrokes();
+            break;
+        case 'output':
+            if (e.captures_pen !== undefined)
+                this.setCapturesPen(e.captures_pen);
+            else
+                this.setCapturesPen(e.mode === 'filter');
+            break;
+        case 'tool':
+            this.currentStyle = makeStyle(e.tool, e.color, e.width);
+            break;
+        case 'pen': {
+            if (!this.shown)
+                return;
+            const point = {x: e.x, y: e.y, pressure: e.pressure || 0};
+            this.hover.set(e.device, point);
+            if (this.state === 'open') {
+                const style = Object.assign({}, this.currentStyle);
+                if (e.tool === 'eraser')
+                    style.tool = 'eraser';
+                const change = this.book.penSample(e.device, style, point, !!e.tip);
+                if (change === 'redrawLive')
+                    this.redrawLive();
+                else if (change)
+                    for (const s of this.surfaces)
+                        s.layers.drawLiveSegment(...change.segment);
+            }
+            this.queueRepaint();
+            break;
+        }
+        case 'proximity':
+            if (e.state !== 'in') {
+                this.hover.delete(e.device);
+                if (this.book.endStroke(e.device))
+                    this.redrawLive();
+                this.queueRepaint();
+            }
+            break;
+        }
+    }
+
+    redrawLive() {
+        for (const s of this.surfaces)
+            s.layers.redrawLive(this.book.liveStrokes);
+    }
+
+    fetchStrokes() {
+        if (this.fetching) {
+            this.fetchAgain = true;
+            return;
+        }
+        this.fetching = true;
+        const rebuild = this.rebuildOnNextFetch;
+        this.rebuildOnNextFetch = false;
+        this.link.request('strokes', {}, result => {
+            this.fetching = false;
+            const strokes = result.strokes.map(s => ({
+                device: s.device,
+                style: makeStyle(s.tool, s.color, s.width),
+                points: s.points.map(p => ({x: p[0], y: p[1], pressure: p[2]})),
+            }));
+            const {finished, liveChanged} = this.book.reconcile(strokes, rebuild);
+            for (const s of this.surfaces) {
+                if (finished === 'rebuild')
+                    s.layers.redrawFinished(this.book.finished);
+                else if (finished !== 'unchanged')
+                    for (const stroke of this.book.finished.slice(finished[0], finished[1]))
+                        s.layers.draw(stroke, s.layers.finished);
+            }
+            if (liveChanged)
+                this.redrawLive();
+            log_(`strokes: ${strokes.length}`);
+            this.queueRepaint();
+            if (this.fetchAgain) {
+                this.fetchAgain = false;
+                this.fetchStrokes();
+            }
+        });
+    }
+
+    // ------------------------------------------------------------ showing and hiding
+
+    follow(state) {
+        this.state = state;
+        if (state === 'opening')
+            this.show(true);
+        else if (state === 'open')
+            this.show(false);
+        else if (state === 'minimizing')
+            this.hide(true);
+        else if (this.shown)
+            this.hideNow();
+    }
+
+    show(ack) {
+        const already = this.shown;
+        this.shown = true;
+        this.grabKeys();
+        this.updateReactive();
+        let pending = this.surfaces.length;
+        if (already && this.surfaces.every(s => s.area.opacity === 255 && s.area.visible)) {
+            if (ack)
+                this.ack();
+            return;
+        }
+        if (!already)
+            log_('presented');
+        for (const s of this.surfaces) {
+            s.area.show();
+            s.area.queue_repaint();
+            s.area.ease({
+                opacity: 255, duration: FADE_MS, mode: Clutter.AnimationMode.LINEAR,
+                onStopped: () => {
+                    if (--pending === 0 && this.shown) {
+                        log_('shown');
+                        if (ack)
+                            this.ack();
+                    }
+                },
+            });
+        }
+        if (this.surfaces.length === 0 && ack)
+            this.ack();
+    }
+
+    hide(ack) {
+        if (!this.shown) {
+            if (ack)
+                this.ack();
+            return;
+        }
+        let pending = this.surfaces.length;
+        for (const s of this.surfaces) {
+            s.area.ease({
+                opacity: 0, duration: FADE_MS, mode: Clutter.AnimationMode.LINEAR,
+                onStopped: () => {
+                    if (--pending === 0)
+                        this.hideNow(ack);
+                },
+            });
+        }
+        if (this.surfaces.length === 0)
+            this.hideNow(ack);
+    }
+
+    hideNow(ack = false) {
+        this.shown = false;
+        for (const s of this.surfaces) {
+            s.area.remove_all_transitions();
+            s.area.opacity = 0;
+            s.area.hide();
+        }
+        this.ungrabKeys();
+        this.updateReactive();
+        log_('hidden');
+        if (ack)
+            this.ack();
+    }
+
+    ack() {
+        log_('ack');
+        this.link.request('ack', {});
+    }
+
+    // ------------------------------------------------------------ input
+
+    setCapturesPen(captures) {
+        if (captures === this.capturesPen)
+            return;
+        this.capturesPen = captures;
+        this.updateReactive();
+    }
+
+    // As on X11 and sway: in filter mode (the daemon captures the pen) and with
+    // click-through the pointer goes through; in observe mode the open canvas
+    // takes it, so a stroke does not also click the applications under it.
+    // mutter picks the actor under the pointer again only when it moves.
+    updateReactive() {
+        const reactive = this.shown && !this.capturesPen && !this.clickThrough;
+        for (const s of this.surfaces)
+            s.area.reactive = reactive;
+        log_(reactive ? 'takes pointer input' : 'click-through');
+    }
+
+    // Escape minimizes, Ctrl+Z undoes: grabbed only while the canvas shows.
+    grabKeys() {
+        if (this.accelerators.length > 0)
+            return;
+        for (const [keys, what] of [['Escape', 'minimize'], ['<Control>z', 'undo']]) {
+            const action = global.display.grab_accelerator(keys, Meta.KeyBindingFlags.NONE);
+            if (action === Meta.KeyBindingAction.NONE) {
+                log_(`cannot grab ${keys}`);
+                continue;
+            }
+            Main.wm.allowKeybinding(Meta.external_binding_name_for_action(action), Shell.ActionMode.ALL);
+            this.accelerators.push({action, what});
+        }
+    }
+
+    ungrabKeys() {
+        for (const {action} of this.accelerators)
+            global.display.ungrab_accelerator(action);
+        this.accelerators = [];
+    }
+
+    accelerator(action) {
+        const grabbed = this.accelerators.find(a => a.action === action);
+        if (!grabbed || !this.shown)
+            return;
+        log_(`${grabbed.what === 'minimize' ? 'Escape' : 'Ctrl+Z'}: asking stylusd to ${grabbed.what}`);
+        this.link.request(grabbed.what, {});
+    }
+}
