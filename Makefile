@@ -23,7 +23,7 @@ DEB_TEST   := $(DEB_BUILD) python3 evemu-tools groff-base man-db tmux $(COMPLETI
 RECORDING  := Tests/Fixtures/recordings/Wacom_Cintiq_22HDT_Pen.events
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: need-swift startup-order test-firstrun overlay test-overlay install-overlay bench-overlay bench-flood bench-filter all deps deps-test deps-ci build release release-bench run demo test check test-swift test-crosscheck test-contract test-fuzz test-sanitize test-asan test-tsan test-docs fuzz hil bench bench-latency install install-paths-check install-build install-udev uninstall clean
+.PHONY: need-swift gnome-extension startup-order test-firstrun overlay test-overlay install-overlay bench-overlay bench-flood bench-filter all deps deps-test deps-ci build release release-bench run demo test check test-swift test-crosscheck test-contract test-fuzz test-sanitize test-asan test-tsan test-docs fuzz hil bench bench-latency install install-paths-check install-build install-udev uninstall clean
 
 all: build
 
@@ -320,22 +320,33 @@ uninstall:
 	      $(DESTDIR)$(AUTOSTARTDIR)/stylus-canvas.desktop $(DESTDIR)$(MANDIR)/man1/stylus-canvas.1 $(DESTDIR)$(MANDIR)/man5/stylusd.toml.5 \
 	      $(DESTDIR)$(UDEVRULESDIR)/70-stylusd.rules $(DESTDIR)$(UDEVRULESDIR)/70-stylusd-uinput.rules \
 	      $(DESTDIR)$(MODULESLOADDIR)/stylusd-uinput.conf $(DESTDIR)$(QUIRKSDIR)/50-stylusd.quirks \
-	      $(DESTDIR)$(DOCDIR)/examples/config.toml
+	      $(DESTDIR)$(DOCDIR)/examples/config.toml \
+	      $(DESTDIR)$(GNOMEEXTDIR)/$(GNOME_EXT)/extension.js $(DESTDIR)$(GNOMEEXTDIR)/$(GNOME_EXT)/metadata.json
 	for p in stylusd stylusctl; do \
 		rm -f $(DESTDIR)$(COMPLETIONSDIR)/$$p $(DESTDIR)$(ZSHCOMPLETIONSDIR)/_$$p $(DESTDIR)$(FISHCOMPLETIONSDIR)/$$p.fish \
 		      $(DESTDIR)$(MANDIR)/man1/$$p.1; \
 	done
-	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
+	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(GNOMEEXTDIR)/$(GNOME_EXT) 2>/dev/null
 
 # stylus-canvas, the canvas overlay: Overlay/ is its own SwiftPM package (it
 # uses the root package's StylusClient), so the daemon never needs GTK.
 DEB_OVERLAY      := libgtk-4-dev libwayland-dev libwayland-bin wayland-protocols librust-wayland-protocols-dev libxkbcommon-dev
-DEB_OVERLAY_TEST := xvfb xauth imagemagick x11-apps x11-utils openbox xcompmgr xdotool hsetroot weston sway grim xwayland wtype python3-gi gir1.2-gtk-4.0
+DEB_OVERLAY_TEST := xvfb xauth imagemagick x11-apps x11-utils openbox xcompmgr xdotool hsetroot weston sway grim xwayland wtype python3-gi gir1.2-gtk-4.0 \
+                    gnome-shell gjs mutter dbus-user-session dbus-x11
 # One tree, the shipped build: the tests, make run, install and the .deb use it.
 OVERLAY_BIN      := Overlay/.build-static/release/stylus-canvas
 AUTOSTARTDIR     ?= /etc/xdg/autostart
 
-overlay: deps
+# The GNOME Shell extension (gnome-extension/): one logic file wrapped for GNOME 43-44
+# and for 45 and later; install puts the one for the GNOME here (43 where none is).
+GNOMEEXTDIR        ?= $(PREFIX)/share/gnome-shell/extensions
+GNOME_EXT          := stylus-canvas@stylusd
+GNOME_SHELL_FORMAT ?= $(shell v=$$(gnome-shell --version 2>/dev/null | sed -n 's/[^0-9]*\([0-9][0-9]*\)\..*/\1/p'); \
+                              [ -n "$$v" ] && [ "$$v" -ge 45 ] && echo 45 || echo 43)
+gnome-extension:
+	@gnome-extension/build.sh .build-gnome >/dev/null
+
+overlay: deps gnome-extension
 	$(call install_missing,$(DEB_OVERLAY))
 	@# SwiftPM (6.3) keeps its build plan when a file is added to the root package that
 	@# Overlay/ depends on by path, then fails with "cannot find ... in scope": plan
@@ -366,6 +377,8 @@ test-overlay: release overlay
 	python3 Tests/overlay/make_run_test.py --canvas $(OVERLAY_BIN) --no-install
 	python3 Tests/overlay/layer_shell_test.py --bin $(BIN) --canvas $(OVERLAY_BIN) --screenshot docs/images/canvas-sway.png
 	python3 Tests/overlay/wayland_smoke.py --bin $(BIN) --canvas $(OVERLAY_BIN)
+	python3 Tests/overlay/gnome_shell_test.py --bin $(BIN) --canvas $(OVERLAY_BIN) --extension .build-gnome/43/$(GNOME_EXT) \
+		--screenshot docs/images/canvas-gnome.png
 
 # The overlay, its user unit and its autostart entry (part of `install`).
 install-overlay: overlay
@@ -374,6 +387,8 @@ install-overlay: overlay
 	sed 's|^ExecStart=.*|ExecStart=$(BINDIR)/stylus-canvas|' Overlay/stylus-canvas.service > $(DESTDIR)$(USERUNITDIR)/stylus-canvas.service
 	install -Dm644 Overlay/stylus-canvas.desktop $(DESTDIR)$(AUTOSTARTDIR)/stylus-canvas.desktop
 	install -Dm644 packaging/deb/stylus-canvas.1 $(DESTDIR)$(MANDIR)/man1/stylus-canvas.1
+	install -Dm644 .build-gnome/$(GNOME_SHELL_FORMAT)/$(GNOME_EXT)/extension.js $(DESTDIR)$(GNOMEEXTDIR)/$(GNOME_EXT)/extension.js
+	install -Dm644 .build-gnome/$(GNOME_SHELL_FORMAT)/$(GNOME_EXT)/metadata.json $(DESTDIR)$(GNOMEEXTDIR)/$(GNOME_EXT)/metadata.json
 
 # The overlay's toggle-to-first-frame, ink latency and memory beside gromit-mpx on X11,
 # then the layer-shell canvas's under sway (part of `bench`). gromit-mpx not installable

@@ -4,7 +4,8 @@
 // (mutter offers no layer-shell, and xdg-shell makes a transparent fullscreen
 // window black). A socket client of stylusd as stylus-canvas is: it follows
 // the canvas's state, fetches the strokes, draws the live pen, and acks each
-// transition after its fade.
+// transition after its fade, and takes the canvas off the screen when the
+// daemon is gone.
 //
 // This file is the logic shared by both extension formats; build.sh wraps it
 // with the imports of GNOME 43-44 (imports.gi) or of GNOME 45+ (ES modules),
@@ -23,7 +24,9 @@ const HIGHLIGHTER_OPACITY = 0.35;
 const SHAPES = ['line', 'arrow', 'rectangle', 'ellipse'];
 const TOOLS = ['pen', 'highlighter', 'eraser', 'laser', ...SHAPES];
 const FADE_MS = 120;
-const DEAD_DAEMON_HIDE_MS = 2000;
+// A daemon restarting (systemd does it at once) comes back well within this;
+// one that died must not leave the canvas on the screen for more than 2 s.
+const DEAD_DAEMON_HIDE_MS = 1500;
 const RING_RADIUS = 7, RING_WIDTH = 3;
 
 function log_(message) {
@@ -223,9 +226,10 @@ class InkLayers {
         }
     }
 
+    // GJS's cairo surfaces have no finish(): the collector frees them once unreferenced.
     destroy() {
-        this.finished.finish();
-        this.live.finish();
+        this.finished = null;
+        this.live = null;
     }
 }
 
@@ -316,6 +320,7 @@ class DaemonLink {
         this.queue = [];
         this.delay = 100;
         this.everConnected = false;
+        this.announcedDown = false;
         this.cancellable = new Gio.Cancellable();
         this.timer = 0;
         this.connect();
@@ -338,6 +343,7 @@ class DaemonLink {
             this.request('subscribe', {topics: ['canvas', 'pen', 'output', 'device']}, () => {
                 this.request('status', {}, status => {
                     this.delay = 100;
+                    this.announcedDown = false;
                     const again = this.everConnected;
                     this.everConnected = true;
                     this.onUpdate({type: 'connected', status, again});
@@ -419,7 +425,11 @@ class DaemonLink {
         this.output = null;
         this.pending.clear();
         this.queue = [];
-        this.onUpdate({type: 'disconnected', reason});
+        // Said once per outage, as StylusClient does: the 2 s hide counts from the first failure.
+        if (!this.announcedDown) {
+            this.announcedDown = true;
+            this.onUpdate({type: 'disconnected', reason});
+        }
         this.timer = GLib.timeout_add(GLib.PRIORITY_DEFAULT, this.delay, () => {
             this.connect();
             return GLib.SOURCE_REMOVE;
@@ -542,7 +552,7 @@ class StylusCanvas {
             this.setCapturesPen(false);
             GLib.timeout_add(GLib.PRIORITY_DEFAULT, DEAD_DAEMON_HIDE_MS, () => {
                 if (generation === this.generation && !this.connected && this.shown) {
-                    log_('stylusd gone for 2 s: hiding');
+                    log_('stylusd gone for 1.5 s: hiding');
                     this.hideNow();
                 }
                 return GLib.SOURCE_REMOVE;

@@ -19,8 +19,8 @@ private dbus-daemon stands in. Run as root, the suite runs itself as `nobody`
 
     python3 Tests/overlay/gnome_shell_test.py [--bin DIR] [--canvas FILE] [--extension DIR] [--only NAME]
 """
-import glob
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -75,7 +75,8 @@ class GnomeShell:
         script = "; ".join(f"gsettings set {s} {k} \"{v}\"" for s, k, v in settings)
         self.log = []
         self.proc = subprocess.Popen(["dbus-run-session", "--", "sh", "-c",
-                                      f"{script}; exec gnome-shell --headless --wayland --no-x11 --virtual-monitor {WIDTH}x{HEIGHT}"],
+                                      f"{script}; echo \"$DBUS_SESSION_BUS_ADDRESS\" > {runtime}/session-bus; "
+                                      f"exec gnome-shell --headless --wayland --no-x11 --virtual-monitor {WIDTH}x{HEIGHT}"],
                                      env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                      start_new_session=True)
         threading.Thread(target=lambda: [self.log.append((time.monotonic(), l.rstrip())) for l in self.proc.stderr],
@@ -87,6 +88,9 @@ class GnomeShell:
                   f"GNOME Shell did not start: {[l for _, l in self.log[-15:]]}")
             time.sleep(0.2)
         self.env["WAYLAND_DISPLAY"] = "wayland-0"
+        self.env["XDG_CURRENT_DESKTOP"] = "GNOME"
+        with open(os.path.join(runtime, "session-bus")) as f:
+            self.env["DBUS_SESSION_BUS_ADDRESS"] = f.read().strip()
         self.wait_desktop()
 
     def command_or_none(self, line):
@@ -151,7 +155,7 @@ class Daemon:
     """stylusd with the recording's strokes (minimized), behind a proxy at the socket
     the shell was told: the proxy can say the daemon captures the pen (filter mode)."""
 
-    def __init__(self, captures=False, state=None):
+    def __init__(self, captures=False, state=None, extension=True):
         self.root = tempfile.mkdtemp(prefix="stylus-gnome-daemon-")
         os.chmod(self.root, 0o700)
         self.socket = os.path.join(self.root, "stylusd.sock")
@@ -162,7 +166,8 @@ class Daemon:
         self.proxy = ot.FilterModeProxy(SHELL.stylusd_socket, self.socket, captures=captures)
         self.watcher = ot.Watcher(self.socket)
         # The extension retries every 5 s at most while no daemon runs.
-        SHELL.wait_log("connected", 8, since)
+        if extension:
+            SHELL.wait_log("connected", 8, since)
 
     def start(self):
         self.proc = subprocess.Popen([os.path.join(ot.ARGS.bin, "stylusd"), "--socket", self.socket,
@@ -266,6 +271,219 @@ def test_the_extension_shows_the_ink_over_the_desktop_and_minimizes_back_to_it()
               f"{len(settled)} transitions acked", flush=True)
 
 
+class App:
+    """The fullscreen GTK 4 application of the sway suite, on GNOME, printing the clicks it gets."""
+
+    def __init__(self):
+        self.lines = []
+        self.proc = subprocess.Popen([sys.executable, os.path.join(HERE, "wayland", "app.py"), "--fullscreen"],
+                                     env=dict(SHELL.env, GDK_BACKEND="wayland", GSK_RENDERER="cairo"),
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        threading.Thread(target=lambda: [self.lines.append(l.strip()) for l in self.proc.stdout], daemon=True).start()
+        deadline = time.monotonic() + 15
+        while ot.pixel(SHELL.screenshot(), WIDTH // 2, 5) != APP:
+            check(time.monotonic() < deadline and self.proc.poll() is None, f"the fullscreen application never showed: {self.lines}")
+            time.sleep(0.1)
+
+    def presses(self):
+        return [l for l in self.lines if l.startswith("pressed")]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        self.proc.terminate()
+        self.proc.wait(5)
+        settle()
+
+
+def test_the_canvas_is_above_a_fullscreen_application_and_see_through():
+    with App(), Daemon() as d:
+        strokes = d.request("strokes")["strokes"]
+        d.open_and_wait()
+        inked, visible, n = lt.ink_and_background(SHELL.screenshot(), strokes, APP)
+        check(inked >= 0.90, f"over a fullscreen application only {inked:.1%} of {n} recorded points inked")
+        check(visible >= 0.97, f"only {visible:.1%} of the fullscreen application away from the ink is visible")
+        print(f"  over a fullscreen application: {inked:.1%} inked, {visible:.2%} of it visible", flush=True)
+
+
+def click_reaches_the_application(captures):
+    """A click in the middle of the open canvas, over the fullscreen application."""
+    with App() as app, Daemon(captures=captures) as d:
+        d.open_and_wait()
+        SHELL.command("move 10 400")   # mutter picks the actor under the pointer again when it moves
+        n = len(app.presses())
+        SHELL.command(f"click {WIDTH // 2} {HEIGHT // 2}")
+        deadline = time.monotonic() + 1
+        while time.monotonic() < deadline and len(app.presses()) == n:
+            time.sleep(0.02)
+        reached = len(app.presses()) > n
+        d.minimize_and_wait()
+        SHELL.command("move 10 420")
+        m = len(app.presses())
+        SHELL.command(f"click {WIDTH // 2} {HEIGHT // 2}")
+        deadline = time.monotonic() + 2
+        while time.monotonic() < deadline and len(app.presses()) == m:
+            time.sleep(0.02)
+        check(len(app.presses()) > m, "minimized, the canvas still kept the click from the application")
+        return reached
+
+
+def test_in_filter_mode_a_click_on_the_open_canvas_reaches_the_application():
+    check(click_reaches_the_application(captures=True), "the daemon captures the pen, yet the open canvas took the click")
+
+
+def test_in_observe_mode_the_open_canvas_takes_the_click():
+    check(not click_reaches_the_application(captures=False), "in observe mode a click went through the open canvas")
+
+
+def test_escape_minimizes_the_canvas():
+    with Daemon() as d:
+        d.open_and_wait()
+        n = len(d.watcher.canvas)
+        SHELL.command("key Escape")
+        e = d.watcher.wait(lambda e: e["event"] == "canvas" and e["state"] in ("minimizing", "minimized")
+                           and e in d.watcher.canvas[n:], 5, "a minimize after Escape")
+        check(e["source"] == "command", f"Escape minimized with source {e['source']}")
+        d.watcher.wait(lambda e: e["event"] == "canvas" and e["state"] == "minimized" and e in d.watcher.canvas[n:], 5, "minimized")
+        # Minimized, Escape is the applications' again: nothing more reaches the daemon.
+        m = len(d.watcher.canvas)
+        SHELL.command("key Escape")
+        time.sleep(0.5)
+        check(len(d.watcher.canvas) == m, f"Escape on the minimized canvas changed it: {d.watcher.canvas[m:]}")
+
+
+def test_a_killed_daemon_takes_the_canvas_off_the_screen_within_2_s():
+    """SIGKILL: the extension hides its canvas within 2 s (its own log's monotonic time,
+    the clock the test reads too), and the screen shows no ink."""
+    with Daemon() as d:
+        strokes = d.request("strokes")["strokes"]
+        d.open_and_wait()
+        killed = time.monotonic()
+        d.proc.kill()
+        SHELL.wait_log("hidden", 4, killed)
+        line = next(l for t, l in SHELL.log if t >= killed and "hidden" in l)
+        hidden_after = int(re.search(r"\[(\d+) ms\]", line).group(1)) / 1000 - killed
+        check(hidden_after <= 2.0, f"the canvas hid {hidden_after:.2f} s after SIGKILL")
+        settle()
+        inked, _, _ = lt.ink_and_background(SHELL.screenshot(), strokes, DESKTOP, skip_rows=TOP_BAR)
+        check(inked == 0, f"hidden, the screen still shows {inked:.0%} of the ink")
+        print(f"  hidden {hidden_after:.2f} s after SIGKILL", flush=True)
+
+
+def test_the_extension_draws_the_same_ink_as_stylus_canvas():
+    """The recording's strokes drawn by stylus-canvas (into the buffer of the layer-shell
+    suite's small compositor, over the same #208020) and by the extension: the ink pixels
+    below the top bar agree."""
+    lt.build_scale_compositor(ot.ARGS.scratch)
+    with Daemon() as d:
+        d.open_and_wait()
+        gnome = SHELL.screenshot()
+    with lt.ScaledSession(0, output_scale=1) as s:
+        s.stack.open_and_wait()
+        canvas = s.compositor.screenshot()
+    check(canvas[:2] == gnome[:2], f"stylus-canvas drew {canvas[:2]}, GNOME shows {gnome[:2]}")
+
+    def ink(image, x, y):
+        return sum(abs(a - b) for a, b in zip(ot.pixel(image, x, y), DESKTOP)) > 60
+
+    both = either = 0
+    for y in range(TOP_BAR, HEIGHT):
+        for x in range(WIDTH):
+            a, b = ink(gnome, x, y), ink(canvas, x, y)
+            either += a or b
+            both += a and b
+    agree = both / max(1, either)
+    check(either > 500, f"only {either} ink pixels to compare")
+    check(agree >= 0.98, f"only {agree:.1%} of {either} ink pixels agree between the extension and stylus-canvas")
+    print(f"  {agree:.2%} of {either} ink pixels agree", flush=True)
+
+
+def run_stylus_canvas(d, seconds):
+    """stylus-canvas in the GNOME session, following the daemon, for at most `seconds`."""
+    proc = subprocess.Popen([ot.ARGS.canvas, "--socket", d.socket], env=dict(SHELL.env, GDK_BACKEND="wayland"),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        _, err = proc.communicate(timeout=seconds)
+        return proc.returncode, err
+    except subprocess.TimeoutExpired:
+        return None, proc
+
+
+def test_with_the_extension_enabled_stylus_canvas_leaves_the_canvas_to_it():
+    """The autostart entry and the user unit start stylus-canvas in a GNOME session too:
+    it must not draw a second canvas. It exits 0 at once, saying why."""
+    with Daemon() as d:
+        status, err = run_stylus_canvas(d, 10)
+        check(status == 0, f"stylus-canvas did not exit 0 beside the enabled extension: {status}")
+        check("draws the canvas in this session" in err, f"stylus-canvas did not say why it left: {err!r}")
+
+
+def test_without_the_extension_stylus_canvas_says_how_to_enable_it_and_draws_no_window():
+    """The extension disabled: stylus-canvas opens no window (mutter has no layer-shell, and an
+    ordinary window is covered by the next one raised); it says how to enable the extension,
+    and `stylusctl status` shows the canvas as missing."""
+    subprocess.run(["gnome-extensions", "disable", UUID], env=SHELL.env, check=True, capture_output=True)
+    try:
+        with Daemon(extension=False) as d:
+            status, proc = run_stylus_canvas(d, 2)
+            check(status is None, f"stylus-canvas exited ({status}) without the extension")
+            try:
+                deadline = time.monotonic() + 5
+                while (d.request("status").get("overlay") or {}).get("backend") != "missing":
+                    check(time.monotonic() < deadline, f"the daemon's overlay field: {d.request('status').get('overlay')}")
+                    time.sleep(0.1)
+                before = SHELL.screenshot()
+                d.request("open")
+                time.sleep(2.5)   # the transition ends by timeout: nothing draws it
+                shot = SHELL.screenshot()
+                same = sum(1 for a, b in zip(below_top_bar(before)[2], below_top_bar(shot)[2]) if a == b) / len(below_top_bar(shot)[2])
+                check(same == 1.0, f"with the canvas open and no extension only {same:.2%} of the desktop is unchanged")
+            finally:
+                proc.terminate()
+                _, err = proc.communicate(timeout=5)
+            check(f"gnome-extensions enable {UUID}" in err and "installed but not enabled" in err,
+                  f"stylus-canvas did not say the extension is disabled and how to enable it: {err!r}")
+            print(f"  {err.strip().splitlines()[0]}", flush=True)
+    finally:
+        subprocess.run(["gnome-extensions", "enable", UUID], env=SHELL.env, check=True, capture_output=True)
+
+
+def test_the_gnome_45_extension_loads_as_an_es_module():
+    """GNOME 45 and later load extensions as ES modules; no such GNOME runs here, so the
+    45 variant is loaded by gjs with the Shell's own modules stubbed: its syntax, its
+    imports and a default export that is an Extension with enable and disable."""
+    modern = os.path.join(os.path.dirname(os.path.dirname(ot.ARGS.extension)), "45", UUID, "extension.js")
+    check(os.path.exists(modern), f"{modern} is not built: make gnome-extension")
+    work = tempfile.mkdtemp(prefix="stylus-gnome45-")
+    try:
+        with open(modern) as f:
+            source = f.read()
+        for name in ("St", "Clutter", "Meta", "Shell"):
+            source = source.replace(f"'gi://{name}'", "'./stub.js'")
+        source = source.replace("'resource:///org/gnome/shell/ui/main.js'", "'./stub-main.js'")
+        source = source.replace("'resource:///org/gnome/shell/extensions/extension.js'", "'./stub-extension.js'")
+        files = {
+            "extension.js": source,
+            "stub.js": "export default {};\n",
+            "stub-main.js": "export const layoutManager = {}; export const wm = {};\n",
+            "stub-extension.js": "export class Extension { constructor(metadata) { this.metadata = metadata; } }\n",
+            "check.js": "import Ext from './extension.js';\n"
+                        "import {Extension} from './stub-extension.js';\n"
+                        "const e = new Ext({uuid: 'stylus-canvas@stylusd'});\n"
+                        "if (!(e instanceof Extension) || typeof e.enable !== 'function' || typeof e.disable !== 'function')\n"
+                        "    throw new Error('the default export is not an Extension with enable and disable');\n"
+                        "print('loaded');\n",
+        }
+        for name, text in files.items():
+            with open(os.path.join(work, name), "w") as f:
+                f.write(text)
+        run = subprocess.run(["gjs", "-m", os.path.join(work, "check.js")], capture_output=True, text=True, timeout=30)
+        check(run.returncode == 0 and run.stdout.strip() == "loaded", f"gjs -m: {run.returncode} {run.stdout!r} {run.stderr[-600:]!r}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def ppm_bytes(shot):
     w, h, rgb = shot
     return f"P6\n{w} {h}\n255\n".encode() + rgb
@@ -283,7 +501,8 @@ def main():
     check(os.path.exists(os.path.join(args.extension, "extension.js")), f"{args.extension} is not built: make gnome-extension")
     if os.getuid() == 0:
         return lt.as_unprivileged(args, os.path.join("Tests", "overlay", "gnome_shell_test.py"),
-                                  copy_extension=args.extension)
+                                  copy_extension=(os.path.dirname(os.path.dirname(args.extension)),
+                                                  os.path.join("43", UUID)))
     args.scratch = tempfile.mkdtemp(prefix="stylus-canvas-fixture-")
     ot.ARGS = args
     global SHELL
@@ -293,6 +512,15 @@ def main():
         SHELL = GnomeShell(runtime, args.extension)
         return run_tests("overlay-gnome", [
             test_the_extension_shows_the_ink_over_the_desktop_and_minimizes_back_to_it,
+            test_the_canvas_is_above_a_fullscreen_application_and_see_through,
+            test_in_filter_mode_a_click_on_the_open_canvas_reaches_the_application,
+            test_in_observe_mode_the_open_canvas_takes_the_click,
+            test_escape_minimizes_the_canvas,
+            test_a_killed_daemon_takes_the_canvas_off_the_screen_within_2_s,
+            test_the_extension_draws_the_same_ink_as_stylus_canvas,
+            test_with_the_extension_enabled_stylus_canvas_leaves_the_canvas_to_it,
+            test_without_the_extension_stylus_canvas_says_how_to_enable_it_and_draws_no_window,
+            test_the_gnome_45_extension_loads_as_an_es_module,
         ], only=args.only)
     finally:
         if SHELL:

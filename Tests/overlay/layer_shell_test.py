@@ -577,9 +577,10 @@ def as_unprivileged(args, script=os.path.join("Tests", "overlay", "layer_shell_t
     for name in ("stylusd", "stylusctl", "stylusd-parse-config"):
         shutil.copy2(os.path.join(args.bin, name), bin_dir)
     shutil.copy2(args.canvas, os.path.join(scratch, "stylus-canvas"))
-    if copy_extension:
-        shutil.copytree(copy_extension, os.path.join(scratch, "extension"))
-        extra = (*extra, "--extension", os.path.join(scratch, "extension"))
+    if copy_extension:   # (the GNOME extensions' build folder, the path of the one to test in it)
+        root, relative = copy_extension
+        shutil.copytree(root, os.path.join(scratch, "extension"))
+        extra = (*extra, "--extension", os.path.join(scratch, "extension", relative))
     for path, dirs, files in os.walk(scratch):
         for name in dirs + files + [""]:
             os.chown(os.path.join(path, name), UNPRIVILEGED, UNPRIVILEGED)

@@ -29,6 +29,12 @@ protocol CanvasBackend: AnyObject {
     func makeSurface(owner: CanvasSurfaceOwner, monitor: Int, geometry: InkGeometry) -> CanvasSurface
     /// Sends what is queued now (an input region must not wait for the next frame).
     func flush()
+    /// Said when the canvas should show and there is no monitor to show it on.
+    var whyNoMonitor: String { get }
+}
+
+extension CanvasBackend {
+    var whyNoMonitor: String { "no monitor to show the canvas on" }
 }
 
 /// The canvas on one monitor, drawn by its `layers`.

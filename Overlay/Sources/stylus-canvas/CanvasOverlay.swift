@@ -272,7 +272,7 @@ final class CanvasOverlay: CanvasSurfaceOwner {
     private func present() {
         let monitors = backend.monitors()
         guard let chosen = MonitorPlacement.choose(options.monitor, pens: pens, monitors: monitors) else {
-            printError("stylus-canvas: no monitor to show the canvas on")
+            printError("stylus-canvas: \(backend.whyNoMonitor)\n")
             return
         }
         if chosen != placement {

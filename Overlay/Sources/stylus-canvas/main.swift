@@ -86,20 +86,32 @@ if lockFD >= 0, flock(lockFD, LOCK_EX | LOCK_NB) != 0 {
     exit(0)
 }
 
-/// Where the canvas can be see-through: a layer surface where the Wayland
-/// compositor offers wlr-layer-shell; else a GTK window (fullscreen on X11;
-/// maximized on a Wayland compositor without layer-shell, since xdg-shell
-/// makes a fullscreen one opaque). Said once on standard error.
+/// Where the canvas can be see-through: on GNOME the Shell extension's (this
+/// program then has nothing to do, or says how to enable it); a layer surface
+/// where the Wayland compositor offers wlr-layer-shell; else a GTK window
+/// (fullscreen on X11; maximized on a Wayland compositor without layer-shell,
+/// since xdg-shell makes a fullscreen one opaque). Said once on standard error.
 @MainActor
 func chooseBackend() -> CanvasBackend {
     let gdkBackend = getenv("GDK_BACKEND").map { String(cString: $0) } ?? ""
     let onWayland = getenv("WAYLAND_DISPLAY") != nil && !gdkBackend.hasPrefix("x11")
+    let gnome = GnomeExtension.state()
+    if gnome == .enabled {
+        // On X11 too: two canvases would each draw the ink.
+        printError("stylus-canvas: GNOME Shell's extension \(GnomeExtension.uuid) draws the canvas in this session; stylus-canvas has nothing to do\n")
+        exit(0)
+    }
     if onWayland, let wayland = WaylandBackend() {
         if wayland.layerShell != nil, wayland.compositor != nil, wayland.shm != nil {
             printError("stylus-canvas: the canvas is a layer surface on the overlay layer of each output it covers (wlr-layer-shell v\(wayland.layerShellVersion)): see-through, above fullscreen windows\n")
             return wayland
         }
         wayland.disconnect()
+        if case .notRunning(let reason) = gnome {
+            let missing = MissingBackend(reason: reason)
+            printError("stylus-canvas: \(missing.whyNoMonitor)\n")
+            return missing
+        }
         guard let gtk = GtkBackend(toplevel: true) else {
             printError("stylus-canvas: cannot open a display (neither DISPLAY nor WAYLAND_DISPLAY works)\n")
             exit(69)

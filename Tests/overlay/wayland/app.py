@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """A plain GTK 4 window for the layer-shell tests: solid blue, app id
-stylus-test-app (the test's sway config makes it fullscreen), printing
+stylus-test-app (the test's sway config makes it fullscreen; `--fullscreen`
+asks for it itself), printing
 "pressed X Y" for each click it receives and "mapped" once shown."""
 import sys
 
@@ -21,6 +22,8 @@ def activate(app):
     click.connect("pressed", lambda _g, _n, x, y: print(f"pressed {x:.0f} {y:.0f}", flush=True))
     win.add_controller(click)
     win.connect("map", lambda _w: print("mapped", flush=True))
+    if "--fullscreen" in sys.argv:   # where no compositor rule makes it fullscreen (GNOME)
+        win.fullscreen()
     win.present()
 
 
