@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /// What the engine tells the world. Each case is one published JSON object
-/// (see `EventJSON`), the same on the socket and in `stylusd replay --json`.
+/// (`jsonLine`, in StylusProtocol), the same on the socket and in `stylusd replay --json`.
 public enum EngineEvent: Equatable, Sendable {
     case device(DeviceEvent)
     case proximity(ProximityEvent)

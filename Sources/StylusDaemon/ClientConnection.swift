@@ -86,6 +86,25 @@ final class ClientConnection {
         return closed ? .closed(lines) : .lines(lines)
     }
 
+    /// Reads what the client sent and keeps its lines to be answered in
+    /// the loop's round-robin pass; a line too long or a failed read marks it to go.
+    func receive() {
+        guard wantsInput else { return }
+        switch readLines() {
+        case .lines(let lines):
+            keepUnanswered(lines)
+        case .closed(let lines):
+            keepUnanswered(lines)
+            peerClosed = true
+        case .tooLong:
+            _ = output.enqueue(Response.failure(id: .null, ProtocolError(
+                code: .lineTooLong, message: "a line may be at most \(ProtocolV1.maxLineBytes) bytes; disconnecting")), kind: .response)
+            closeReason = .sentTooLongLine
+        case .failed(let code):
+            closeReason = .readFailed(code)
+        }
+    }
+
     /// Queues bytes for the client; one that cannot take them any more is marked to go.
     func send(_ bytes: [UInt8], kind: OutboundQueue.Kind) {
         guard closeReason == nil else { return }

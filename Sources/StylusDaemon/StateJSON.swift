@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import StylusCore
+import StylusProtocol
 
 extension PersistedState {
     /// The state file's bytes, written by hand, exactly as JSONEncoder with
@@ -8,15 +9,13 @@ extension PersistedState {
     /// draws; with JSONEncoder that was a quarter of the daemon's CPU in the
     /// test guest's flood (hil/flood.py), taken from the same two CPUs as the loop.
     /// nil when a value is not finite, which JSON cannot carry (JSONEncoder refuses it too).
-    /// Its two strings are enum raw values (lower-case letters), which
-    /// `appendQuoted` and JSONEncoder write alike; they differ on "/" and
-    /// control characters.
+    /// Its strings go through `JSONString`, which escapes as JSONEncoder does.
     func json() -> [UInt8]? {
         let points = strokes.reduce(0) { $0 + $1.x.count }
         var out: [UInt8] = []
         out.reserveCapacity(96 + strokes.count * 96 + points * 64)
         out.append(contentsOf: #"{"canvas":"#.utf8)
-        JSONObjectWriter.appendQuoted(canvas, to: &out)
+        JSONString.appendQuoted(canvas, to: &out)
         out.append(contentsOf: #","precision_enabled":"#.utf8)
         out.append(contentsOf: (precisionEnabled ? "true" : "false").utf8)
         out.append(contentsOf: #","strokes":["#.utf8)
@@ -36,7 +35,7 @@ extension PersistedState {
                 out.append(contentsOf: String(t).utf8)
             }
             out.append(contentsOf: #"],"tool":"#.utf8)
-            JSONObjectWriter.appendQuoted(s.tool, to: &out)
+            JSONString.appendQuoted(s.tool, to: &out)
             out.append(contentsOf: #","x":"#.utf8)
             guard Self.append(s.x, to: &out) else { return nil }
             out.append(contentsOf: #","y":"#.utf8)

@@ -71,6 +71,9 @@ public protocol PenOutput: AnyObject {
     /// Called at the start of every turn of the loop (a filter's watchdog
     /// heartbeat); must be cheap.
     func loopTurned()
+    /// Takes new settings after a reload or a preset switch, keeping its
+    /// grabs and clones; an output with no settings of its own ignores them.
+    func reconfigure(engine: EngineConfig, filter: FilterConfig)
     /// Gives back everything the output holds (grabs, virtual devices).
     func close()
 }
@@ -81,5 +84,6 @@ extension PenOutput {
     public var capturesPen: Bool { false }
     public func descriptorReady(_ handle: (TimedPenInput) -> Void, frameWritten: () -> Void) {}
     public func loopTurned() {}
+    public func reconfigure(engine: EngineConfig, filter: FilterConfig) {}
     public func close() {}
 }

@@ -74,19 +74,4 @@ struct ButtonEventTests {
         #expect(events.count == 2)
         #expect(events.last?.pressed == false && events.last?.implicit == true)
     }
-
-    @Test func theJSONLineCarriesWhatAClientNeeds() {
-        let press = EngineEvent.button(ButtonEvent(device: DeviceID(2), button: .side(.stylus2), pressed: true, double: false, bounce: false,
-                                                   implicit: false, gap: 612_000, interval: 500_000, time: 3_000_000))
-        #expect(String(decoding: press.jsonLine(), as: UTF8.self)
-                == #"{"event":"button","button":"BTN_STYLUS2","device":2,"state":"pressed","bounce":false,"double":false,"gap_us":612000,"interval_ms":500,"time_us":3000000}"# + "\n")
-        let first = EngineEvent.button(ButtonEvent(device: DeviceID(2), button: .pad(0), pressed: true, double: false, bounce: false,
-                                                   implicit: false, gap: nil, interval: 500_000, time: 1))
-        #expect(String(decoding: first.jsonLine(), as: UTF8.self).contains(#""gap_us":null"#))
-        let release = EngineEvent.button(ButtonEvent(device: DeviceID(2), button: .pad(0), pressed: false, double: false, bounce: false,
-                                                     implicit: true, gap: nil, interval: 500_000, time: 1))
-        #expect(String(decoding: release.jsonLine(), as: UTF8.self)
-                == #"{"event":"button","button":"pad-0","device":2,"state":"released","bounce":false,"implicit":true,"time_us":1}"# + "\n")
-        #expect(press.text == "3.000000 BTN_STYLUS2 pressed (device 2), 612 ms after the last press")
-    }
 }

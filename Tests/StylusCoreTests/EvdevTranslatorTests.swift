@@ -163,42 +163,6 @@ struct EvdevTranslatorTests {
     }
 }
 
-@Suite("Event JSON")
-struct EventJSONTests {
-    static func text(_ event: EngineEvent) -> String { String(decoding: event.jsonLine(), as: UTF8.self) }
-
-    @Test func aDoublePressCarriesButtonAndSecondPressTime() {
-        let e = EngineEvent.doublePress(DoublePressEvent(device: DeviceID(1), button: .side(.stylus), time: 1_369_413_645_958_613,
-                                                         firstPress: 1_369_413_645_468_622, action: .toggleCanvas, outcome: .applied))
-        #expect(Self.text(e) == #"{"event":"double-press","button":"BTN_STYLUS","device":1,"time_us":1369413645958613,"first_press_us":1369413645468622,"gap_us":489991,"action":"toggle-canvas","outcome":"applied"}"# + "\n")
-    }
-
-    @Test func anIgnoredDoublePressCarriesTheReason() {
-        let e = EngineEvent.doublePress(DoublePressEvent(device: DeviceID(1), button: .pad(0), time: 5, firstPress: 1, action: .toggleCanvas,
-                                                         outcome: .ignored(reason: "canvas is opening")))
-        #expect(Self.text(e).contains(#""button":"pad-0""#))
-        #expect(Self.text(e).contains(#""outcome":"ignored","reason":"canvas is opening""#))
-    }
-
-    @Test func aCanvasChangeCarriesStateSourceAndContent() {
-        let e = EngineEvent.canvas(CanvasEvent(state: .open, source: .pen, cause: .timeout, hasContent: false, strokeCount: 0, time: 9))
-        #expect(Self.text(e) == #"{"event":"canvas","state":"open","source":"pen","cause":"timeout","has_content":false,"stroke_count":0,"time_us":9}"# + "\n")
-    }
-
-    @Test func deviceNamesAreEscaped() {
-        let e = EngineEvent.device(DeviceEvent(change: .added, device: DeviceID(3), info: DeviceInfo(name: "a \"quoted\"\\\n\u{1}", kind: .pen), endedStroke: false, time: 1))
-        #expect(Self.text(e).contains(#""name":"a \"quoted\"\\\n\u0001""#))
-    }
-
-    @Test func precisionScaleIsRoundedAndNonFiniteBecomesNull() {
-        var w = JSONObjectWriter()
-        w.double("a", .infinity)
-        #expect(String(decoding: w.finishLine(), as: UTF8.self) == "{\"a\":null}\n")
-        let e = EngineEvent.precision(PrecisionEvent(device: nil, enabled: true, active: true, scale: 0.123456, source: .command, time: 2))
-        #expect(Self.text(e) == #"{"event":"precision","enabled":true,"active":true,"scale":0.123,"source":"command","time_us":2}"# + "\n")
-    }
-}
-
 @Suite("Configuration validation")
 struct EngineConfigTests {
     @Test func theDefaultsAreValid() {
