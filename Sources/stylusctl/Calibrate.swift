@@ -176,7 +176,8 @@ struct Calibrate: ParsableCommand {
         var info = stat()
         if stat(file, &info) == 0 { mode = info.st_mode & 0o7777 }
         var text = ""
-        if let bytes = readWholeFile(file) {
+        do {
+            let bytes = try readConfigFile(file)
             text = String(decoding: bytes, as: UTF8.self)
             do {
                 _ = try ConfigFile.parseIsolated(bytes, file: file)
@@ -184,9 +185,11 @@ struct Calibrate: ParsableCommand {
                 printError("stylusctl: \(error)\nstylusctl: fix the file first; nothing was written")
                 throw ExitCode(Status.badConfig)
             }
-        } else if errno != ENOENT {
-            printError("stylusctl: \(file): \(String(cString: strerror(errno)))")
-            throw ExitCode(Status.badConfig)
+        } catch let error as SystemCallError {
+            guard error.errno == .noSuchFileOrDirectory else {
+                printError("stylusctl: \(file): \(error.errno.reason)")
+                throw ExitCode(Status.badConfig)
+            }
         }
         let changed = ConfigEdit.setting("interval_ms", to: String(interval), in: text, note: "Set by stylusctl calibrate: the longest press-to-press time of a double press, in ms.")
         do {
@@ -213,22 +216,6 @@ struct Calibrate: ParsableCommand {
 }
 
 private func say(_ text: String, newline: Bool = true) { emit(Array((newline ? text + "\n" : text).utf8)) }
-
-/// The file's bytes, or nil with errno set.
-private func readWholeFile(_ path: String) -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65_536)
-    while true {
-        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-        if n < 0 { return nil }
-        if n == 0 { return bytes }
-        bytes += chunk[0..<n]
-        if bytes.count > ConfigFile.maxBytes { return bytes }   // parseIsolated refuses it
-    }
-}
 
 extension StylusConnection {
     /// The variables Paths reads to find config.toml.

@@ -82,10 +82,7 @@ struct Monitor: ParsableCommand {
             }
             let timeout: Int32 = dirty ? Int32(max(1, (lastDraw + frameUS - now + 999) / 1000)) : -1
             for i in fds.indices { fds[i].revents = 0 }
-            if poll(&fds, nfds_t(fds.count), timeout) < 0 {
-                if errno == EINTR { continue }
-                throw ExitCode(1)
-            }
+            if retryingInterrupts({ poll(&fds, nfds_t(fds.count), timeout) }) < 0 { throw ExitCode(1) }
             if fds[0].revents != 0 {
                 var byte: UInt8 = 0
                 let n = read(STDIN_FILENO, &byte, 1)

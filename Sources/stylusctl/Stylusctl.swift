@@ -5,6 +5,7 @@ import StylusClient
 import StylusConfig
 import StylusCore
 import StylusProtocol
+import StylusSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -171,21 +172,13 @@ func client(_ body: () throws(StylusClientError) -> Void) throws {
 }
 
 func printError(_ text: String) {
-    _ = text.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
-    _ = write(STDERR_FILENO, "\n", 1)
+    _ = writeAll(STDERR_FILENO, Array((text + "\n").utf8))
 }
 
-/// Writes at once with write(2), so each line reaches a pipe or a file the moment it is known.
+/// Writes at once with write(2), so each line reaches a pipe or a file the
+/// moment it is known. A reader that went away (`| head`) ends stylusctl quietly.
 func emit(_ bytes: [UInt8]) {
-    var offset = 0
-    while offset < bytes.count {
-        let n = bytes[offset...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-        if n <= 0 {
-            if errno == EINTR { continue }
-            exit(errno == EPIPE ? 0 : 1)
-        }
-        offset += n
-    }
+    if !writeAll(STDOUT_FILENO, bytes) { exit(errno == EPIPE ? 0 : 1) }
 }
 
 func emit(_ text: String) { emit(Array((text + "\n").utf8)) }
@@ -542,20 +535,11 @@ struct Config: ParsableCommand {
         @Argument(help: "The file to check.", completion: .file(extensions: ["toml"])) var file: String
 
         func run() throws {
-            let fd = open(file, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else {
-                printError("stylusctl: \(file): \(String(cString: strerror(errno)))")
+            let bytes: [UInt8]
+            do { bytes = try readConfigFile(file) } catch {
+                printError("stylusctl: \(file): \(error.errno.reason)")
                 throw ExitCode(Status.badConfig)
             }
-            var bytes: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            while true {
-                let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-                if n <= 0 { break }
-                bytes += chunk[0..<n]
-                if bytes.count > ConfigFile.maxBytes { break }   // parseIsolated refuses it
-            }
-            close(fd)
             do {
                 let config = try ConfigFile.parseIsolated(bytes, file: file)
                 emit("\(file): OK (interval \(config.doublePressIntervalMS) ms, debounce \(config.debounceMS) ms, transition \(config.transitionMS) ms)")
@@ -565,6 +549,14 @@ struct Config: ParsableCommand {
             }
         }
     }
+}
+
+/// config.toml's bytes for `config check` and calibrate, or more than
+/// ConfigFile.maxBytes of them: parseIsolated then refuses the file by its size.
+func readConfigFile(_ path: String) throws(SystemCallError) -> [UInt8] {
+    let fd = try systemCall("open", path) { open(path, O_RDONLY | O_CLOEXEC) }
+    defer { close(fd) }
+    return try readToEnd(fd, stoppingAfter: ConfigFile.maxBytes, subject: path)
 }
 
 struct Completions: ParsableCommand {
