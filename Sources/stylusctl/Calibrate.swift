@@ -180,7 +180,7 @@ struct Calibrate: ParsableCommand {
             let bytes = try readConfigFile(file)
             text = String(decoding: bytes, as: UTF8.self)
             do {
-                _ = try ConfigFile.parseIsolated(bytes, file: file)
+                _ = try ConfigParserClient.parse(bytes, file: file)
             } catch {
                 printError("stylusctl: \(error)\nstylusctl: fix the file first; nothing was written")
                 throw ExitCode(Status.badConfig)
@@ -193,7 +193,7 @@ struct Calibrate: ParsableCommand {
         }
         let changed = ConfigEdit.setting("interval_ms", to: String(interval), in: text, note: "Set by stylusctl calibrate: the longest press-to-press time of a double press, in ms.")
         do {
-            _ = try ConfigFile.parseIsolated(Array(changed.utf8), file: file)
+            _ = try ConfigParserClient.parse(Array(changed.utf8), file: file)
         } catch {
             printError("stylusctl: the changed file would not load (\(error)); nothing was written")
             throw ExitCode(Status.badConfig)

@@ -61,7 +61,7 @@ struct Stylusctl: ParsableCommand {
             Glibc.exit(Status.usage)
         }
         // The parser child of `config check` and calibrate is the daemon's own parser program.
-        ConfigParse.defaultExecutable = ConfigParse.parserBesideThisProgram
+        ConfigParserClient.defaultExecutable = ConfigParserClient.parserBesideThisProgram
         main(arguments)
     }
 
@@ -88,7 +88,7 @@ struct Stylusctl: ParsableCommand {
     /// Nil for an option or a known command; otherwise what to say.
     static func unknownCommandMessage(_ word: String) -> String? {
         let names = commandNames
-        guard !word.hasPrefix("-"), !names.contains(word), ConfigParseChild.command != word else { return nil }
+        guard !word.hasPrefix("-"), !names.contains(word), ConfigParserChild.command != word else { return nil }
         return "stylusctl: " + unknownWord("command", word, among: Array(names.dropLast()))
     }
 }
@@ -541,7 +541,7 @@ struct Config: ParsableCommand {
                 throw ExitCode(Status.badConfig)
             }
             do {
-                let config = try ConfigFile.parseIsolated(bytes, file: file)
+                let config = try ConfigParserClient.parse(bytes, file: file)
                 emit("\(file): OK (interval \(config.doublePressIntervalMS) ms, debounce \(config.debounceMS) ms, transition \(config.transitionMS) ms)")
             } catch {
                 printError("stylusctl: \(error)")
@@ -552,11 +552,11 @@ struct Config: ParsableCommand {
 }
 
 /// config.toml's bytes for `config check` and calibrate, or more than
-/// ConfigFile.maxBytes of them: parseIsolated then refuses the file by its size.
+/// ConfigParserChild.maxBytes of them: ConfigParserClient.parse then refuses the file by its size.
 func readConfigFile(_ path: String) throws(SystemCallError) -> [UInt8] {
     let fd = try systemCall("open", path) { open(path, O_RDONLY | O_CLOEXEC) }
     defer { close(fd) }
-    return try readToEnd(fd, stoppingAfter: ConfigFile.maxBytes, subject: path)
+    return try readToEnd(fd, stoppingAfter: ConfigParserChild.maxBytes, subject: path)
 }
 
 struct Completions: ParsableCommand {

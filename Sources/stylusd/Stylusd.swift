@@ -31,7 +31,7 @@ struct Stylusd: ParsableCommand {
     /// The completion scripts complete them too (`completionScriptWithDefaultSubcommand`).
     static func main() {
         // config.toml is parsed by a program beside this one: stylusd links no TOML parser.
-        ConfigParse.defaultExecutable = ConfigParse.parserBesideThisProgram
+        ConfigParserClient.defaultExecutable = ConfigParserClient.parserBesideThisProgram
         let arguments = Array(CommandLine.arguments.dropFirst())
         if ["--help", "-h", "help"].contains(arguments.first), arguments.count == 1 {
             _ = writeAll(STDOUT_FILENO, Array(fullHelp().utf8))

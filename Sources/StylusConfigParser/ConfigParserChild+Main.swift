@@ -7,7 +7,7 @@ import StylusSystem
 import Glibc
 #endif
 
-extension ConfigParseChild {
+extension ConfigParserChild {
     /// Runs the child; `arguments` are those after the command word (an
     /// optional `--`, then the file's name for messages). Returns the exit status.
     public static func main(arguments: [String]) -> Int32 {
@@ -15,7 +15,7 @@ extension ConfigParseChild {
         signal(SIGABRT, SIG_DFL)
         // Started by stylusd or stylusctl, which name an abort in one line of their own:
         // toml++'s assertion text, with the paths of whoever built it, would only confuse.
-        if getenv(ConfigParse.childMarker) != nil {
+        if getenv(ConfigParserClient.childMarker) != nil {
             let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
             if null >= 0 { dup2(null, STDERR_FILENO); close(null) }
         }
@@ -23,7 +23,7 @@ extension ConfigParseChild {
         let rest = arguments.first == "--" ? Array(arguments.dropFirst()) : arguments
         let file = rest.first ?? "config.toml"
 
-        guard let bytes = try? readToEnd(STDIN_FILENO, stoppingAfter: ConfigFile.maxBytes) else { return cannotRead }
+        guard let bytes = try? readToEnd(STDIN_FILENO, stoppingAfter: ConfigParserChild.maxBytes) else { return cannotRead }
         // The parent never sends more than maxBytes; answer() refuses it for anyone who starts the child by hand.
         let (status, reply) = answer(bytes, file: file)
         return writeAll(STDOUT_FILENO, reply) ? status : cannotWrite
@@ -52,7 +52,7 @@ extension ConfigParseChild {
         while true {
             guard let header = input.line() else { return parsed }   // EOF: the daemon let go
             let sizes = header.split(separator: 0x20).compactMap { Int(String(decoding: $0, as: UTF8.self)) }
-            guard sizes.count == 2, sizes[0] >= 0, sizes[0] <= 4096, sizes[1] >= 0, sizes[1] <= ConfigFile.maxBytes,
+            guard sizes.count == 2, sizes[0] >= 0, sizes[0] <= 4096, sizes[1] >= 0, sizes[1] <= ConfigParserChild.maxBytes,
                   let name = input.bytes(sizes[0]), let bytes = input.bytes(sizes[1]) else { return cannotRead }
             let file = String(decoding: name, as: UTF8.self)
             let (status, reply) = answer(bytes, file: file)
@@ -113,8 +113,8 @@ extension ConfigParseChild {
     /// The one-shot child's exit status and output for `bytes`.
     static func answer(_ bytes: [UInt8], file: String) -> (Int32, [UInt8]) {
         do throws(ConfigError) {
-            guard bytes.count <= ConfigFile.maxBytes else { throw ConfigFile.tooBig(bytes.count, file: file) }
-            let config = try ConfigFile.parse(bytes, file: file)
+            guard bytes.count <= ConfigParserChild.maxBytes else { throw ConfigError.tooBig(bytes.count, file: file) }
+            let config = try parse(bytes, file: file)
             guard let encoded = try? JSONEncoder().encode(config) else { return (cannotEncode, []) }
             return (parsed, Array(encoded))
         } catch {
