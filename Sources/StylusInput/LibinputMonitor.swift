@@ -47,7 +47,7 @@ public final class LibinputMonitor {
     public static func isStylusdClone(devnode: String) -> Bool {
         guard let node = devnode.split(separator: "/").last else { return false }
         func attribute(_ name: String) -> Substring? {
-            guard let bytes = try? readFileBytes("/sys/class/input/\(node)/device/\(name)") else { return nil }
+            guard let bytes = try? readFile("/sys/class/input/\(node)/device/\(name)") else { return nil }
             return String(decoding: bytes, as: UTF8.self).split(separator: "\n").first
         }
         return attribute("phys")?.hasPrefix(clonePhysPrefix) == true || attribute("name")?.hasSuffix(cloneNameSuffix) == true
@@ -60,7 +60,7 @@ public final class LibinputMonitor {
         let sized = libinput_device_get_size(device, &width, &height) == 0 && width > 0 && height > 0
         /// The last hex word of a sysfs attribute (a bitmap's lowest word, or an id).
         func hex(_ attribute: String) -> UInt64? {
-            guard let bytes = try? readFileBytes("/sys/class/input/\(node)/device/\(attribute)", limit: 4096),
+            guard let bytes = try? readFile("/sys/class/input/\(node)/device/\(attribute)", limit: 4096),
                   let lowest = String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" }).last else { return nil }
             return UInt64(lowest, radix: 16)
         }

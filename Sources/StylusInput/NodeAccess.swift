@@ -12,7 +12,7 @@ public enum NodeAccess {
     /// read from sysfs, which needs no access to the node itself.
     public static func looksLikePen(_ path: String, sysfs: String = "/sys/class/input") -> Bool {
         guard let node = path.split(separator: "/").last,
-              let bytes = try? readFileBytes("\(sysfs)/\(node)/device/capabilities/key", limit: 4096) else { return false }
+              let bytes = try? readFile("\(sysfs)/\(node)/device/capabilities/key", limit: 4096) else { return false }
         // Hex words of `unsigned long`, most significant first.
         let words = String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" }).reversed()
             .map { UInt64($0, radix: 16) ?? 0 }

@@ -128,7 +128,7 @@ public enum Probe {
     }
 
     private static func sysfsName(_ sysfs: String, _ node: String) -> String? {
-        guard let bytes = try? readFileBytes("\(sysfs)/\(node)/device/name") else { return nil }
+        guard let bytes = try? readFile("\(sysfs)/\(node)/device/name") else { return nil }
         return String(decoding: bytes, as: UTF8.self).trimmingASCIISpaces().split(separator: "\n").first.map(String.init)
     }
 

@@ -38,7 +38,7 @@ public enum Seats {
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             // Character devices of major 13 are the input nodes.
-            guard name.hasPrefix("c13:"), let bytes = try? readFileBytes("\(directory)/\(name)", limit: 65_536) else { continue }
+            guard name.hasPrefix("c13:"), let bytes = try? readFile("\(directory)/\(name)", limit: 65_536) else { continue }
             records.append(String(decoding: bytes, as: UTF8.self))
         }
         closedir(dir)

@@ -9,39 +9,6 @@ import StylusSystem
 import Glibc
 #endif
 
-/// The interval that tells one user's double presses from their single
-/// presses: pure, so the arithmetic is tested without a daemon.
-struct IntervalProposal: Equatable {
-    enum Outcome: Equatable {
-        /// `intervalMS` lies between the two with `marginMS` to the nearer.
-        case separated(intervalMS: Int, marginMS: Int)
-        /// The slowest double is no quicker than the quickest two singles.
-        case overlap
-    }
-    var slowestDoubleMS: Int
-    var quickestSinglesMS: Int
-    var outcome: Outcome
-
-    /// Gaps in ms: each double press's press-to-press time, and the times
-    /// between consecutive single presses.
-    init(doubles: [Int], singles: [Int], range: ClosedRange<Int> = EngineConfig.intervalRangeMS) {
-        slowestDoubleMS = doubles.max() ?? 0
-        quickestSinglesMS = singles.min() ?? .max
-        guard slowestDoubleMS < quickestSinglesMS else {
-            outcome = .overlap
-            return
-        }
-        // The midpoint is the value farthest from both; the daemon takes a whole ms within its range.
-        let middle = (slowestDoubleMS + min(quickestSinglesMS, 2 * range.upperBound) + 1) / 2
-        let interval = min(max(middle, range.lowerBound), range.upperBound)
-        guard interval >= slowestDoubleMS, interval < quickestSinglesMS else {
-            outcome = .overlap
-            return
-        }
-        outcome = .separated(intervalMS: interval, marginMS: min(interval - slowestDoubleMS, quickestSinglesMS - interval))
-    }
-}
-
 /// `stylusctl calibrate`: measures the user's own double and single presses
 /// from the daemon's `button` topic and proposes the interval between them.
 struct Calibrate: ParsableCommand {
@@ -176,21 +143,24 @@ struct Calibrate: ParsableCommand {
         var info = stat()
         if stat(file, &info) == 0 { mode = info.st_mode & 0o7777 }
         var text = ""
-        if let bytes = readWholeFile(file) {
+        do {
+            let bytes = try readConfigFile(file)
             text = String(decoding: bytes, as: UTF8.self)
             do {
-                _ = try ConfigFile.parseIsolated(bytes, file: file)
+                _ = try ConfigParserClient.parse(bytes, file: file)
             } catch {
                 printError("stylusctl: \(error)\nstylusctl: fix the file first; nothing was written")
                 throw ExitCode(Status.badConfig)
             }
-        } else if errno != ENOENT {
-            printError("stylusctl: \(file): \(String(cString: strerror(errno)))")
-            throw ExitCode(Status.badConfig)
+        } catch let error as SystemCallError {
+            guard error.errno == .noSuchFileOrDirectory else {
+                printError("stylusctl: \(file): \(error.errno.reason)")
+                throw ExitCode(Status.badConfig)
+            }
         }
         let changed = ConfigEdit.setting("interval_ms", to: String(interval), in: text, note: "Set by stylusctl calibrate: the longest press-to-press time of a double press, in ms.")
         do {
-            _ = try ConfigFile.parseIsolated(Array(changed.utf8), file: file)
+            _ = try ConfigParserClient.parse(Array(changed.utf8), file: file)
         } catch {
             printError("stylusctl: the changed file would not load (\(error)); nothing was written")
             throw ExitCode(Status.badConfig)
@@ -213,22 +183,6 @@ struct Calibrate: ParsableCommand {
 }
 
 private func say(_ text: String, newline: Bool = true) { emit(Array((newline ? text + "\n" : text).utf8)) }
-
-/// The file's bytes, or nil with errno set.
-private func readWholeFile(_ path: String) -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65_536)
-    while true {
-        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-        if n < 0 { return nil }
-        if n == 0 { return bytes }
-        bytes += chunk[0..<n]
-        if bytes.count > ConfigFile.maxBytes { return bytes }   // parseIsolated refuses it
-    }
-}
 
 extension StylusConnection {
     /// The variables Paths reads to find config.toml.

@@ -82,10 +82,7 @@ struct Monitor: ParsableCommand {
             }
             let timeout: Int32 = dirty ? Int32(max(1, (lastDraw + frameUS - now + 999) / 1000)) : -1
             for i in fds.indices { fds[i].revents = 0 }
-            if poll(&fds, nfds_t(fds.count), timeout) < 0 {
-                if errno == EINTR { continue }
-                throw ExitCode(1)
-            }
+            if retryingInterrupts({ poll(&fds, nfds_t(fds.count), timeout) }) < 0 { throw ExitCode(1) }
             if fds[0].revents != 0 {
                 var byte: UInt8 = 0
                 let n = read(STDIN_FILENO, &byte, 1)
@@ -119,112 +116,5 @@ struct Monitor: ParsableCommand {
                 }
             }
         }
-    }
-}
-
-/// The terminal taken for a full-screen view: the alternate screen, no
-/// echo, keys one at a time, no cursor. `restore()` puts back exactly what
-/// was there (also called twice without harm); Ctrl-C and Ctrl-Z still send
-/// their signals, which the monitor reads from its signalfd and answers with
-/// `restore()` (and `enter()` again when continued).
-final class FullScreen {
-    private var saved = termios()
-    private var restored = true
-
-    init() { enter() }
-
-    func enter() {
-        guard restored else { return }
-        restored = false
-        tcgetattr(STDIN_FILENO, &saved)
-        var raw = saved
-        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
-        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
-            cc[Int(VMIN)] = 1
-            cc[Int(VTIME)] = 0
-        }
-        tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw)
-        write("\u{1b}[?1049h\u{1b}[?25l\u{1b}[2J")
-    }
-
-    deinit { restore() }
-
-    func restore() {
-        guard !restored else { return }
-        restored = true
-        write("\u{1b}[?25h\u{1b}[?1049l")
-        tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
-    }
-
-    func size() -> (columns: Int, rows: Int) {
-        var w = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &w) == 0, w.ws_col > 0, w.ws_row > 0 else { return (80, 24) }
-        return (Int(w.ws_col), Int(w.ws_row))
-    }
-
-    func clear() { write("\u{1b}[2J") }
-
-    /// Every line from the top, each cleared to its end; the rest cleared. One write.
-    func draw(_ lines: [String]) {
-        var frame = "\u{1b}[H"
-        for (i, line) in lines.enumerated() {
-            frame += line + "\u{1b}[K"
-            if i < lines.count - 1 { frame += "\r\n" }
-        }
-        frame += "\u{1b}[J"
-        write(frame)
-    }
-
-    private func write(_ text: String) { emit(Array(text.utf8)) }
-}
-
-/// Signals read from a signalfd: blocked for the whole process before any
-/// thread starts (threads inherit the mask), so none runs a handler.
-struct SignalWatch {
-    let fd: Int32
-
-    init(_ signals: [Int32]) throws {
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        for s in signals { sigaddset(&mask, s) }
-        guard pthread_sigmask(SIG_BLOCK, &mask, nil) == 0 else { throw ExitCode(1) }
-        fd = signalfd(-1, &mask, Int32(SFD_CLOEXEC | SFD_NONBLOCK))
-        guard fd >= 0 else {
-            printError("stylusctl: signalfd: \(String(cString: strerror(errno)))")
-            throw ExitCode(1)
-        }
-    }
-
-    func drain() -> [Int32] {
-        var found: [Int32] = []
-        var info = signalfd_siginfo()
-        while read(fd, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
-            found.append(Int32(info.ssi_signo))
-        }
-        return found
-    }
-}
-
-/// Wakes the drawing loop from the subscription's thread; a full pipe
-/// already means "wake up", so a failed write loses nothing.
-final class WakePipe: Sendable {
-    let readFD: Int32
-    let writeFD: Int32
-
-    init() throws {
-        var fds: [Int32] = [-1, -1]
-        guard pipe2(&fds, Int32(O_CLOEXEC | O_NONBLOCK)) == 0 else {
-            printError("stylusctl: pipe: \(String(cString: strerror(errno)))")
-            throw ExitCode(1)
-        }
-        readFD = fds[0]
-        writeFD = fds[1]
-    }
-
-    func signal() { _ = Glibc.write(writeFD, "x", 1) }
-
-    func drain() {
-        var buffer = [UInt8](repeating: 0, count: 256)
-        while buffer.withUnsafeMutableBytes({ read(readFD, $0.baseAddress, $0.count) }) > 0 {}
     }
 }

@@ -11,8 +11,8 @@ import Glibc
 // parser: TOMLKit brings toml++ (libstdc++) and Foundation with ICU's data,
 // which made the daemon's binary 84 MB and its idle resident memory 17.5 MiB.
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.first == ConfigParseChild.command else {
+guard arguments.first == ConfigParserChild.command else {
     _ = writeAll(STDERR_FILENO, Array("stylusd-parse-config: stylusd starts this program to parse config.toml; run `stylusctl config check FILE` instead\n".utf8))
     exit(64)
 }
-exit(ConfigParseChild.main(arguments: Array(arguments.dropFirst())))
+exit(ConfigParserChild.main(arguments: Array(arguments.dropFirst())))

@@ -9,7 +9,7 @@ import StylusConfigParser
 @Suite("actions in config.toml")
 struct ActionConfigTests {
     static func bind(_ action: String, to button: String = "BTN_STYLUS2") throws(ConfigError) -> Action {
-        let config = try ConfigFile.parse("interval_ms = 400\n[bindings]\n\(button) = \"\(action)\"\n", file: "/home/u/config.toml")
+        let config = try ConfigParserChild.parse("interval_ms = 400\n[bindings]\n\(button) = \"\(action)\"\n", file: "/home/u/config.toml")
         return config.binding(for: ButtonID(name: button)!)
     }
 
@@ -70,7 +70,7 @@ struct ActionConfigTests {
 
     @Test func everyBadBindingIsReportedNotOnlyTheFirst() throws {
         do {
-            _ = try ConfigFile.parse("[bindings]\nBTN_STYLUS = \"key:NOPE\"\nBTN_STYLUS2 = \"exec:\"\npad-1 = \"click:up\"\n", file: "c.toml")
+            _ = try ConfigParserChild.parse("[bindings]\nBTN_STYLUS = \"key:NOPE\"\nBTN_STYLUS2 = \"exec:\"\npad-1 = \"click:up\"\n", file: "c.toml")
             Issue.record("accepted")
         } catch {
             #expect(error.all.map(\.line) == [2, 3, 4], "\(error)")
@@ -80,9 +80,9 @@ struct ActionConfigTests {
 
     @Test func aConfigWithActionsSurvivesTheParserChildsJSON() throws {
         let text = "[bindings]\nBTN_STYLUS = \"key:CTRL+ALT+T\"\nBTN_STYLUS2 = \"exec:echo 'a \\\"b\\\"'\"\nBTN_STYLUS3 = \"preset:fast\"\npad-0 = \"click:middle\"\n"
-        let direct = try ConfigFile.parse(text, file: "config.toml")
+        let direct = try ConfigParserChild.parse(text, file: "config.toml")
         #expect(direct.binding(for: .side(.stylus2)) == .exec("echo 'a \"b\"'"))
-        let isolated = try ConfigFile.parseIsolated(Array(text.utf8), file: "config.toml", executable: Built.stylusd)
+        let isolated = try ConfigParserClient.parse(Array(text.utf8), file: "config.toml", executable: Built.stylusd)
         #expect(isolated == direct)
     }
 
@@ -94,9 +94,9 @@ struct ActionConfigTests {
     @Test(arguments: Preset.allCases, ["", "interval_ms = 420\n", "preset = \"fast\"\ndebounce_ms = 60\n[precision]\nminimum_scale = 0.5\ncurve = [5, 0, 100, 95]\n",
                                        "[bindings]\nBTN_STYLUS = \"preset:accessibility\"\n"])
     func switchingPresetIsParsingWithThatPreset(preset: Preset, file: String) throws {
-        let loaded = try ConfigFile.parse(file, file: "config.toml")
+        let loaded = try ConfigParserChild.parse(file, file: "config.toml")
         let withoutPreset = file.split(separator: "\n").filter { !$0.hasPrefix("preset =") }.joined(separator: "\n")
-        let reparsed = try ConfigFile.parse("preset = \"\(preset.rawValue)\"\n" + withoutPreset, file: "config.toml")
+        let reparsed = try ConfigParserChild.parse("preset = \"\(preset.rawValue)\"\n" + withoutPreset, file: "config.toml")
         #expect(loaded.switchingPreset(to: preset.rawValue, presetConfig: preset.config) == reparsed)
     }
 }

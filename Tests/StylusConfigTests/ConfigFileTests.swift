@@ -8,7 +8,7 @@ import StylusConfigParser
 @Suite("config.toml")
 struct ConfigFileTests {
     static func load(_ text: String) throws(ConfigError) -> EngineConfig {
-        try ConfigFile.parse(text, file: "config.toml")
+        try ConfigParserChild.parse(text, file: "config.toml")
     }
 
     static func error(_ text: String) -> ConfigError? {
@@ -132,7 +132,7 @@ struct ConfigFileTests {
 
     @Test func bytesThatAreNotUTF8OrHoldNULAreRefusedWithTheirLine() throws {
         func error(_ bytes: [UInt8]) -> ConfigError? {
-            do { _ = try ConfigFile.parse(bytes, file: "config.toml"); return nil } catch { return error }
+            do { _ = try ConfigParserChild.parse(bytes, file: "config.toml"); return nil } catch { return error }
         }
         let notUTF8 = try #require(error(Array("interval_ms = 500\n# caf".utf8) + [0xe9, 0x0a]))
         #expect(notUTF8.line == 2)
@@ -148,16 +148,16 @@ struct ConfigFileTests {
     @Test func aParserAbortIsAnErrorAndNotTheCallersDeath() throws {
         let stylusd = try Built.stylusd
         do {
-            _ = try ConfigFile.parseIsolated(Array("[precision]\ncurve = [}]\n".utf8), file: "config.toml", executable: stylusd)
+            _ = try ConfigParserClient.parse(Array("[precision]\ncurve = [}]\n".utf8), file: "config.toml", executable: stylusd)
             Issue.record("accepted")
         } catch {
             #expect(error.file == "config.toml")
             #expect(error.message.contains("killed by signal 6"), "\(error)")
         }
-        let good = try ConfigFile.parseIsolated(Array("interval_ms = 640\n".utf8), file: "config.toml", executable: stylusd)
+        let good = try ConfigParserClient.parse(Array("interval_ms = 640\n".utf8), file: "config.toml", executable: stylusd)
         #expect(good.doublePressIntervalMS == 640)
         do {
-            _ = try ConfigFile.parseIsolated(Array("debounce_ms = 101\n".utf8), file: "config.toml", executable: stylusd)
+            _ = try ConfigParserClient.parse(Array("debounce_ms = 101\n".utf8), file: "config.toml", executable: stylusd)
             Issue.record("accepted")
         } catch {
             #expect(error.line == 1 && error.key == "debounce_ms", "the child's error comes back whole: \(error)")
@@ -177,14 +177,14 @@ struct ConfigFileTests {
             [canvas]
             max_strokes = 77
             """
-        let isolated = try ConfigFile.parseIsolated(Array(text.utf8), file: "config.toml", executable: stylusd)
-        #expect(isolated == (try ConfigFile.parse(text, file: "config.toml")))
+        let isolated = try ConfigParserClient.parse(Array(text.utf8), file: "config.toml", executable: stylusd)
+        #expect(isolated == (try ConfigParserChild.parse(text, file: "config.toml")))
         #expect(isolated.binding(for: .pad(4)) == .toggleCanvas)
     }
 
     @Test func aFileOverAMebibyteIsNotAConfigFile() {
         #expect(throws: ConfigError.self) {
-            try ConfigFile.parseIsolated([UInt8](repeating: 0x23, count: ConfigFile.maxBytes + 1), file: "config.toml")
+            try ConfigParserClient.parse([UInt8](repeating: 0x23, count: ConfigParserChild.maxBytes + 1), file: "config.toml")
         }
     }
 }
@@ -211,7 +211,7 @@ struct ConfigFileAllProblemsTests {
     }
 
     @Test func theParserChildSendsThemAll() throws {
-        let e = try ConfigParseTests.error(ConfigParseTests.parse(Self.text))
+        let e = try ConfigParserClientTests.error(ConfigParserClientTests.parse(Self.text))
         #expect(e == ConfigFileTests.error(Self.text), "the child's answer is this process's error, every problem of it")
         #expect(e.others.count == 4)
     }
@@ -235,7 +235,7 @@ struct ExampleConfigTests {
     }
 
     @Test func itIsTheDefaultsExactly() throws {
-        var parsed = try ConfigFile.parse(Self.text(), file: Self.path)
+        var parsed = try ConfigParserChild.parse(Self.text(), file: Self.path)
         #expect(parsed.setInFile.isEmpty, "a key a preset chooses, set in the example, would silently defeat every preset")
         #expect(parsed == EngineConfig(), "the example documents the defaults as they are")
         // Uncommented, the preset's keys give the defaults too.
@@ -247,7 +247,7 @@ struct ExampleConfigTests {
             return String(line.dropFirst(2))
         }.joined(separator: "\n")
         #expect(uncommented == PresetSetting.allCases.count, "each key a preset chooses is shown, commented out")
-        var all = try ConfigFile.parse(text, file: Self.path)
+        var all = try ConfigParserChild.parse(text, file: Self.path)
         #expect(all.setInFile == Set(PresetSetting.allCases))
         all.setInFile = []
         #expect(all == EngineConfig(), "the commented-out values are the defaults")

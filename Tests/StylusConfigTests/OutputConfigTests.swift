@@ -7,7 +7,7 @@ import Testing
 @Suite("config.toml's [output] table")
 struct OutputConfigTests {
     static func load(_ text: String) throws(ConfigError) -> EngineConfig {
-        try ConfigFile.parse(text, file: "config.toml")
+        try ConfigParserChild.parse(text, file: "config.toml")
     }
 
     @Test func withoutTheTableTheOutputIsAutoWithEveryPressDeferredAndTheCanvasCapturing() throws {
@@ -87,8 +87,8 @@ struct OutputConfigTests {
     @Test func theParserChildSendsTheOutputTableBack() throws {
         // The daemon and `stylusctl config check` parse in a child process: the table must survive its JSON.
         let text = "[output]\nmode = \"observe\"\ncapture_while_canvas_open = false\n[output.passthrough]\nBTN_STYLUS2 = \"never\"\n"
-        let (status, reply) = ConfigParseChild.answer(Array(text.utf8), file: "config.toml")
-        let decoded = try ConfigParseChild.decode(status: status, reply: reply, file: "config.toml").get()
+        let (status, reply) = ConfigParserChild.answer(Array(text.utf8), file: "config.toml")
+        let decoded = try ConfigParserChild.decode(status: status, reply: reply, file: "config.toml").get()
         #expect(decoded == (try Self.load(text)))
         #expect(decoded.output.mode == .observe && decoded.output.passthrough == [.deferred, .never, .deferred])
     }

@@ -117,36 +117,36 @@ struct EvemuReaderTests {
                      "Wacom_Intuos3_4x6_Pen", "Wacom_Intuos4_6x9_Pen", "Wacom_Intuos4_WL_Pen", "Wacom_Intuos5_M_Pen",
                      "Wacom_Intuos5_S_Pen", "Wacom_Intuos5_touch_M_Pen"] {
             let file = Fixtures.path("desc-only/\(name).desc")
-            let d = try EvemuReader.description(of: readFileBytes(file), file: file)
+            let d = try EvemuReader.description(of: readFile(file), file: file)
             #expect(d.kind != nil, "\(name)")
             #expect(d.name.isEmpty == false)
         }
-        let pad = try EvemuReader.description(of: readFileBytes(Fixtures.path("desc-only/Wacom_Cintiq_24HD_touch_Pad.desc")), file: "pad")
+        let pad = try EvemuReader.description(of: readFile(Fixtures.path("desc-only/Wacom_Cintiq_24HD_touch_Pad.desc")), file: "pad")
         #expect(pad.kind == .pad)
     }
 
     @Test func aPenDisplaysRecordingSaysItsSizeAndThatItDrawsOnAScreen() throws {
         // Cintiq 12WX: a 12.1" 1280x800 display, 261x163 mm visible; the digitizer reaches a little past it.
         let file = Fixtures.path("Wacom_Cintiq_12WX.events")
-        let cintiq = try EvemuReader.description(of: readFileBytes(file), file: file)
+        let cintiq = try EvemuReader.description(of: readFile(file), file: file)
         let area = try #require(EvdevTranslator(device: DeviceID(1), description: cintiq).deviceInfo.area)
         #expect(area.direct)
         #expect(abs(area.widthMM! - 265.1) < 0.01 && abs(area.heightMM! - 167.2) < 0.01)
         #expect(area.bustype == 0x03 && area.vendor == 0x056a)   // USB, Wacom
         // An Intuos is opaque, and this header gives no resolution: no size.
         let intuosFile = Fixtures.path("Wacom_Intuos4_6x9.desc")
-        let intuos = try EvemuReader.description(of: readFileBytes(intuosFile), file: intuosFile)
+        let intuos = try EvemuReader.description(of: readFile(intuosFile), file: intuosFile)
         #expect(intuos.penArea?.widthMM == nil && intuos.penArea?.direct == false)
         // A pad has no surface to place.
         let padFile = Fixtures.path("Wacom_Cintiq_13HD_touch_Pad.events")
-        let pad = try EvemuReader.description(of: readFileBytes(padFile), file: padFile)
+        let pad = try EvemuReader.description(of: readFile(padFile), file: padFile)
         #expect(EvdevTranslator(device: DeviceID(2), description: pad).deviceInfo.area == nil)
     }
 
     @Test func aMissingFileNamesThePathAndTheReason() {
-        #expect(throws: SystemError.self) { try readFileBytes("/nonexistent/recording.events") }
+        #expect(throws: SystemCallError.self) { try readFile("/nonexistent/recording.events") }
         do {
-            _ = try readFileBytes("/nonexistent/recording.events")
+            _ = try readFile("/nonexistent/recording.events")
         } catch {
             #expect(error.description == "/nonexistent/recording.events: open failed: No such file or directory")
         }

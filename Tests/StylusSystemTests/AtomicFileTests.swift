@@ -34,6 +34,18 @@ struct AtomicFileTests {
         #expect(access("\(path).tmp", F_OK) != 0)
     }
 
+    /// calibrate rewrites config.toml with the mode the file had: a group-
+    /// or world-writable one stays so, though the usual umask (022) would narrow it.
+    @Test func aModeWiderThanTheUmaskAllowsIsKeptAsGiven() throws {
+        let dir = Self.folder()
+        let path = "\(dir)/config.toml"
+        try replaceFileAtomically(path, with: Array("interval_ms = 500\n".utf8), temporary: "\(path).calibrate.tmp", mode: 0o666)
+        #expect(Self.contents(path) == "interval_ms = 500\n")
+        var info = stat()
+        #expect(stat(path, &info) == 0 && info.st_mode & 0o7777 == 0o666)
+        #expect(access("\(path).calibrate.tmp", F_OK) != 0)
+    }
+
     @Test func aFailureNamesTheCallAndLeavesTheFileAsItWas() throws {
         let dir = Self.folder()
         let path = "\(dir)/state.json"

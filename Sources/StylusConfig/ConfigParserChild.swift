@@ -7,19 +7,47 @@ import StylusSystem
 import Glibc
 #endif
 
-/// The parser child's conversation: `PROGRAM parse-config-child -- FILE`
+/// The child side of config parsing: the process that parses config.toml
+/// with TOMLKit, apart from the daemon, and the conversation with it.
+/// `ConfigParserClient` is the parent side: it starts this child, writes
+/// the file and reads the answer. `PROGRAM parse-config-child -- FILE`
 /// reads the file's bytes on standard input and answers on standard output.
-/// The child's side lives in StylusConfigParser, with TOMLKit; the programs
-/// that link it offer it as a hidden subcommand (stylusctl, stylus-fuzz) or
-/// are it (stylusd-parse-config, which the daemon starts: the daemon itself
-/// links no TOML parser).
+/// The child's code (`main`, `parse`) lives in StylusConfigParser, with
+/// TOMLKit; the programs that link it offer it as a hidden subcommand
+/// (stylus-fuzz) or are it (stylusd-parse-config, which stylusd and
+/// stylusctl start: neither links a TOML parser).
 ///
 /// The answer: exit status 0 and the configuration as JSON, or exit status
 /// 3 and `line NUL key-or-\u{1} NUL message`, repeated (NUL between) for
 /// every problem the file has (a NUL inside a key or message is sent as
 /// U+FFFD). Any other end (a signal,
 /// another status, a short answer) means the parser died on the file.
-public enum ConfigParseChild {
+///
+/// What it reads, `config.toml`:
+///
+///     preset = "default"          # default | precision | fast | accessibility
+///     interval_ms = 500           # 150-1000
+///     debounce_ms = 25            # 0-100
+///     transition_ms = 250         # 0-5000
+///     [bindings]                  # BTN_STYLUS, BTN_STYLUS2, BTN_STYLUS3, pad-N
+///     BTN_STYLUS = "toggle-canvas"
+///     [precision]
+///     minimum_scale = 0.3
+///     full_speed_pressure = 0.6
+///     hysteresis = 0.05
+///     curve = [0, 0, 100, 100]    # Bezier control points, xf86-input-wacom style
+///     [canvas]
+///     max_points = 262144
+///     max_strokes = 16384
+///     [output]
+///     mode = "auto"               # observe | filter | auto
+///     capture_while_canvas_open = true
+///     [output.passthrough]        # per side button: defer | immediate | never
+///     BTN_STYLUS = "defer"
+public enum ConfigParserChild {
+    /// config.toml is at most this big; anything larger is not a config file.
+    public static let maxBytes = 1 << 20
+
     /// The hidden subcommand's name.
     public static let command = "parse-config-child"
 
@@ -53,14 +81,14 @@ public enum ConfigParseChild {
         case parsed:
             guard let config = readConfiguration(reply) ?? (try? JSONDecoder().decode(EngineConfig.self, from: Data(reply))) else {
                 // Not the TOML's fault: a parser from another build speaks another configuration.
-                return .failure(ConfigFile.cannotCheck(
-                    "the parser child answered with a configuration this stylusd cannot read; is \(ConfigParse.parserBesideThisProgram) "
+                return .failure(ConfigError.cannotCheck(
+                    "the parser child answered with a configuration this stylusd cannot read; is \(ConfigParserClient.parserBesideThisProgram) "
                         + "from another version of stylusd? Install both from the same build", file: file))
             }
             return .success(config)
         case refused:
             let fields = reply.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
-            guard fields.count >= 3, fields.count % 3 == 0 else { return .failure(ConfigFile.parserDied("ended without a complete answer", file: file)) }
+            guard fields.count >= 3, fields.count % 3 == 0 else { return .failure(ConfigError.parserDied("ended without a complete answer", file: file)) }
             var problems: [ConfigError] = []
             for i in stride(from: 0, to: fields.count, by: 3) {
                 let key: String? = fields[i + 1] == "\u{1}" ? nil : fields[i + 1]
@@ -71,7 +99,7 @@ public enum ConfigParseChild {
             first.others = Array(problems.dropFirst())
             return .failure(first)
         default:
-            return .failure(ConfigFile.parserDied("exited with status \(status)", file: file))
+            return .failure(ConfigError.parserDied("exited with status \(status)", file: file))
         }
     }
 
@@ -81,7 +109,7 @@ public enum ConfigParseChild {
     /// of what a reload cost the event loop (docs/SECURITY.md). Nil for
     /// anything but exactly the keys it knows with values of their type (a
     /// field added to EngineConfig, say): `decode` then asks JSONDecoder,
-    /// and `ConfigParseChildTests` fails until this learns the field.
+    /// and `ConfigParserChildTests` fails until this learns the field.
     static func readConfiguration(_ reply: [UInt8]) -> EngineConfig? {
         guard case .object(let fields)? = try? JSONParser.parse(reply) else { return nil }
         var reader = FieldReader(fields)

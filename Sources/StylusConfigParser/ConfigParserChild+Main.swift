@@ -7,7 +7,7 @@ import StylusSystem
 import Glibc
 #endif
 
-extension ConfigParseChild {
+extension ConfigParserChild {
     /// Runs the child; `arguments` are those after the command word (an
     /// optional `--`, then the file's name for messages). Returns the exit status.
     public static func main(arguments: [String]) -> Int32 {
@@ -15,7 +15,7 @@ extension ConfigParseChild {
         signal(SIGABRT, SIG_DFL)
         // Started by stylusd or stylusctl, which name an abort in one line of their own:
         // toml++'s assertion text, with the paths of whoever built it, would only confuse.
-        if getenv(ConfigParse.childMarker) != nil {
+        if getenv(ConfigParserClient.childMarker) != nil {
             let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
             if null >= 0 { dup2(null, STDERR_FILENO); close(null) }
         }
@@ -23,17 +23,7 @@ extension ConfigParseChild {
         let rest = arguments.first == "--" ? Array(arguments.dropFirst()) : arguments
         let file = rest.first ?? "config.toml"
 
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while bytes.count <= ConfigFile.maxBytes {
-            let n = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress!, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return cannotRead
-            }
-            if n == 0 { break }
-            bytes += chunk[0..<n]
-        }
+        guard let bytes = try? readToEnd(STDIN_FILENO, stoppingAfter: ConfigParserChild.maxBytes) else { return cannotRead }
         // The parent never sends more than maxBytes; answer() refuses it for anyone who starts the child by hand.
         let (status, reply) = answer(bytes, file: file)
         return writeAll(STDOUT_FILENO, reply) ? status : cannotWrite
@@ -62,7 +52,7 @@ extension ConfigParseChild {
         while true {
             guard let header = input.line() else { return parsed }   // EOF: the daemon let go
             let sizes = header.split(separator: 0x20).compactMap { Int(String(decoding: $0, as: UTF8.self)) }
-            guard sizes.count == 2, sizes[0] >= 0, sizes[0] <= 4096, sizes[1] >= 0, sizes[1] <= ConfigFile.maxBytes,
+            guard sizes.count == 2, sizes[0] >= 0, sizes[0] <= 4096, sizes[1] >= 0, sizes[1] <= ConfigParserChild.maxBytes,
                   let name = input.bytes(sizes[0]), let bytes = input.bytes(sizes[1]) else { return cannotRead }
             let file = String(decoding: name, as: UTF8.self)
             let (status, reply) = answer(bytes, file: file)
@@ -94,13 +84,8 @@ extension ConfigParseChild {
 
         /// /proc/self/statm's resident pages in bytes; nil without /proc.
         static func resident() -> Int? {
-            let fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { return nil }
-            defer { close(fd) }
-            var text = [UInt8](repeating: 0, count: 256)
-            let n = retryingInterrupts { text.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) } }
-            guard n > 0 else { return nil }
-            let fields = text[..<n].split(separator: 0x20)
+            guard let text = try? readFile("/proc/self/statm", limit: 4096), !text.isEmpty else { return nil }
+            let fields = text.split(separator: 0x20)
             guard fields.count > 1, let pages = Int(String(decoding: fields[1], as: UTF8.self)) else { return nil }
             return pages * sysconf(Int32(_SC_PAGESIZE))
         }
@@ -128,8 +113,8 @@ extension ConfigParseChild {
     /// The one-shot child's exit status and output for `bytes`.
     static func answer(_ bytes: [UInt8], file: String) -> (Int32, [UInt8]) {
         do throws(ConfigError) {
-            guard bytes.count <= ConfigFile.maxBytes else { throw ConfigFile.tooBig(bytes.count, file: file) }
-            let config = try ConfigFile.parse(bytes, file: file)
+            guard bytes.count <= ConfigParserChild.maxBytes else { throw ConfigError.tooBig(bytes.count, file: file) }
+            let config = try parse(bytes, file: file)
             guard let encoded = try? JSONEncoder().encode(config) else { return (cannotEncode, []) }
             return (parsed, Array(encoded))
         } catch {
@@ -138,52 +123,6 @@ extension ConfigParseChild {
             }
             return (refused, Array(fields.joined(separator: "\u{0}").utf8))
         }
-    }
-}
-
-/// Buffered reads from a descriptor: lines and exact byte counts.
-struct LineReader {
-    let fd: Int32
-    private var buffer: [UInt8] = []
-    private var start = 0
-    private var ended = false
-
-    init(fd: Int32) { self.fd = fd }
-
-    /// The next line without its newline; nil at EOF.
-    mutating func line() -> [UInt8]? {
-        while true {
-            if let newline = buffer[start...].firstIndex(of: 0x0a) {
-                defer { start = newline + 1 }
-                return Array(buffer[start..<newline])
-            }
-            guard fill() else { return nil }
-        }
-    }
-
-    /// Nothing read and not yet taken.
-    var isEmpty: Bool { start == buffer.count }
-
-    /// Exactly `count` bytes; nil if the input ends first.
-    mutating func bytes(_ count: Int) -> [UInt8]? {
-        while buffer.count - start < count {
-            guard fill() else { return nil }
-        }
-        defer { start += count }
-        return Array(buffer[start..<(start + count)])
-    }
-
-    private mutating func fill() -> Bool {
-        guard !ended else { return false }
-        if start > 0 {
-            buffer.removeFirst(start)
-            start = 0
-        }
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        let n = retryingInterrupts { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) } }
-        guard n > 0 else { ended = true; return false }
-        buffer += chunk[0..<n]
-        return true
     }
 }
 

@@ -13,8 +13,8 @@ public enum RecordingPlayer {
 
     /// The recording's bytes and, for a headerless one, its description.
     private static func load(file: String, descriptionFile: String?) throws -> ([UInt8], DeviceDescription?) {
-        let given = try descriptionFile.map { try EvemuReader.description(of: readFileBytes($0), file: $0) }
-        return (try readFileBytes(file), given)
+        let given = try descriptionFile.map { try EvemuReader.description(of: readFile($0), file: $0) }
+        return (try readFile(file), given)
     }
 
     public static func play(file: String, descriptionFile: String?, config: EngineConfig,

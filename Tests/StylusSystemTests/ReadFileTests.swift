@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 import Testing
-import StylusInput
+import StylusSystem
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// readFileBytes sizes its read buffer by the file (a config file of a few
+/// readFile sizes its read buffer by the file (a config file of a few
 /// hundred bytes no longer costs a zeroed megabyte); what it returns must not change.
 @Suite("reading a whole file")
-struct FileBytesTests {
+struct ReadFileTests {
     static func file(_ bytes: [UInt8]) -> String {
-        var template = Array("/tmp/stylus-filebytes-XXXXXX".utf8CString)
+        var template = Array("/tmp/stylus-readfile-XXXXXX".utf8CString)
         let fd = mkstemp(&template)
         precondition(fd >= 0)
         _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
@@ -23,15 +23,15 @@ struct FileBytesTests {
             let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
             let path = Self.file(bytes)
             defer { unlink(path) }
-            #expect(try readFileBytes(path) == bytes, "\(size) bytes")
+            #expect(try readFile(path) == bytes, "\(size) bytes")
         }
     }
 
     @Test func aFileOverTheLimitIsRefusedAndOneAtTheLimitIsNot() throws {
         let path = Self.file([UInt8](repeating: 7, count: 5000))
         defer { unlink(path) }
-        #expect(try readFileBytes(path, limit: 5000).count == 5000)
-        #expect(throws: SystemError.self) { try readFileBytes(path, limit: 4999) }
-        #expect(throws: SystemError.self) { try readFileBytes("/dev/zero", limit: 100_000) }
+        #expect(try readFile(path, limit: 5000).count == 5000)
+        #expect(throws: SystemCallError.self) { try readFile(path, limit: 4999) }
+        #expect(throws: SystemCallError.self) { try readFile("/dev/zero", limit: 100_000) }
     }
 }

@@ -12,8 +12,8 @@ import Glibc
 enum Built {
     static var stylusd: String {
         get throws {
-            try #require(ConfigParse.executableBesideThisProgram(named: "stylusd-parse-config"),
-                         "no executable stylusd-parse-config beside \(ConfigParse.runningProgram() ?? "the test runner"); build it first (swift build --build-tests)")
+            try #require(ConfigParserClient.executableBesideThisProgram(named: "stylusd-parse-config"),
+                         "no executable stylusd-parse-config beside \(ConfigParserClient.runningProgram() ?? "the test runner"); build it first (swift build --build-tests)")
         }
     }
 
@@ -28,12 +28,12 @@ enum Built {
 }
 
 @Suite("the config parser child")
-struct ConfigParseTests {
+struct ConfigParserClientTests {
     static func parse(_ text: String, executable: String? = nil, file: String = "config.toml",
-                      timeLimit: Int64 = ConfigParse.timeLimit) throws -> Result<EngineConfig, ConfigError> {
+                      timeLimit: Int64 = ConfigParserClient.timeLimit) throws -> Result<EngineConfig, ConfigError> {
         let program = try executable ?? Built.stylusd
         return Result { () throws(ConfigError) -> EngineConfig in
-            try ConfigFile.parseIsolated(Array(text.utf8), file: file, executable: program, timeLimit: timeLimit)
+            try ConfigParserClient.parse(Array(text.utf8), file: file, executable: program, timeLimit: timeLimit)
         }
     }
 
@@ -45,20 +45,20 @@ struct ConfigParseTests {
     struct ParseSucceeded: Error {}
 
     @Test func theDaemonLooksForItsParserBesideItThenInLibexecThenWhereMakeInstallMayPutIt() {
-        #expect(ConfigParse.parserCandidates(program: "/home/u/bin/stylusd") == [
+        #expect(ConfigParserClient.parserCandidates(program: "/home/u/bin/stylusd") == [
             "/home/u/bin/stylusd-parse-config",
             "/home/u/bin/../libexec/stylusd/stylusd-parse-config",
             "/usr/local/libexec/stylusd/stylusd-parse-config",
             "/usr/libexec/stylusd/stylusd-parse-config",
             "/usr/lib/stylusd/stylusd-parse-config",
         ])
-        #expect(ConfigParse.parserCandidates(program: nil).first == "/usr/local/libexec/stylusd/stylusd-parse-config")
+        #expect(ConfigParserClient.parserCandidates(program: nil).first == "/usr/local/libexec/stylusd/stylusd-parse-config")
     }
 
     @Test func aGoodFileComesBackAsThisProcessParsesIt() throws {
         let text = "preset = \"fast\"\n[bindings]\npad-3 = \"toggle-canvas\"\n[precision]\ncurve = [1, 2, 98, 99.25]\n"
         let config = try Self.parse(text).get()
-        #expect(config == (try ConfigFile.parse(text, file: "config.toml")))
+        #expect(config == (try ConfigParserChild.parse(text, file: "config.toml")))
         #expect(config.binding(for: .pad(3)) == .toggleCanvas)
     }
 
@@ -83,12 +83,12 @@ struct ConfigParseTests {
     }
 
     @Test func aChildThatHangsIsKilledAtTheDeadline() throws {
-        let started = ConfigParse.now()
+        let started = ConfigParserClient.now()
         let error = try Self.error(Self.parse("", executable: Built.script("hang"), timeLimit: 300_000))
-        let took = ConfigParse.now() - started
+        let took = ConfigParserClient.now() - started
         #expect(error.message.contains("did not finish within 300 ms and was stopped"), "\(error)")
         #expect(took >= 300_000 && took < 5_000_000, "took \(took) µs")
-        #expect(ConfigParse.describe(duration: ConfigParse.timeLimit) == "10 s")
+        #expect(ConfigParserClient.describe(duration: ConfigParserClient.timeLimit) == "10 s")
     }
 
     @Test func aMissingExecutableSaysSo() throws {
@@ -112,8 +112,8 @@ struct ConfigParseTests {
         #expect(echoed.message == text)
         // The largest file there may be parses. Under a sanitizer on a busy machine (CI's stages run
         // side by side) a debug child takes seconds for it: this is about the whole file, not the time.
-        let biggest = String(repeating: line, count: ConfigFile.maxBytes / line.utf8.count) + "interval_ms = 700\n"
-        #expect(biggest.utf8.count <= ConfigFile.maxBytes)
+        let biggest = String(repeating: line, count: ConfigParserChild.maxBytes / line.utf8.count) + "interval_ms = 700\n"
+        #expect(biggest.utf8.count <= ConfigParserChild.maxBytes)
         #expect(try Self.parse(biggest, timeLimit: 60_000_000).get().doublePressIntervalMS == 700)
     }
 
@@ -134,15 +134,15 @@ struct ConfigParseTests {
     }
 
     @Test func theEventLoopWayAnswersThroughAPollableDescriptor() throws {
-        let parse = try ConfigParse.start(Array("transition_ms = 40\n".utf8), file: "config.toml", executable: Built.stylusd)
+        let parse = try ConfigParserClient.OneShotParse.start(Array("transition_ms = 40\n".utf8), file: "config.toml", executable: Built.stylusd)
         #expect(fcntl(parse.fd, F_GETFL) & O_NONBLOCK != 0)
         #expect(fcntl(parse.fd, F_GETFD) & FD_CLOEXEC != 0)
-        #expect(parse.deadline > ConfigParse.now() && parse.deadline <= ConfigParse.now() + ConfigParse.timeLimit)
+        #expect(parse.deadline > ConfigParserClient.now() && parse.deadline <= ConfigParserClient.now() + ConfigParserClient.timeLimit)
         var done = parse.readAvailable()
         while !done {
             var ready = pollfd(fd: parse.fd, events: Int16(POLLIN), revents: 0)
             // The child's own time limit: a sanitized child on a busy machine may take seconds to start.
-            #expect(poll(&ready, 1, Int32(ConfigParse.timeLimit / 1000)) == 1)
+            #expect(poll(&ready, 1, Int32(ConfigParserClient.timeLimit / 1000)) == 1)
             done = parse.readAvailable()
         }
         #expect(try parse.finish().get().transitionMS == 40)
@@ -152,7 +152,7 @@ struct ConfigParseTests {
     }
 
     @Test func timeOutKillsAndReapsAndADroppedParseLeavesNoChild() throws {
-        let hung = try ConfigParse.start([], file: "config.toml", executable: Built.script("hang"))
+        let hung = try ConfigParserClient.OneShotParse.start([], file: "config.toml", executable: Built.script("hang"))
         #expect(hung.readAvailable() == false)
         let error = hung.timeOut()
         #expect(error.message.contains("did not finish within 10 s and was stopped"), "\(error)")
@@ -160,15 +160,15 @@ struct ConfigParseTests {
         if case .failure(let again) = hung.finish() { #expect(again == error) } else { Issue.record("finished after timing out") }
 
         let pid = try {
-            let dropped = try ConfigParse.start([], file: "config.toml", executable: Built.script("hang"))
+            let dropped = try ConfigParserClient.OneShotParse.start([], file: "config.toml", executable: Built.script("hang"))
             return dropped.pid
         }()
         #expect(kill(pid, 0) == -1 && errno == ESRCH)
     }
 
     @Test func aFileOverAMebibyteStartsNoChild() {
-        #expect(throws: ConfigFile.tooBig(ConfigFile.maxBytes + 1, file: "config.toml")) {
-            try ConfigParse.start([UInt8](repeating: 0x23, count: ConfigFile.maxBytes + 1), file: "config.toml", executable: "/nonexistent")
+        #expect(throws: ConfigError.tooBig(ConfigParserChild.maxBytes + 1, file: "config.toml")) {
+            try ConfigParserClient.OneShotParse.start([UInt8](repeating: 0x23, count: ConfigParserChild.maxBytes + 1), file: "config.toml", executable: "/nonexistent")
         }
     }
 }

@@ -5,7 +5,7 @@ import TOMLKit
 
 // The TOML side of config.toml: only the parser child links it (toml++ and
 // TOMLKit's Foundation stay out of the daemon's memory).
-extension ConfigFile {
+extension ConfigParserChild {
     public static func parse(_ text: String, file: String) throws(ConfigError) -> EngineConfig {
         try parse(Array(text.utf8), file: file)
     }

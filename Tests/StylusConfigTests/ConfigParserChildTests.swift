@@ -6,9 +6,9 @@ import Testing
 @testable import StylusConfigParser
 
 /// The daemon reads the parser child's configuration with its own reader
-/// (`ConfigParseChild.readConfiguration`), JSONDecoder only as the fallback.
+/// (`ConfigParserChild.readConfiguration`), JSONDecoder only as the fallback.
 @Suite("the parser child's answer, read without JSONDecoder")
-struct ConfigParseChildTests {
+struct ConfigParserChildTests {
     /// Every field away from its default, so that a field the reader drops or swaps shows.
     static var everyFieldSet: EngineConfig {
         var c = EngineConfig()
@@ -35,8 +35,8 @@ struct ConfigParseChildTests {
     @Test func whatTheChildEncodesIsReadBackFieldForField() throws {
         for config in [EngineConfig(), Self.everyFieldSet] {
             let reply = Array(try JSONEncoder().encode(config))
-            #expect(ConfigParseChild.readConfiguration(reply) == config)
-            #expect(try ConfigParseChild.decode(status: ConfigParseChild.parsed, reply: reply, file: "config.toml").get() == config)
+            #expect(ConfigParserChild.readConfiguration(reply) == config)
+            #expect(try ConfigParserChild.decode(status: ConfigParserChild.parsed, reply: reply, file: "config.toml").get() == config)
         }
     }
 
@@ -55,10 +55,10 @@ struct ConfigParseChildTests {
             BTN_STYLUS2 = "never"
 
             """
-        let (status, reply) = ConfigParseChild.answer(Array(text.utf8), file: "config.toml")
-        #expect(status == ConfigParseChild.parsed)
-        let read = try #require(ConfigParseChild.readConfiguration(reply))
-        #expect(read == (try ConfigFile.parse(text, file: "config.toml")))
+        let (status, reply) = ConfigParserChild.answer(Array(text.utf8), file: "config.toml")
+        #expect(status == ConfigParserChild.parsed)
+        let read = try #require(ConfigParserChild.readConfiguration(reply))
+        #expect(read == (try ConfigParserChild.parse(text, file: "config.toml")))
         #expect(read.doublePressIntervalMS == 420 && read.padBindings[4] == .exec("echo done") && read.output.passthrough[1] == .never)
     }
 
@@ -66,8 +66,8 @@ struct ConfigParseChildTests {
         var json = String(decoding: try JSONEncoder().encode(Self.everyFieldSet), as: UTF8.self)
         json.removeLast()
         json += #","addedInALaterVersion":{"x":1}}"#
-        #expect(ConfigParseChild.readConfiguration(Array(json.utf8)) == nil)
-        #expect(try ConfigParseChild.decode(status: ConfigParseChild.parsed, reply: Array(json.utf8), file: "config.toml").get() == Self.everyFieldSet)
+        #expect(ConfigParserChild.readConfiguration(Array(json.utf8)) == nil)
+        #expect(try ConfigParserChild.decode(status: ConfigParserChild.parsed, reply: Array(json.utf8), file: "config.toml").get() == Self.everyFieldSet)
     }
 
     @Test func aMissingFieldOrAWrongTypeIsNotAConfiguration() throws {
@@ -79,8 +79,8 @@ struct ConfigParseChildTests {
                     good.replacing(#""debounceMS":7"#, with: #""debounceMS":7.5"#),
                     good.replacing(#""mode":"filter""#, with: #""mode":"sideways""#)] {
             #expect(bad != good)
-            #expect(ConfigParseChild.readConfiguration(Array(bad.utf8)) == nil, "\(bad)")
-            guard case .failure(let error) = ConfigParseChild.decode(status: ConfigParseChild.parsed, reply: Array(bad.utf8), file: "config.toml") else {
+            #expect(ConfigParserChild.readConfiguration(Array(bad.utf8)) == nil, "\(bad)")
+            guard case .failure(let error) = ConfigParserChild.decode(status: ConfigParserChild.parsed, reply: Array(bad.utf8), file: "config.toml") else {
                 Issue.record("accepted \(bad)")
                 continue
             }

@@ -9,19 +9,19 @@ import Glibc
 
 /// The parser child kept from reload to reload.
 @Suite("the kept parser child")
-struct ConfigParseServerTests {
-    static func parse(_ server: ConfigParseServer, _ text: String, file: String = "config.toml") throws -> (Result<EngineConfig, ConfigError>, fd: Int32) {
+struct KeptParserChildTests {
+    static func parse(_ server: ConfigParserClient, _ text: String, file: String = "config.toml") throws -> (Result<EngineConfig, ConfigError>, fd: Int32) {
         let pending = try server.start(Array(text.utf8), file: file)
         let fd = pending.fd
         return (pending.finish(), fd)
     }
 
     @Test func oneChildAnswersReloadAfterReloadWithTheOneShotChildsAnswers() throws {
-        let server = ConfigParseServer(executable: try Built.stylusd)
+        let server = ConfigParserClient(executable: try Built.stylusd)
         defer { server.close() }
         let good = "interval_ms = 700\n"
         let (first, firstFD) = try Self.parse(server, good)
-        #expect(try first.get() == (try ConfigFile.parse(good, file: "config.toml")))
+        #expect(try first.get() == (try ConfigParserChild.parse(good, file: "config.toml")))
         let (bad, secondFD) = try Self.parse(server, "interval_ms = 500\n\ndebounce_ms = 101\n", file: "/home/u/c.toml")
         guard case .failure(let error) = bad else { Issue.record("accepted debounce_ms = 101"); return }
         #expect(error.file == "/home/u/c.toml" && error.line == 3 && error.key == "debounce_ms", "\(error)")
@@ -30,7 +30,7 @@ struct ConfigParseServerTests {
     }
 
     @Test func aFileThatKillsTheParserIsAnErrorAndTheNextReloadGetsANewChild() throws {
-        let server = ConfigParseServer(executable: try Built.stylusd)
+        let server = ConfigParserClient(executable: try Built.stylusd)
         defer { server.close() }
         let (aborted, _) = try Self.parse(server, "curve = [}]\n")
         guard case .failure(let error) = aborted else { Issue.record("accepted curve = [}]"); return }
@@ -39,15 +39,15 @@ struct ConfigParseServerTests {
     }
 
     @Test func aFileTooBigForOneWriteGoesToAChildOfItsOwn() throws {
-        let server = ConfigParseServer(executable: try Built.stylusd)
+        let server = ConfigParserClient(executable: try Built.stylusd)
         defer { server.close() }
         let padding = String(repeating: "# a comment line that makes the file long\n", count: 2000)
-        #expect(padding.utf8.count > ConfigParseServer.maxServedFileBytes)
+        #expect(padding.utf8.count > ConfigParserClient.maxServedFileBytes)
         #expect(try Self.parse(server, padding + "interval_ms = 900\n").0.get().doublePressIntervalMS == 900)
     }
 
     @Test func aHangingChildIsStoppedAtTheDeadlineAndReplaced() throws {
-        let server = ConfigParseServer(executable: Built.script("hang"), timeLimit: 200_000)
+        let server = ConfigParserClient(executable: Built.script("hang"), timeLimit: 200_000)
         defer { server.close() }
         let pending = try server.start(Array("x = 1\n".utf8), file: "c.toml")
         var ready = pollfd(fd: pending.fd, events: Int16(POLLIN), revents: 0)
@@ -58,7 +58,7 @@ struct ConfigParseServerTests {
     /// A child killed at the deadline is reaped by the loop's timer
     /// (`reapDeadline`), not only by the next reload, which may never come.
     @Test func aChildStoppedAtTheDeadlineIsReapedWithoutAnotherReload() throws {
-        let server = ConfigParseServer(executable: Built.script("hang"), timeLimit: 200_000)
+        let server = ConfigParserClient(executable: Built.script("hang"), timeLimit: 200_000)
         defer { server.close() }
         let pending = try server.start(Array("x = 1\n".utf8), file: "c.toml")
         let pid = try #require(server.keptPID)
@@ -67,9 +67,9 @@ struct ConfigParseServerTests {
         #expect(server.reapDeadline != nil || server.unreaped.isEmpty, "the loop is asked to come back for it")
         let end = ContinuousClock.now + .seconds(5)
         while let deadline = server.reapDeadline, ContinuousClock.now < end {
-            let wait = max(0, deadline - ConfigParse.now())
+            let wait = max(0, deadline - ConfigParserClient.now())
             usleep(useconds_t(wait))
-            server.reapRetired(now: ConfigParse.now())
+            server.reapRetired(now: ConfigParserClient.now())
         }
         #expect(server.unreaped.isEmpty && server.reapDeadline == nil)
         var status: Int32 = 0
@@ -82,7 +82,7 @@ struct ConfigParseServerTests {
     /// answered, with no descriptor more than it started with. (A limit of
     /// 64 KiB here, so that a couple of hundred reloads pass it.)
     @Test func theChildStartsAfreshInTheSameProcessWhenItHasGrown() throws {
-        let server = ConfigParseServer(executable: try Built.stylusd, growthLimitKiB: 64)
+        let server = ConfigParserClient(executable: try Built.stylusd, growthLimitKiB: 64)
         var pids: Set<pid_t> = []
         var descriptorsAtFirst: [String] = []
         for i in 0..<250 {
@@ -99,11 +99,11 @@ struct ConfigParseServerTests {
         // The last answer may have started an exec.
         try Self.waitUntilWaitingForARequest(pid)
         let arguments = try Self.commandLine(of: pid)
-        try #require(arguments.count >= 2 && arguments[arguments.count - 2] == ConfigParseChild.answeredFlag, "it started afresh: \(arguments)")
+        try #require(arguments.count >= 2 && arguments[arguments.count - 2] == ConfigParserChild.answeredFlag, "it started afresh: \(arguments)")
         let answered = try #require(arguments.last.flatMap { Int($0) })
         #expect(answered > 0 && answered <= 250)
         #expect(try Self.descriptors(of: pid) == descriptorsAtFirst, "no descriptor leaked across an exec")
-        #expect(arguments.suffix(5).dropLast() == [ConfigParseChild.serveFlag, ConfigParseChild.growthLimitFlag, "64", ConfigParseChild.answeredFlag],
+        #expect(arguments.suffix(5).dropLast() == [ConfigParserChild.serveFlag, ConfigParserChild.growthLimitFlag, "64", ConfigParserChild.answeredFlag],
                 "it keeps its limit and says how many answers came before: \(arguments)")
         #expect(server.unreaped.isEmpty && server.reapDeadline == nil, "no child was replaced")
         server.close()

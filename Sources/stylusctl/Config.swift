@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+import ArgumentParser
+import FoundationEssentials
+import StylusClient
+import StylusConfig
+import StylusCore
+import StylusProtocol
+import StylusSystem
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Config: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Work with configuration files.", subcommands: [Check.self])
+
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Check a config.toml without a daemon.")
+        @Argument(help: "The file to check.", completion: .file(extensions: ["toml"])) var file: String
+
+        func run() throws {
+            let bytes: [UInt8]
+            do { bytes = try readConfigFile(file) } catch {
+                printError("stylusctl: \(file): \(error.errno.reason)")
+                throw ExitCode(Status.badConfig)
+            }
+            do {
+                let config = try ConfigParserClient.parse(bytes, file: file)
+                emit("\(file): OK (interval \(config.doublePressIntervalMS) ms, debounce \(config.debounceMS) ms, transition \(config.transitionMS) ms)")
+            } catch {
+                printError("stylusctl: \(error)")
+                throw ExitCode(Status.badConfig)
+            }
+        }
+    }
+}
+
+/// config.toml's bytes for `config check` and calibrate, or more than
+/// ConfigParserChild.maxBytes of them: ConfigParserClient.parse then refuses the file by its size.
+func readConfigFile(_ path: String) throws(SystemCallError) -> [UInt8] {
+    let fd = try systemCall("open", path) { open(path, O_RDONLY | O_CLOEXEC) }
+    defer { close(fd) }
+    return try readToEnd(fd, stoppingAfter: ConfigParserChild.maxBytes, subject: path)
+}
