@@ -143,6 +143,10 @@ let package = Package(
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(
+            name: "StylusdTests",
+            dependencies: ["stylusd", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(
             name: "StylusClientTests",
             dependencies: ["StylusProtocol", "StylusClient", "StylusSystem"]
         ),

@@ -18,10 +18,10 @@ func fail(_ message: String) -> Never {
 }
 
 // The config target parses in a child, which is this program started again
-// (ConfigParse.selfExecutable): it must answer as stylusd would. _exit:
+// (ConfigParserClient.selfExecutable): it must answer as stylusd would. _exit:
 // no leak report (TOMLKit leaks by design) and no libFuzzer at all.
-if CommandLine.arguments.count >= 2, CommandLine.arguments[1] == ConfigParseChild.command {
-    _exit(ConfigParseChild.main(arguments: Array(CommandLine.arguments.dropFirst(2))))
+if CommandLine.arguments.count >= 2, CommandLine.arguments[1] == ConfigParserChild.command {
+    _exit(ConfigParserChild.main(arguments: Array(CommandLine.arguments.dropFirst(2))))
 }
 
 let names = FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ")

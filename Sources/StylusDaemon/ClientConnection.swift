@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import StylusSystem
 import StylusProtocol
 import CLinux
 #if canImport(Glibc)
@@ -71,14 +72,13 @@ final class ClientConnection {
         defer { chunk.deallocate() }
         var closed = false
         while true {
-            let n = read(fd, chunk.baseAddress!, chunk.count)
+            let n = retryingInterrupts { read(fd, chunk.baseAddress!, chunk.count) }
             if n > 0 {
                 input.append(UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
                 if input.pendingCount > 4 * ProtocolV1.maxLineBytes { break }   // let takeLines decide
                 continue
             }
             if n == 0 { closed = true; break }
-            if errno == EINTR { continue }
             if errno == EAGAIN || errno == EWOULDBLOCK { break }
             return .failed(errno)
         }

@@ -17,9 +17,9 @@ final class ConfigReloader {
     }
 
     private let options: DaemonOptions
-    private var running: (parse: any PendingConfigParse, waiters: [Waiter])?
+    private var running: (parse: any ConfigParserClient.PendingParse, waiters: [Waiter])?
     /// One parser child kept from reload to reload.
-    private let server = ConfigParseServer()
+    private let server = ConfigParserClient()
     private var queued: [Waiter] = []
     /// The file's last bytes and what they gave: an unchanged file needs no helper.
     private var lastBytes: [UInt8]?

@@ -114,7 +114,7 @@ public final class Daemon {
                     log("pens found: " + pensFound.joined(separator: ", "))
                 }
             }
-            catalog = DeviceCatalog(executable: ConfigParse.selfExecutable, log: warning)
+            catalog = DeviceCatalog(executable: ConfigParserClient.selfExecutable, log: warning)
             catalog.refresh()
             log("listening on \(listener.path)\(listener.activated ? " (socket activation)" : ""); double press interval \(config.doublePressIntervalMS) ms, debounce \(config.debounceMS) ms")
             drain(source)

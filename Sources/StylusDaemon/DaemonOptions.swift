@@ -70,10 +70,10 @@ public struct DaemonOptions: Sendable {
     public func readConfigBytes() -> Result<[UInt8]?, ConfigError> {
         guard let path = configPath else { return .success(nil) }
         do {
-            return .success(try readFileBytes(path, limit: ConfigFile.maxBytes))
+            return .success(try readFile(path, limit: ConfigParserChild.maxBytes))
         } catch {
-            if error.errno == ENOENT && !configPathIsExplicit { return .success(nil) }
-            return .failure(ConfigError(file: path, line: nil, key: nil, message: "cannot read: \(String(cString: strerror(error.errno)))"))
+            if error.errno == .noSuchFileOrDirectory && !configPathIsExplicit { return .success(nil) }
+            return .failure(ConfigError(file: path, line: nil, key: nil, message: "cannot read: \(error.errno.reason)"))
         }
     }
 
@@ -94,7 +94,7 @@ public struct DaemonOptions: Sendable {
         case .failure(let error): return .failure(error)
         case .success(nil): return finishConfig(nil)
         case .success(let bytes?):
-            do { return finishConfig(try ConfigFile.parseIsolated(bytes, file: configPath!)) } catch { return .failure(error) }
+            do { return finishConfig(try ConfigParserClient.parse(bytes, file: configPath!)) } catch { return .failure(error) }
         }
     }
 }

@@ -57,10 +57,10 @@ final class RecordingPlayback {
         do {
             var given: DeviceDescription?
             if let descriptionPath {
-                given = try EvemuReader.description(of: readFileBytes(descriptionPath), file: descriptionPath)
+                given = try EvemuReader.description(of: readFile(descriptionPath), file: descriptionPath)
             }
             var translator: EvdevTranslator?
-            try EvemuReader.read(readFileBytes(path), file: path, description: given, onStart: { description in
+            try EvemuReader.read(readFile(path), file: path, description: given, onStart: { description in
                 translator = EvdevTranslator(device: DeviceID(1), description: description)
             }, onEvent: { type, code, value, time in
                 if collected.isEmpty, let t = translator {

@@ -98,10 +98,10 @@ final class StateStore: Sendable {
         let bytes: [UInt8]
         do {
             // A symlink planted at the state path is never followed: it is moved aside like a corrupt file.
-            bytes = try readFileBytes(path, followSymlinks: false)
+            bytes = try readFile(path, followSymlinks: false)
         } catch {
-            if error.errno == ENOENT { return .none }
-            if error.errno == ELOOP {
+            if error.errno == .noSuchFileOrDirectory { return .none }
+            if error.errno == .tooManySymbolicLinkLevels {
                 let aside = "\(path).corrupt-\(now)"
                 return .corrupt(reason: "\(path) is a symbolic link; not following it", movedTo: rename(path, aside) == 0 ? aside : nil)
             }

@@ -114,7 +114,7 @@ enum ConfigFuzz {
     /// both ways must agree.
     static func run(_ bytes: [UInt8]) -> [String] {
         let lineCount = bytes.reduce(1) { $0 + ($1 == 0x0a ? 1 : 0) }
-        let isolated = Result { () throws(ConfigError) -> EngineConfig in try ConfigFile.parseIsolated(bytes, file: "fuzz.toml") }
+        let isolated = Result { () throws(ConfigError) -> EngineConfig in try ConfigParserClient.parse(bytes, file: "fuzz.toml") }
         var problems: [String] = []
         switch isolated {
         case .success(let config):
@@ -125,7 +125,7 @@ enum ConfigFuzz {
             if error.message.isEmpty { problems.append("error without a message") }
             if error.message.hasPrefix("the TOML parser") { return problems }   // toml++ died in the child: not here
         }
-        let inProcess = Result { () throws(ConfigError) -> EngineConfig in try ConfigFile.parse(bytes, file: "fuzz.toml") }
+        let inProcess = Result { () throws(ConfigError) -> EngineConfig in try ConfigParserChild.parse(bytes, file: "fuzz.toml") }
         if inProcess != isolated { problems.append("the parser child and this process disagree: \(isolated) vs \(inProcess)") }
         return problems
     }

@@ -39,7 +39,7 @@ let path = arguments[1]
 
 // Parse once; the engine figures below exclude file reading and parsing.
 let bytes: [UInt8]
-do { bytes = try readFileBytes(path) } catch { fail("\(error)") }
+do { bytes = try readFile(path) } catch { fail("\(error)") }
 var description = DeviceDescription(name: "")
 var events: [RawEvent] = []
 let parseStart = now()

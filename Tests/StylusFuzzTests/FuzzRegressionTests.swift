@@ -32,11 +32,11 @@ struct FuzzRegressionTests {
     func everySavedFindingPassesItsTarget(target: FuzzTarget) throws {
         if target == .config {
             // The config target parses in a child, which this test runner cannot be.
-            ConfigParse.defaultExecutable = try #require(ConfigParse.executableBesideThisProgram(named: "stylusd-parse-config"),
-                "no executable stylusd-parse-config beside \(ConfigParse.runningProgram() ?? "the test runner"); build it first (swift build --build-tests)")
+            ConfigParserClient.defaultExecutable = try #require(ConfigParserClient.executableBesideThisProgram(named: "stylusd-parse-config"),
+                "no executable stylusd-parse-config beside \(ConfigParserClient.runningProgram() ?? "the test runner"); build it first (swift build --build-tests)")
         }
         for path in Self.files(target) {
-            let problems = target.run(try readFileBytes(path))
+            let problems = target.run(try readFile(path))
             #expect(problems.isEmpty, "\(path): \(problems)")
         }
     }

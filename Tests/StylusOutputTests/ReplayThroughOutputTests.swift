@@ -29,10 +29,10 @@ struct ReplayThroughOutputTests {
     struct Raw { var type: UInt16, code: UInt16, value: Int32, time: Microseconds }
 
     static func read(_ file: String, desc: String?) throws -> (DeviceDescription, [Raw]) {
-        let given = try desc.map { try EvemuReader.description(of: readFileBytes(folder + $0), file: $0) }
+        let given = try desc.map { try EvemuReader.description(of: readFile(folder + $0), file: $0) }
         var description: DeviceDescription?
         var raw: [Raw] = []
-        try EvemuReader.read(readFileBytes(folder + file), file: file, description: given,
+        try EvemuReader.read(readFile(folder + file), file: file, description: given,
                              onStart: { description = $0 },
                              onEvent: { raw.append(Raw(type: $0, code: $1, value: $2, time: $3)) })
         return (try #require(description), raw)
