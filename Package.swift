@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "StylusClient", dependencies: ["StylusProtocol", "StylusSystem"]),
         // What the canvas overlay draws and when, without GTK or sockets: stroke
         // geometry, the live and finished layers, the monitors a canvas covers.
-        .target(name: "CanvasModel"),
+        .target(name: "CanvasModel", dependencies: ["StylusCore"]),
         .testTarget(name: "CanvasModelTests", dependencies: ["CanvasModel"]),
         // Everything that touches the kernel's input stack or input files.
         .target(

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import StylusCore
 /// What the overlay hears from stylusd, in the overlay's own terms. The link
 /// (Sources/stylus-canvas/DaemonLink.swift) is the only code that knows the
 /// socket protocol; it turns the daemon's lines into these.

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+import StylusCore
+
 /// One point of a stroke, normalized like the daemon's: x and y in 0…1 of the
 /// tablet's surface, pressure in 0…1.
 public struct InkPoint: Equatable, Sendable {

@@ -1,107 +1,13 @@
 // SPDX-License-Identifier: MIT
-/// The tool a stroke was drawn with, as the daemon names it. A pen's own tool
-/// types (`brush`, `pencil`, `airbrush`, …) ink as the pen; the eraser end of a
-/// pen is `eraser` whatever tool is chosen.
-public enum InkTool: String, CaseIterable, Equatable, Sendable {
-    case pen, highlighter, eraser, laser, line, arrow, rectangle, ellipse
+import StylusCore
 
-    public init(name: String) { self = InkTool(rawValue: name) ?? .pen }
+// The canvas draws the daemon's styles: the tool, the colour and the width
+// rule are StylusCore's, so stylusd, stylusctl's SVG and every canvas agree.
+public typealias InkTool = DrawingTool
+public typealias InkColor = StrokeColor
+public typealias InkStyle = StrokeStyle
 
-    /// A shape: drawn from the stroke's first point to its last.
-    public var isShape: Bool {
-        switch self {
-        case .line, .arrow, .rectangle, .ellipse: true
-        case .pen, .highlighter, .eraser, .laser: false
-        }
-    }
-
-    /// Drawn as one path from all its points, again whenever a point is added,
-    /// rather than segment by segment: a shape moves with its last point, and a
-    /// highlighter must not darken where its own segments meet.
-    public var drawsWhole: Bool { isShape || self == .highlighter }
-}
-
-/// An ink colour, `#RRGGBB` on the wire.
-public struct InkColor: Equatable, Hashable, Sendable {
-    public var red: UInt8
-    public var green: UInt8
-    public var blue: UInt8
-
-    public init(red: UInt8, green: UInt8, blue: UInt8) {
-        self.red = red
-        self.green = green
-        self.blue = blue
-    }
-
-    /// `#RRGGBB` (either case); nil for anything else.
-    public init?(hex: String) {
-        let digits = Array(hex.utf8)
-        guard digits.count == 7, digits[0] == UInt8(ascii: "#") else { return nil }
-        var value: UInt32 = 0
-        for d in digits.dropFirst() {
-            let v: UInt8
-            switch d {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): v = d - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): v = d - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): v = d - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            value = value << 4 | UInt32(v)
-        }
-        self.init(red: UInt8(value >> 16), green: UInt8(value >> 8 & 0xff), blue: UInt8(value & 0xff))
-    }
-
-    public var hex: String {
-        let digits = Array("0123456789abcdef")
-        return "#" + String([red, green, blue].flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
-    }
-
-    /// The pen's red of every stroke drawn before strokes had colours.
-    public static let red = InkColor(red: 0xd6, green: 0x1a, blue: 0x1c)
-}
-
-/// How a stroke is drawn: its tool, its colour and its width in pixels of a
-/// drawing 1600 px wide (the reference of `stylusctl strokes --svg`, scaled to
-/// the area the tablet maps to, so a stroke keeps its width across monitors).
-public struct InkStyle: Equatable, Sendable {
-    public var tool: InkTool
-    public var color: InkColor
-    public var width: Double
-
-    public init(tool: InkTool = .pen, color: InkColor = .red, width: Double = InkStyle.defaultWidth) {
-        self.tool = tool
-        self.color = color
-        self.width = width
-    }
-
-    public static let defaultWidth = 8.0
-    /// A stroke of a pen whose daemon predates styles: red pen (or its eraser end) at the default width.
-    public static func legacy(tool: InkTool) -> InkStyle { InkStyle(tool: tool) }
-
-    /// The eraser's path is this many times as wide as the pen's at the same pressure.
-    public static let eraserWidthFactor = 3.0
-    /// The highlighter: this many times the width, at a constant width, translucent.
-    public static let highlighterWidthFactor = 3.0
-    public static let highlighterOpacity = 0.35
-
-    /// A segment's width in reference pixels. The pen (and the laser) follow the
-    /// pressure: at the default width 8 that is the svg rule, 0.5 + 7.5 · the
-    /// pair's mean pressure; the eraser is three times as wide; the highlighter
-    /// and the shapes keep one width (a shape half the pen's full width).
-    public func referenceWidth(_ a: InkPoint, _ b: InkPoint) -> Double {
-        let pressure = max(0, min(1, (a.pressure + b.pressure) / 2))
-        let pressed = width * (1 + 15 * pressure) / 16
-        switch tool {
-        case .pen, .laser: return pressed
-        case .eraser: return pressed * Self.eraserWidthFactor
-        case .highlighter: return width * Self.highlighterWidthFactor
-        case .line, .arrow, .rectangle, .ellipse: return width / 2
-        }
-    }
-
-    /// The widest a stroke of this style gets, in reference pixels.
-    public var maximumReferenceWidth: Double {
-        let full = InkPoint(x: 0, y: 0, pressure: 1)
-        return referenceWidth(full, full)
-    }
+extension StrokeStyle {
+    /// A segment's width in reference pixels at its points' pressures.
+    public func referenceWidth(_ a: InkPoint, _ b: InkPoint) -> Double { referenceWidth(pressure: a.pressure, b.pressure) }
 }

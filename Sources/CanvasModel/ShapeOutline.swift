@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import StylusCore
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import StylusCore
 /// The strokes the overlay shows, in two layers:
 /// - `finished`: the daemon's own strokes (from `strokes`), the authority;
 /// - live strokes drawn from `pen` samples while the daemon records them,

@@ -121,7 +121,9 @@ public enum ConfigParserChild {
               var precision = reader.object("precision"), var limits = reader.object("canvasLimits"),
               var output = reader.object("output"), let preset = reader.string("preset"),
               let setInFile = reader.array("setInFile", { $0.string.flatMap(PresetSetting.init(rawValue:)) }),
+              let palette = reader.array("palette", { $0.string.flatMap(StrokeColor.init(hex:)) }),
               reader.isDone else { return nil }
+        config.palette = palette
         config.doublePressIntervalMS = interval
         config.debounceMS = debounce
         config.transitionMS = transition

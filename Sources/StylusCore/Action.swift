@@ -10,8 +10,13 @@
 public enum Action: Hashable, Sendable {
     case toggleCanvas
     case togglePrecision
-    /// Removes the last finished stroke, like the `undo` command.
+    /// Takes back the last stroke or clear, like the `undo` command.
     case undo
+    /// Takes again what undo took back, like the `redo` command.
+    case redo
+    /// Changes the style of the next stroke: `tool:NAME`, `tool:previous`,
+    /// `color:#RRGGBB`, `color:next`, `color:previous`, `width:+`, `width:-`.
+    case style(StyleRequest)
     case clearCanvas
     case openCanvas
     case minimizeCanvas
@@ -33,7 +38,7 @@ public enum Action: Hashable, Sendable {
     public var isPerformedByShell: Bool {
         switch self {
         case .preset, .exec, .key, .click: true
-        case .toggleCanvas, .togglePrecision, .undo, .clearCanvas, .openCanvas, .minimizeCanvas, .none: false
+        case .toggleCanvas, .togglePrecision, .undo, .redo, .style, .clearCanvas, .openCanvas, .minimizeCanvas, .none: false
         }
     }
 
@@ -43,6 +48,11 @@ public enum Action: Hashable, Sendable {
         case .toggleCanvas: .toggleCanvas
         case .togglePrecision: .togglePrecision
         case .undo: .undo
+        case .redo: .redo
+        case .style(.set(let tool, _, _)) where tool != nil: .tool
+        case .style(.previousTool): .tool
+        case .style(.wider), .style(.narrower): .width
+        case .style: .color
         case .clearCanvas: .clearCanvas
         case .openCanvas: .openCanvas
         case .minimizeCanvas: .minimizeCanvas
@@ -61,9 +71,13 @@ public enum Action: Hashable, Sendable {
         case toggleCanvas = "toggle-canvas"
         case togglePrecision = "toggle-precision"
         case undo
+        case redo
         case clearCanvas = "clear-canvas"
         case openCanvas = "open-canvas"
         case minimizeCanvas = "minimize-canvas"
+        case tool
+        case color
+        case width
         case preset
         case exec
         case key
@@ -74,6 +88,9 @@ public enum Action: Hashable, Sendable {
         public var argument: String? {
             switch self {
             case .preset: "NAME"
+            case .tool: "TOOL"
+            case .color: "COLOR"
+            case .width: "STEP"
             case .exec: "COMMAND"
             case .key: "KEYS"
             case .click: "BUTTON"
@@ -88,6 +105,9 @@ public enum Action: Hashable, Sendable {
         public var example: String {
             switch self {
             case .preset: "preset:precision"
+            case .tool: "tool:eraser"
+            case .color: "color:next"
+            case .width: "width:+"
             case .exec: "exec:notify-send hi"
             case .key: "key:CTRL+Z"
             case .click: "click:right"
@@ -100,7 +120,11 @@ public enum Action: Hashable, Sendable {
             switch self {
             case .toggleCanvas: "opens or minimizes the canvas"
             case .togglePrecision: "turns precision mode on or off"
-            case .undo: "removes the last finished stroke"
+            case .undo: "takes back the last stroke or clear"
+            case .redo: "takes again what undo took back"
+            case .tool: "next strokes' tool: \(DrawingTool.allCases.map(\.rawValue).joined(separator: "|"))|previous"
+            case .color: "next strokes' colour: #RRGGBB|next|previous (the palette)"
+            case .width: "next strokes' width a step up (+) or down (-)"
             case .clearCanvas: "removes every stroke"
             case .openCanvas: "opens the canvas"
             case .minimizeCanvas: "minimizes the canvas"
@@ -117,6 +141,9 @@ public enum Action: Hashable, Sendable {
         public var completions: [String] {
             switch self {
             case .preset: Action.presetNames.map { "preset:\($0)" }
+            case .tool: DrawingTool.allCases.map { "tool:\($0.rawValue)" } + ["tool:previous"]
+            case .color: ["color:next", "color:previous", "color:#"]
+            case .width: ["width:+", "width:-"]
             case .click: PointerButton.allCases.map { "click:\($0.rawValue)" }
             case .exec, .key: ["\(rawValue):"]
             default: [rawValue]
@@ -146,6 +173,7 @@ public enum Action: Hashable, Sendable {
             case .toggleCanvas: return .success(.toggleCanvas)
             case .togglePrecision: return .success(.togglePrecision)
             case .undo: return .success(.undo)
+            case .redo: return .success(.redo)
             case .clearCanvas: return .success(.clearCanvas)
             case .openCanvas: return .success(.openCanvas)
             case .minimizeCanvas: return .success(.minimizeCanvas)
@@ -171,6 +199,28 @@ public enum Action: Hashable, Sendable {
             return .success(.exec(argument))
         case .key:
             return KeyChord.parse(argument).map(Action.key)
+        case .tool:
+            if argument == "previous" { return .success(.style(.previousTool)) }
+            guard let tool = DrawingTool(rawValue: argument) else {
+                return .failure(ActionError("unknown tool \"\(argument)\"; use \(Form.tool.completions.joined(separator: ", "))"))
+            }
+            return .success(.style(.set(tool: tool, color: nil, width: nil)))
+        case .color:
+            switch argument {
+            case "next": return .success(.style(.nextColor))
+            case "previous": return .success(.style(.previousColor))
+            default:
+                guard let color = StrokeColor(hex: argument) else {
+                    return .failure(ActionError("\"\(argument)\" is not a colour; use #RRGGBB (six hex digits, e.g. color:#3465a4), color:next or color:previous"))
+                }
+                return .success(.style(.set(tool: nil, color: color, width: nil)))
+            }
+        case .width:
+            switch argument {
+            case "+": return .success(.style(.wider))
+            case "-": return .success(.style(.narrower))
+            default: return .failure(ActionError("width: takes + or -, e.g. \"width:+\" (the steps are \(StyleRequest.widthSteps.map { StyleRequest.describe($0) }.joined(separator: ", ")))"))
+            }
         case .click:
             guard let button = PointerButton(rawValue: argument.lowercased()) else {
                 return .failure(ActionError("unknown click button \"\(argument)\"; use \(PointerButton.allCases.map { "click:\($0.rawValue)" }.joined(separator: ", "))"))
@@ -192,6 +242,16 @@ extension Action: RawRepresentable, Codable {
         case .exec(let command): "exec:\(command)"
         case .key(let chord): "key:\(chord)"
         case .click(let button): "click:\(button.rawValue)"
+        case .style(.set(let tool?, nil, nil)): "tool:\(tool.rawValue)"
+        case .style(.set(nil, let color?, nil)): "color:\(color.hex)"
+        case .style(.set(let tool, let color, let width)):
+            // Not an action anyone writes (the `tool` command's request): spelled for logs.
+            "tool:\(tool?.rawValue ?? "-"),color:\(color?.hex ?? "-"),width:\(width.map(StyleRequest.describe) ?? "-")"
+        case .style(.previousTool): "tool:previous"
+        case .style(.nextColor): "color:next"
+        case .style(.previousColor): "color:previous"
+        case .style(.wider): "width:+"
+        case .style(.narrower): "width:-"
         default: form.rawValue
         }
     }

@@ -38,14 +38,37 @@ public struct StrokePoint: Equatable, Sendable {
 
 public struct Stroke: Equatable, Sendable {
     public var device: DeviceID
-    public var tool: ToolType
+    /// How it is drawn: the style current when its tip went down (the eraser
+    /// when the pen's eraser end drew it).
+    public var style: StrokeStyle
     public var points: [StrokePoint]
 
-    public init(device: DeviceID, tool: ToolType, points: [StrokePoint]) {
+    public init(device: DeviceID, style: StrokeStyle, points: [StrokePoint]) {
         self.device = device
-        self.tool = tool
+        self.style = style
         self.points = points
     }
+
+    /// A stroke as stylusd recorded it before strokes had styles: the pen's
+    /// eraser end erased, every other tool drew the red pen.
+    public init(device: DeviceID, tool: ToolType, points: [StrokePoint]) {
+        self.init(device: device, style: .legacy(tool: tool == .eraser ? .eraser : .pen), points: points)
+    }
+}
+
+/// One step `undo` takes back and `redo` takes again.
+public enum DrawingStep: Equatable, Sendable {
+    /// A stroke was finished (undo removes the last finished stroke).
+    case stroke
+    /// `clear` removed these strokes.
+    case clear([Stroke])
+}
+
+/// What undo took away, for redo.
+public enum UndoneStep: Equatable, Sendable {
+    case stroke(Stroke)
+    /// A clear undone: redo clears again.
+    case clear
 }
 
 /// The overlay's state and drawing. Mutated only by `Engine`.
@@ -55,6 +78,19 @@ public struct Canvas: Equatable, Sendable {
     public internal(set) var pointCount = 0
     /// Set when a limit stopped recording; cleared by `clear`.
     public internal(set) var isFull = false
+    /// The style the next stroke gets (`tool` command, `tool:`, `color:` and `width:` actions).
+    public internal(set) var style = StrokeStyle()
+    /// The tool before the last change of tool: what `tool:previous` goes back to.
+    public internal(set) var previousTool = DrawingTool.highlighter
+    /// The steps undo can take back, oldest first, at most `historyLimit`.
+    /// Strokes restored from the state file have no step of their own: undo
+    /// removes them one by one, newest first, when the history is used up.
+    public internal(set) var history: [DrawingStep] = []
+    /// What undo took back, newest last, until a new stroke or clear.
+    public internal(set) var undone: [UndoneStep] = []
+
+    /// How many steps undo can go back (and redo forward).
+    public static let historyLimit = 256
 
     struct Transition: Equatable {
         var source: ChangeSource
@@ -64,7 +100,8 @@ public struct Canvas: Equatable, Sendable {
 
     public init() {}
 
-    public init(state: CanvasState, strokes: [Stroke]) {
+    public init(state: CanvasState, strokes: [Stroke], style: StrokeStyle = StrokeStyle()) {
+        self.style = style
         // A restored canvas never resumes mid-transition: it lands where the
         // transition was heading.
         switch state {
@@ -75,5 +112,8 @@ public struct Canvas: Equatable, Sendable {
         self.pointCount = strokes.reduce(0) { $0 + $1.points.count }
     }
 
-    public var hasContent: Bool { !strokes.isEmpty }
+    /// Whether any stroke inks: an eraser stroke alone is no content. (An
+    /// eraser passing over every mark still leaves the strokes it erased:
+    /// the drawing has content until it is cleared or undone.)
+    public var hasContent: Bool { strokes.contains { $0.style.tool != .eraser } }
 }

@@ -6,8 +6,12 @@ public enum Command: Equatable, Sendable {
     /// The overlay finished drawing its transition.
     case acknowledgeTransition
     case clearCanvas
-    /// Removes the last finished stroke (see `undoLastStroke`).
+    /// Takes back the last step: a finished stroke or a clear (see `undo(source:)`).
     case undo
+    /// Takes again what undo took back, until a new stroke or clear.
+    case redo
+    /// Changes the style the next stroke gets.
+    case style(StyleRequest)
     case precision(PrecisionRequest)
 }
 
@@ -300,7 +304,11 @@ public struct Engine: Sendable {
         case .clearCanvas:
             return clearCanvas(source: .command, at: time, into: &effects)
         case .undo:
-            return undoLastStroke(source: .command, at: time, into: &effects)
+            return undo(source: .command, at: time, into: &effects)
+        case .redo:
+            return redo(source: .command, at: time, into: &effects)
+        case .style(let request):
+            return changeStyle(request, source: .command, at: time, into: &effects)
         case .precision(let request):
             let wanted: Bool = switch request {
             case .enable: true
@@ -363,7 +371,11 @@ public struct Engine: Sendable {
             setPrecision(enabled: !precisionEnabled, source: source, at: time, into: &effects)
             outcome = .applied
         case .undo:
-            outcome = Self.doublePressOutcome(undoLastStroke(source: source, at: time, into: &effects))
+            outcome = Self.doublePressOutcome(undo(source: source, at: time, into: &effects))
+        case .redo:
+            outcome = Self.doublePressOutcome(redo(source: source, at: time, into: &effects))
+        case .style(let request):
+            outcome = Self.doublePressOutcome(changeStyle(request, source: source, at: time, into: &effects))
         case .clearCanvas:
             outcome = Self.doublePressOutcome(clearCanvas(source: source, at: time, into: &effects))
         case .openCanvas:
@@ -408,6 +420,8 @@ public struct Engine: Sendable {
     private mutating func clearCanvas(source: ChangeSource, at time: Microseconds, into effects: inout Effects) -> CommandOutcome {
         for i in devices.indices { devices[i].recordingStroke = nil }
         let hadContent = canvas.hasContent
+        // Undoable: the strokes come back (a stroke in progress is cleared with them, as before).
+        if !canvas.strokes.isEmpty { record(.clear(canvas.strokes)) }
         canvas.strokes.removeAll()
         canvas.pointCount = 0
         canvas.isFull = false
@@ -457,26 +471,97 @@ public struct Engine: Sendable {
 
     // MARK: Strokes
 
-    /// Removes the last finished stroke, in any canvas state (as `clear`
-    /// works in any state). A stroke still being drawn is not finished: it
-    /// is neither ended nor removed, it goes on, and the finished stroke
-    /// before it is the one removed. Every other stroke keeps its bits.
-    private mutating func undoLastStroke(source: ChangeSource, at time: Microseconds, into effects: inout Effects) -> CommandOutcome {
+    /// Takes back the last step, in any canvas state (as `clear` works in
+    /// any state): a finished stroke, or a clear (its strokes come back). A
+    /// stroke still being drawn is not finished: it is neither ended nor
+    /// removed, it goes on, and the finished stroke before it is the one
+    /// removed. Every other stroke keeps its bits.
+    private mutating func undo(source: ChangeSource, at time: Microseconds, into effects: inout Effects) -> CommandOutcome {
+        // A clear is the last step only while nothing was finished since: what is on the
+        // canvas now is at most strokes in progress, and the cleared ones go back below them.
+        if case .clear(let strokes)? = canvas.history.last {
+            canvas.history.removeLast()
+            let drawing = canvas.strokes
+            canvas.strokes = strokes + drawing
+            for i in devices.indices {
+                if let r = devices[i].recordingStroke { devices[i].recordingStroke = r + strokes.count }
+            }
+            canvas.pointCount = canvas.strokes.reduce(0) { $0 + $1.points.count }
+            canvas.undone.append(.clear)
+            return stepped(.undo, source: source, at: time, into: &effects)
+        }
         let drawing = Set(devices.compactMap(\.recordingStroke))
         guard let s = canvas.strokes.indices.last(where: { !drawing.contains($0) }) else {
             return .unchanged(reason: canvas.strokes.isEmpty
                 ? "canvas is empty; nothing to undo"
                 : "no finished stroke to undo; the stroke in progress is kept")
         }
+        if case .stroke? = canvas.history.last { canvas.history.removeLast() }
         canvas.pointCount -= canvas.strokes[s].points.count
-        canvas.strokes.remove(at: s)
+        canvas.undone.append(.stroke(canvas.strokes.remove(at: s)))
         for i in devices.indices {
             if let r = devices[i].recordingStroke, r > s { devices[i].recordingStroke = r - 1 }
         }
+        return stepped(.undo, source: source, at: time, into: &effects)
+    }
+
+    /// Takes again the step undo took back last: a stroke goes back on top, a clear clears again.
+    private mutating func redo(source: ChangeSource, at time: Microseconds, into effects: inout Effects) -> CommandOutcome {
+        guard let step = canvas.undone.popLast() else {
+            return .unchanged(reason: "nothing to redo; redo takes again what undo took back, until a new stroke")
+        }
+        switch step {
+        case .stroke(let stroke):
+            // Below a stroke in progress, which stays the newest.
+            let at = devices.compactMap(\.recordingStroke).min() ?? canvas.strokes.count
+            canvas.strokes.insert(stroke, at: at)
+            for i in devices.indices {
+                if let r = devices[i].recordingStroke, r >= at { devices[i].recordingStroke = r + 1 }
+            }
+            canvas.pointCount += stroke.points.count
+            appendHistory(.stroke)
+        case .clear:
+            let drawing = Set(devices.compactMap(\.recordingStroke))
+            let cleared = canvas.strokes.indices.filter { !drawing.contains($0) }.map { canvas.strokes[$0] }
+            canvas.strokes = canvas.strokes.indices.filter { drawing.contains($0) }.map { canvas.strokes[$0] }
+            for i in devices.indices where devices[i].recordingStroke != nil {
+                devices[i].recordingStroke = canvas.strokes.firstIndex { $0.device == devices[i].id }
+            }
+            canvas.pointCount = canvas.strokes.reduce(0) { $0 + $1.points.count }
+            appendHistory(.clear(cleared))
+        }
+        return stepped(.redo, source: source, at: time, into: &effects)
+    }
+
+    private mutating func stepped(_ cause: CanvasEvent.Cause, source: ChangeSource, at time: Microseconds, into effects: inout Effects) -> CommandOutcome {
         updateFullness()
-        effects.events.append(.canvas(canvasEvent(source: source, cause: .undo, at: time)))
+        effects.events.append(.canvas(canvasEvent(source: source, cause: cause, at: time)))
         effects.stateChanged = true
         return .done
+    }
+
+    /// A new step: what undo took back can no longer be taken again.
+    private mutating func record(_ step: DrawingStep) {
+        canvas.undone.removeAll()
+        appendHistory(step)
+    }
+
+    private mutating func appendHistory(_ step: DrawingStep) {
+        canvas.history.append(step)
+        if canvas.history.count > Canvas.historyLimit { canvas.history.removeFirst(canvas.history.count - Canvas.historyLimit) }
+    }
+
+    private mutating func changeStyle(_ request: StyleRequest, source: ChangeSource, at time: Microseconds, into effects: inout Effects) -> CommandOutcome {
+        switch request.applied(to: canvas.style, previousTool: canvas.previousTool, palette: config.palette) {
+        case .failure(let unchanged):
+            return .unchanged(reason: unchanged.reason)
+        case .success(let style):
+            if style.tool != canvas.style.tool { canvas.previousTool = canvas.style.tool }
+            canvas.style = style
+            effects.events.append(.tool(ToolEvent(style: style, source: source, time: time)))
+            effects.stateChanged = true
+            return .done
+        }
     }
 
     private mutating func startStroke(device i: Int, at time: Microseconds, into effects: inout Effects) {
@@ -495,7 +580,11 @@ public struct Engine: Sendable {
         var points: [StrokePoint] = []
         points.reserveCapacity(Self.strokeReservation)
         points.append(StrokePoint(devices[i].axes, time: time))
-        canvas.strokes.append(Stroke(device: devices[i].id, tool: tool.type, points: points))
+        var style = canvas.style
+        if tool.type == .eraser { style.tool = .eraser }
+        // The laser's ink only shows while it fades: never recorded, never content.
+        guard style.tool != .laser else { return }
+        canvas.strokes.append(Stroke(device: devices[i].id, style: style, points: points))
         canvas.pointCount += 1
         devices[i].recordingStroke = canvas.strokes.count - 1
     }
@@ -517,6 +606,7 @@ public struct Engine: Sendable {
         if canvas.strokes[s].points.capacity > 2 * canvas.strokes[s].points.count {
             canvas.strokes[s].points = canvas.strokes[s].points.withUnsafeBufferPointer { Array($0) }
         }
+        record(.stroke)
         effects.events.append(.stroke(StrokeEvent(device: devices[i].id, index: s, points: canvas.strokes[s].points.count, time: time)))
         effects.stateChanged = true
     }

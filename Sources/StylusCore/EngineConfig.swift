@@ -53,6 +53,8 @@ public struct EngineConfig: Equatable, Sendable, Codable {
     public var padBindings: [Int: Action] = [:]
     public var precision = PrecisionConfig()
     public var canvasLimits = CanvasLimits()
+    /// What `color:next` and `color:previous` go round.
+    public var palette = StyleRequest.defaultPalette
     /// `[output]`: read by the shell, not by the engine.
     public var output = OutputConfig()
     /// The preset these settings started from (`preset` in the file, or a

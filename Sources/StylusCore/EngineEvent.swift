@@ -10,6 +10,7 @@ public enum EngineEvent: Equatable, Sendable {
     case canvasFull(CanvasFullEvent)
     case precision(PrecisionEvent)
     case button(ButtonEvent)
+    case tool(ToolEvent)
 
     public var time: Microseconds {
         switch self {
@@ -21,6 +22,7 @@ public enum EngineEvent: Equatable, Sendable {
         case .canvasFull(let e): e.time
         case .precision(let e): e.time
         case .button(let e): e.time
+        case .tool(let e): e.time
         }
     }
 }
@@ -86,8 +88,10 @@ public struct CanvasEvent: Equatable, Sendable {
         /// The transition ended because a client acknowledged it.
         case ack
         case clear
-        /// `undo` removed the last finished stroke; the state is unchanged.
+        /// `undo` took back the last stroke or clear; the state is unchanged.
         case undo
+        /// `redo` took again what undo took back; the state is unchanged.
+        case redo
     }
     public var state: CanvasState
     public var source: ChangeSource

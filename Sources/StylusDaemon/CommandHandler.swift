@@ -142,6 +142,9 @@ final class CommandHandler {
         case .ack: return .now(perform(.acknowledgeTransition, id, now))
         case .clear: return .now(perform(.clearCanvas, id, now))
         case .undo: return .now(perform(.undo, id, now))
+        case .redo: return .now(perform(.redo, id, now))
+        case .tool(nil, nil, nil): return .now(status(id))
+        case .tool(let tool, let color, let width): return .now(perform(.style(.set(tool: tool, color: color, width: width)), id, now))
         case .precision(let action): return .now(perform(.precision(action), id, now))
         case .strokes: return .now(Response.success(id: id, StrokesResult(canvas: engine.canvas)))
         case .subscribe(let added):

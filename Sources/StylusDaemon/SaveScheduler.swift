@@ -57,6 +57,10 @@ final class SaveScheduler {
                 self.store = nil
             }
             return nil
+        case .newer(let reason):
+            log("\(store.path) is \(reason): leaving it untouched; this daemon starts with an empty canvas and does not save it (upgrade stylusd, or give it another --state-file)")
+            self.store = nil
+            return nil
         }
     }
 

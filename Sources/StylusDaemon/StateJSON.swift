@@ -21,7 +21,13 @@ extension PersistedState {
         out.append(contentsOf: #","strokes":["#.utf8)
         for (i, s) in strokes.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: #"{"device":"#.utf8)
+            out.append(UInt8(ascii: "{"))
+            if let color = s.color {
+                out.append(contentsOf: #""color":"#.utf8)
+                JSONString.appendQuoted(color, to: &out)
+                out.append(UInt8(ascii: ","))
+            }
+            out.append(contentsOf: #""device":"#.utf8)
             out.append(contentsOf: String(s.device).utf8)
             out.append(contentsOf: #","pressure":"#.utf8)
             guard Self.append(s.pressure, to: &out) else { return nil }
@@ -36,16 +42,38 @@ extension PersistedState {
             }
             out.append(contentsOf: #"],"tool":"#.utf8)
             JSONString.appendQuoted(s.tool, to: &out)
+            if let width = s.width {
+                out.append(contentsOf: #","width":"#.utf8)
+                guard Self.append(width, to: &out) else { return nil }
+            }
             out.append(contentsOf: #","x":"#.utf8)
             guard Self.append(s.x, to: &out) else { return nil }
             out.append(contentsOf: #","y":"#.utf8)
             guard Self.append(s.y, to: &out) else { return nil }
             out.append(UInt8(ascii: "}"))
         }
-        out.append(contentsOf: #"],"version":"#.utf8)
+        out.append(UInt8(ascii: "]"))
+        if let style {
+            out.append(contentsOf: #","style":{"color":"#.utf8)
+            JSONString.appendQuoted(style.color, to: &out)
+            out.append(contentsOf: #","tool":"#.utf8)
+            JSONString.appendQuoted(style.tool, to: &out)
+            out.append(contentsOf: #","width":"#.utf8)
+            guard Self.append(style.width, to: &out) else { return nil }
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(contentsOf: #","version":"#.utf8)
         out.append(contentsOf: String(version).utf8)
         out.append(UInt8(ascii: "}"))
         return out
+    }
+
+    /// A number as JSONEncoder writes a Double: shortest round-trip form, no ".0" on a whole number.
+    private static func append(_ value: Double, to out: inout [UInt8]) -> Bool {
+        guard value.isFinite else { return false }
+        let text = value.description
+        out.append(contentsOf: (text.hasSuffix(".0") ? String(text.dropLast(2)) : text).utf8)
+        return true
     }
 
     /// A column of floats in Swift's shortest round-trip form, without the

@@ -11,26 +11,39 @@ import Glibc
 /// precision is enabled. Points are stored column by column; each Float is
 /// written in its shortest round-trip form, so they come back bit for bit.
 struct PersistedState: Codable, Equatable {
-    static let currentVersion = 1
+    /// 2: every stroke has its style (tool, colour, width) and the file the current style.
+    /// 1: strokes have the pen's own tool (`pen`, `eraser`, `brush`, …) and are red pen or eraser.
+    static let currentVersion = 2
 
     struct StrokeColumns: Codable, Equatable {
         var device: UInt32
+        /// Version 2: the drawing tool; version 1: the pen's own tool type.
         var tool: String
+        var color: String?
+        var width: Double?
         var x: [Float], y: [Float], pressure: [Float], tiltX: [Float], tiltY: [Float]
         var timeUS: [Int64]
 
         enum CodingKeys: String, CodingKey {
-            case device, tool, x, y, pressure, tiltX = "tilt_x", tiltY = "tilt_y", timeUS = "time_us"
+            case device, tool, color, width, x, y, pressure, tiltX = "tilt_x", tiltY = "tilt_y", timeUS = "time_us"
         }
+    }
+
+    struct StyleColumns: Codable, Equatable {
+        var tool: String
+        var color: String
+        var width: Double
     }
 
     var version: Int
     var canvas: String
     var precisionEnabled: Bool
     var strokes: [StrokeColumns]
+    /// The style the next stroke gets (version 2).
+    var style: StyleColumns?
 
     enum CodingKeys: String, CodingKey {
-        case version, canvas, precisionEnabled = "precision_enabled", strokes
+        case version, canvas, precisionEnabled = "precision_enabled", strokes, style
     }
 
     init(canvas: Canvas, precisionEnabled: Bool) {
@@ -38,19 +51,28 @@ struct PersistedState: Codable, Equatable {
         self.canvas = canvas.state.rawValue
         self.precisionEnabled = precisionEnabled
         strokes = canvas.strokes.map { s in
-            StrokeColumns(device: s.device.rawValue, tool: s.tool.rawValue,
+            StrokeColumns(device: s.device.rawValue, tool: s.style.tool.rawValue, color: s.style.color.hex, width: s.style.width,
                           x: s.points.map(\.x), y: s.points.map(\.y), pressure: s.points.map(\.pressure),
                           tiltX: s.points.map(\.tiltX), tiltY: s.points.map(\.tiltY), timeUS: s.points.map(\.time))
         }
+        style = StyleColumns(tool: canvas.style.tool.rawValue, color: canvas.style.color.hex, width: canvas.style.width)
     }
 
     /// The canvas this describes, or why it cannot be one.
     func restored() throws(StateError) -> (Canvas, Bool) {
-        guard version == Self.currentVersion else { throw .invalid("version \(version) is not \(Self.currentVersion)") }
+        guard version <= Self.currentVersion else { throw .newer(version) }
+        guard version >= 1 else { throw .invalid("version \(version) is not one stylusd wrote (1 to \(Self.currentVersion))") }
         guard let state = CanvasState(rawValue: canvas) else { throw .invalid("unknown canvas state \"\(canvas)\"") }
         var result: [Stroke] = []
         for (i, s) in strokes.enumerated() {
-            guard let tool = ToolType(rawValue: s.tool) else { throw .invalid("stroke \(i): unknown tool \"\(s.tool)\"") }
+            let style: StrokeStyle
+            if version == 1 {
+                // Written before strokes had styles: the eraser end erased, everything else drew red pen.
+                guard let tool = ToolType(rawValue: s.tool) else { throw .invalid("stroke \(i): unknown tool \"\(s.tool)\"") }
+                style = .legacy(tool: tool == .eraser ? .eraser : .pen)
+            } else {
+                style = try Self.style(tool: s.tool, color: s.color, width: s.width, of: "stroke \(i)")
+            }
             let n = s.x.count
             guard n > 0, [s.y.count, s.pressure.count, s.tiltX.count, s.tiltY.count, s.timeUS.count].allSatisfy({ $0 == n }) else {
                 throw .invalid("stroke \(i): its point columns differ in length")
@@ -58,19 +80,33 @@ struct PersistedState: Codable, Equatable {
             let points = (0..<n).map { k in
                 StrokePoint(x: s.x[k], y: s.y[k], pressure: s.pressure[k], tiltX: s.tiltX[k], tiltY: s.tiltY[k], time: s.timeUS[k])
             }
-            result.append(Stroke(device: DeviceID(s.device), tool: tool, points: points))
+            result.append(Stroke(device: DeviceID(s.device), style: style, points: points))
         }
-        return (Canvas(state: state, strokes: result), precisionEnabled)
+        var current = StrokeStyle()
+        if let style { current = try Self.style(tool: style.tool, color: style.color, width: style.width, of: "the style") }
+        return (Canvas(state: state, strokes: result, style: current), precisionEnabled)
+    }
+
+    private static func style(tool: String, color: String?, width: Double?, of what: String) throws(StateError) -> StrokeStyle {
+        guard let drawing = DrawingTool(rawValue: tool) else { throw .invalid("\(what): unknown tool \"\(tool)\"") }
+        guard let color, let rgb = StrokeColor(hex: color) else { throw .invalid("\(what): colour \(color.map { "\"\($0)\"" } ?? "missing") is not #RRGGBB") }
+        guard let width, StrokeStyle.widthRange.contains(width) else {
+            throw .invalid("\(what): width \(width.map { "\($0)" } ?? "missing") is not in \(StrokeStyle.widthRange)")
+        }
+        return StrokeStyle(tool: drawing, color: rgb, width: width)
     }
 }
 
 enum StateError: Error, CustomStringConvertible {
     case invalid(String)
     case io(String)
+    /// Written by a newer stylusd: not this one's to read, move or overwrite.
+    case newer(Int)
 
     var description: String {
         switch self {
         case .invalid(let m), .io(let m): m
+        case .newer(let version): "state version \(version), written by a newer stylusd (this one reads 1 to \(PersistedState.currentVersion))"
         }
     }
 }
@@ -92,6 +128,8 @@ final class StateStore: Sendable {
         case loaded(Canvas, precisionEnabled: Bool)
         /// The file was unreadable or corrupt and has been moved to `movedTo`.
         case corrupt(reason: String, movedTo: String?)
+        /// A newer stylusd wrote it: left as it is.
+        case newer(reason: String)
     }
 
     func load(now: Int64) -> LoadResult {
@@ -106,6 +144,11 @@ final class StateStore: Sendable {
                 return .corrupt(reason: "\(path) is a symbolic link; not following it", movedTo: rename(path, aside) == 0 ? aside : nil)
             }
             return .corrupt(reason: "\(error)", movedTo: nil)
+        }
+        // The version first: a newer stylusd's file may not decode here at all, and is not ours to move.
+        struct Version: Decodable { var version: Int }
+        if let version = try? JSONDecoder().decode(Version.self, from: Data(bytes)).version, version > PersistedState.currentVersion {
+            return .newer(reason: "\(StateError.newer(version))")
         }
         do {
             let state = try JSONDecoder().decode(PersistedState.self, from: Data(bytes))

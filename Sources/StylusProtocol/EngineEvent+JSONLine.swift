@@ -80,6 +80,13 @@ extension EngineEvent {
                 w.bool("implicit", e.implicit)
             }
             w.int("time_us", e.time)
+        case .tool(let e):
+            w.string("event", "tool")
+            w.string("tool", e.style.tool.rawValue)
+            w.string("color", e.style.color.hex)
+            w.double("width", e.style.width)
+            w.string("source", e.source.rawValue)
+            w.int("time_us", e.time)
         }
         return w.finishLine()
     }
@@ -115,6 +122,8 @@ extension EngineEvent {
             if e.pressed, let gap = e.gap { line += ", \(gap / 1000) ms after the last press" }
             if e.double { line += ", double press" }
             return line
+        case .tool(let e):
+            return "\(seconds) tool \(e.style.tool.rawValue), \(e.style.color.hex), width \(e.style.width) (\(e.source.rawValue))"
         }
     }
 }

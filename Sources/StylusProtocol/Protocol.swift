@@ -40,6 +40,8 @@ public enum Topic: String, CaseIterable, Codable, Sendable {
     /// The daemon's output: which mode runs (observe, filter) and why. Not an
     /// engine event: sent when the mode or the requested mode changes.
     case output
+    /// The style the next stroke gets: sent when it changes.
+    case tool
 
     /// What `subscribe` without `topics` means: every topic but the raw
     /// streams (per-sample pen data, every button press), asked for by name.
@@ -54,6 +56,7 @@ public enum Topic: String, CaseIterable, Codable, Sendable {
         case .device: self = .device
         case .proximity: self = .pen
         case .button: self = .button
+        case .tool: self = .tool
         }
     }
 
@@ -67,6 +70,7 @@ public enum Topic: String, CaseIterable, Codable, Sendable {
         case "proximity", "pen", "dropped": self = .pen
         case "output": self = .output
         case "button": self = .button
+        case "tool": self = .tool
         default: return nil
         }
     }
@@ -77,7 +81,7 @@ public enum Topic: String, CaseIterable, Codable, Sendable {
 /// derive from this list. Adding a command is a case here, its decoding in
 /// `ClientCommand.init(name:fields:)`, and its handler in the daemon.
 public enum CommandName: String, CaseIterable, Codable, Sendable {
-    case status, toggle, open, minimize, ack, strokes, clear, undo, precision, subscribe, unsubscribe, devices, reload, output, overlay
+    case status, toggle, open, minimize, ack, strokes, clear, undo, redo, tool, precision, subscribe, unsubscribe, devices, reload, output, overlay
 
     /// The argument a command takes beyond `id` and `cmd`.
     public enum Argument: Sendable, Equatable {
@@ -89,6 +93,8 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case outputMode
         /// `"backend"` and `"outputs"`: an `OverlayReport`.
         case overlayReport
+        /// Any of `"tool"`, `"color"`, `"width"` (none: the current style).
+        case style
     }
 
     public var argument: Argument? {
@@ -97,6 +103,7 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case .subscribe, .unsubscribe: .topics
         case .output: .outputMode
         case .overlay: .overlayReport
+        case .tool: .style
         default: nil
         }
     }
@@ -111,7 +118,9 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case .ack: "Tell stylusd the overlay finished its transition."
         case .strokes: "Print the canvas's strokes, or draw them into an SVG file."
         case .clear: "Delete every stroke on the canvas."
-        case .undo: "Remove the last finished stroke from the canvas."
+        case .undo: "Take back the last stroke or clear."
+        case .redo: "Take again what undo took back (until a new stroke)."
+        case .tool: "Show or set the tool, colour and width of the next strokes."
         case .precision: "Enable, disable or toggle precision mode."
         case .subscribe: "Print events as they happen."
         case .unsubscribe: "Stop receiving events of some topics."
@@ -127,7 +136,9 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
 }
 
 public enum ClientCommand: Equatable, Sendable {
-    case status, toggle, open, minimize, ack, strokes, clear, undo, devices, reload
+    case status, toggle, open, minimize, ack, strokes, clear, undo, redo, devices, reload
+    /// No change: the current style; else the style with these parts changed.
+    case tool(tool: DrawingTool?, color: StrokeColor?, width: Double?)
     case precision(PrecisionRequest)
     case subscribe([Topic])
     case unsubscribe([Topic])
@@ -144,6 +155,8 @@ public enum ClientCommand: Equatable, Sendable {
         case .strokes: .strokes
         case .clear: .clear
         case .undo: .undo
+        case .redo: .redo
+        case .tool: .tool
         case .devices: .devices
         case .reload: .reload
         case .precision: .precision
@@ -161,6 +174,9 @@ public enum ClientCommand: Equatable, Sendable {
         case .subscribe(let topics), .unsubscribe(let topics): ["topics": .array(topics.map { .string($0.rawValue) })]
         case .output(let mode): ["mode": .string(mode.rawValue)]
         case .overlay(let report): ["backend": .string(report.backend), "outputs": .number(Double(report.outputs))]
+        case .tool(let tool, let color, let width):
+            [:].merging([("tool", tool.map { JSONValue.string($0.rawValue) }), ("color", color.map { .string($0.hex) }),
+                         ("width", width.map { .number($0) })].compactMap { k, v in v.map { (k, $0) } }) { a, _ in a }
         default: [:]
         }
     }
@@ -190,6 +206,28 @@ public enum ClientCommand: Equatable, Sendable {
         case .strokes: self = .strokes
         case .clear: self = .clear
         case .undo: self = .undo
+        case .redo: self = .redo
+        case .tool:
+            var tool: DrawingTool?, color: StrokeColor?, width: Double?
+            if let value = fields["tool"] {
+                guard case .string(let name) = value, let t = DrawingTool(rawValue: name) else {
+                    throw ProtocolError(code: .badRequest, message: "unknown tool \(value); tools are \(DrawingTool.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                tool = t
+            }
+            if let value = fields["color"] {
+                guard case .string(let text) = value, let c = StrokeColor(hex: text) else {
+                    throw ProtocolError(code: .badRequest, message: "\"color\" must be #RRGGBB (six hex digits, e.g. \"#3465a4\"), not \(value)")
+                }
+                color = c
+            }
+            if let value = fields["width"] {
+                guard case .number(let n) = value, StrokeStyle.widthRange.contains(n) else {
+                    throw ProtocolError(code: .badRequest, message: "\"width\" must be a number from \(Int(StrokeStyle.widthRange.lowerBound)) to \(Int(StrokeStyle.widthRange.upperBound)) (pixels of a drawing 1600 wide), not \(value)")
+                }
+                width = n
+            }
+            self = .tool(tool: tool, color: color, width: width)
         case .devices: self = .devices
         case .reload: self = .reload
         case .precision:

@@ -164,18 +164,34 @@ public struct StatusResult: Codable, Equatable, Sendable {
     /// How the running canvas overlay reaches the screen, as it reported it
     /// (`overlay`); absent while no overlay that reported is running.
     public var overlay: OverlayReport?
+    /// The style the next stroke gets; absent from a daemon before styles.
+    public var tool: ToolInfo?
     /// Set by state-changing commands: whether anything changed.
     public var changed: Bool?
     /// Why nothing changed.
     public var reason: String?
 
     enum CodingKeys: String, CodingKey {
-        case protocolVersion = "protocol", canvas, precision, input, config, output, overlay, changed, reason
+        case protocolVersion = "protocol", canvas, precision, input, config, output, overlay, tool, changed, reason
+    }
+
+    /// `tool`: the tool, `#RRGGBB` colour and width (pixels of a drawing 1600 wide) of the next stroke.
+    public struct ToolInfo: Codable, Equatable, Sendable {
+        public var tool: String
+        public var color: String
+        public var width: Double
+        public init(_ style: StrokeStyle) {
+            tool = style.tool.rawValue
+            color = style.color.hex
+            width = style.width
+        }
+        public var style: StrokeStyle { StrokeStyle(tool: DrawingTool(name: tool), color: StrokeColor(hex: color) ?? .red, width: width) }
     }
 
     public init(canvas: CanvasInfo, precision: PrecisionInfo, input: InputInfo, config: ConfigInfo,
-                output: OutputInfo? = nil, overlay: OverlayReport? = nil, changed: Bool? = nil, reason: String? = nil) {
+                output: OutputInfo? = nil, overlay: OverlayReport? = nil, tool: ToolInfo? = nil, changed: Bool? = nil, reason: String? = nil) {
         self.overlay = overlay
+        self.tool = tool
         self.canvas = canvas
         self.precision = precision
         self.input = input
@@ -255,13 +271,26 @@ public struct StrokesResult: Codable, Equatable, Sendable {
     }
     public struct StrokeResult: Codable, Equatable, Sendable {
         public var device: UInt32
-        /// `pen`, `eraser`, …
+        /// The drawing tool: `pen`, `highlighter`, `eraser`, `line`, … (a daemon before
+        /// styles sent the pen's own tool here: `pen`, `eraser`, `brush`, …).
         public var tool: String
+        /// `#RRGGBB`; absent from a daemon before styles (its strokes are red).
+        public var color: String?
+        /// In pixels of a drawing 1600 wide; absent from a daemon before styles (8).
+        public var width: Double?
         public var points: [Point]
-        public init(device: UInt32, tool: String, points: [Point]) {
+        public init(device: UInt32, tool: String, color: String? = nil, width: Double? = nil, points: [Point]) {
             self.device = device
             self.tool = tool
+            self.color = color
+            self.width = width
             self.points = points
+        }
+
+        /// The stroke's style; a daemon's before styles as it drew them.
+        public var style: StrokeStyle {
+            StrokeStyle(tool: DrawingTool(name: tool), color: color.flatMap(StrokeColor.init(hex:)) ?? .red,
+                        width: width ?? StrokeStyle.defaultWidth)
         }
     }
     /// The canvas state.
@@ -275,7 +304,10 @@ public struct StrokesResult: Codable, Equatable, Sendable {
 
     public init(canvas: Canvas) {
         self.canvas = canvas.state.rawValue
-        strokes = canvas.strokes.map { StrokeResult(device: $0.device.rawValue, tool: $0.tool.rawValue, points: $0.points.map(Point.init)) }
+        strokes = canvas.strokes.map {
+            StrokeResult(device: $0.device.rawValue, tool: $0.style.tool.rawValue, color: $0.style.color.hex, width: $0.style.width,
+                         points: $0.points.map(Point.init))
+        }
     }
 }
 

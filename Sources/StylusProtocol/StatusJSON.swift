@@ -84,6 +84,14 @@ extension StatusResult {
             }
             $0.key("protocol"); $0.int(protocolVersion)
             if let reason { $0.key("reason"); $0.string(reason) }
+            if let tool {
+                $0.key("tool")
+                $0.object { o in
+                    o.key("color"); o.string(tool.color)
+                    o.key("tool"); o.string(tool.tool)
+                    o.key("width"); o.double(tool.width)
+                }
+            }
         }
         return w.bytes
     }

@@ -30,6 +30,7 @@ enum MinimizeKind: StateCommandKind { static let command = ClientCommand.minimiz
 enum AckKind: StateCommandKind { static let command = ClientCommand.ack }
 enum ClearKind: StateCommandKind { static let command = ClientCommand.clear }
 enum UndoKind: StateCommandKind { static let command = ClientCommand.undo }
+enum RedoKind: StateCommandKind { static let command = ClientCommand.redo }
 
 /// One definition for every `StateCommandKind`; name and help come from `CommandName`.
 struct StateCommand<Kind: StateCommandKind>: ParsableCommand {

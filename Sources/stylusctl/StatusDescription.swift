@@ -14,11 +14,12 @@ import Glibc
 /// anything) the whole summary; a command that changes one part of the state,
 /// that part's line (`stylusctl status` shows the rest).
 enum StatusPart {
-    case all, canvas, precision, output
+    case all, canvas, precision, output, tool
 
     init(_ command: ClientCommand) {
         switch command {
-        case .toggle, .open, .minimize, .ack, .clear, .undo: self = .canvas
+        case .toggle, .open, .minimize, .ack, .clear, .undo, .redo: self = .canvas
+        case .tool: self = .tool
         case .precision: self = .precision
         case .output: self = .output
         default: self = .all
@@ -32,13 +33,16 @@ func describeStatus(_ r: StatusResult, only part: StatusPart = .all) -> String {
     let c = r.canvas
     let canvasLine = "canvas     \(c.state) (\(counted(c.strokeCount, "stroke")), \(counted(c.pointCount, "point"))\(c.full ? ", full" : ""))"
     let precisionLine = "precision  \(r.precision.enabled ? "enabled" : "disabled"), \(r.precision.active ? "active" : "inactive")"
+    let toolLine = r.tool.map { "tool       \($0.tool), \($0.color), width \(describeWidth($0.width))" } ?? "tool       unknown (a daemon older than styles: red pen)"
     switch part {
     case .canvas: return (lines + [canvasLine]).joined(separator: "\n")
     case .precision: return (lines + [precisionLine]).joined(separator: "\n")
     case .output: return (lines + [r.output.map(describeOutput) ?? "output     unknown (a daemon older than the output command)"]).joined(separator: "\n")
+    case .tool: return (lines + [toolLine]).joined(separator: "\n")
     case .all: break
     }
     lines.append(canvasLine)
+    lines.append(toolLine)
     lines.append(precisionLine)
     if r.input.mode == "pen" {
         lines.append("input      pen: " + r.input.devices.map { "\($0.name) [\($0.kind)]" }.joined(separator: ", "))
@@ -51,8 +55,16 @@ func describeStatus(_ r: StatusResult, only part: StatusPart = .all) -> String {
     }
     if let o = r.output { lines.append(describeOutput(o)) }
     if let overlay = r.overlay {
-        lines.append("overlay    stylus-canvas as \(overlay.backend), \(overlay.outputs) output\(overlay.outputs == 1 ? "" : "s")"
-                     + (overlay.backend == "wayland-toplevel" ? " (no layer-shell here: a maximized window, not an overlay)" : ""))
+        switch overlay.backend {
+        case "gnome-extension":
+            lines.append("overlay    the GNOME Shell extension stylus-canvas@stylusd, \(counted(overlay.outputs, "monitor"))")
+        case "missing":
+            lines.append("overlay    none: GNOME draws the canvas with the extension stylus-canvas@stylusd, which does not run; "
+                         + "gnome-extensions enable stylus-canvas@stylusd, then log out and in")
+        default:
+            lines.append("overlay    stylus-canvas as \(overlay.backend), \(overlay.outputs) output\(overlay.outputs == 1 ? "" : "s")"
+                         + (overlay.backend == "wayland-toplevel" ? " (no layer-shell here: a maximized window, not an overlay)" : ""))
+        }
     }
     return lines.joined(separator: "\n")
 }
@@ -68,3 +80,6 @@ func describeOutput(_ o: StatusResult.OutputInfo) -> String {
     }
     return line
 }
+
+/// 8, 2.5: a width as config.toml and the `tool` command write it.
+func describeWidth(_ width: Double) -> String { width == width.rounded() ? String(Int(width)) : String(width) }

@@ -124,6 +124,8 @@ extension CommandName {
         case .ack: StateCommand<AckKind>.self
         case .clear: StateCommand<ClearKind>.self
         case .undo: StateCommand<UndoKind>.self
+        case .redo: StateCommand<RedoKind>.self
+        case .tool: ToolCommand.self
         case .strokes: Strokes.self
         case .precision: PrecisionCommand.self
         case .subscribe: Watch.self

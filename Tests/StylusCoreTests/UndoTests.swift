@@ -122,7 +122,7 @@ struct UndoTests {
                 let now = h.engine.canvas.strokes
                 #expect(now.count == kept)
                 for (a, b) in zip(now, drawn.prefix(kept)) {
-                    #expect(a.device == b.device && a.tool == b.tool)
+                    #expect(a.device == b.device && a.style == b.style)
                     #expect(a.points.map(\.x.bitPattern) == b.points.map(\.x.bitPattern))
                     #expect(a.points.map(\.y.bitPattern) == b.points.map(\.y.bitPattern))
                     #expect(a.points.map(\.pressure.bitPattern) == b.points.map(\.pressure.bitPattern))

@@ -36,11 +36,14 @@ struct StateJSONTests {
             default: Float(bitPattern: UInt32.random(in: 0...0x7f7f_ffff, using: &generator))   // any finite positive
             }
         }
-        let tools: [ToolType] = [.pen, .eraser, .brush, .pencil, .airbrush, .mouse, .lens]
         let states: [CanvasState] = [.minimized, .opening, .open, .minimizing]
         for _ in 0..<300 {
             let strokes = (0..<Int.random(in: 0...4, using: &generator)).map { _ in
-                Stroke(device: DeviceID(UInt32.random(in: 0...UInt32.max, using: &generator)), tool: tools.randomElement(using: &generator)!,
+                Stroke(device: DeviceID(UInt32.random(in: 0...UInt32.max, using: &generator)),
+                       style: StrokeStyle(tool: DrawingTool.allCases.randomElement(using: &generator)!,
+                                          color: StrokeColor(red: .random(in: 0...255, using: &generator), green: .random(in: 0...255, using: &generator),
+                                                             blue: .random(in: 0...255, using: &generator)),
+                                          width: Bool.random(using: &generator) ? Double(Int.random(in: 1...64, using: &generator)) : Double.random(in: 1...64, using: &generator)),
                        points: (0..<Int.random(in: 1...20, using: &generator)).map { _ in
                            StrokePoint(x: value(), y: value(), pressure: value(), tiltX: value(), tiltY: value(),
                                        time: Int64.random(in: Int64.min...Int64.max, using: &generator))

@@ -41,7 +41,7 @@ struct StateStoreTests {
             #expect(a.points.map(\.pressure.bitPattern) == b.points.map(\.pressure.bitPattern))
             #expect(a.points.map(\.tiltX.bitPattern) == b.points.map(\.tiltX.bitPattern))
             #expect(a.points.map(\.time) == b.points.map(\.time))
-            #expect(a.device == b.device && a.tool == b.tool)
+            #expect(a.device == b.device && a.style == b.style)
         }
         var info = stat()
         #expect(stat("\(dir)/nested/stylusd/state.json", &info) == 0)
@@ -56,7 +56,7 @@ struct StateStoreTests {
         }
     }
 
-    @Test(arguments: ["{not json", #"{"version":9,"canvas":"open","precision_enabled":false,"strokes":[]}"#,
+    @Test(arguments: ["{not json", #"{"version":0,"canvas":"open","precision_enabled":false,"strokes":[]}"#,
                       #"{"version":1,"canvas":"sideways","precision_enabled":false,"strokes":[]}"#,
                       #"{"version":1,"canvas":"open","precision_enabled":false,"strokes":[{"device":1,"tool":"pen","x":[0.1],"y":[],"pressure":[0],"tilt_x":[0],"tilt_y":[0],"time_us":[1]}]}"#])
     func aCorruptFileIsMovedAsideNotOverwritten(content: String) throws {
@@ -99,6 +99,82 @@ func readFileBytesForTest(_ path: String) throws -> [UInt8] {
         bytes += chunk[0..<n]
     }
     return bytes
+}
+
+@Suite("State file versions")
+struct StateVersionTests {
+    /// What stylusd wrote before strokes had styles (state version 1): the pen's own tool per stroke.
+    static let versionOne = #"{"canvas":"open","precision_enabled":true,"strokes":[{"device":1,"pressure":[0.5,0.25],"tilt_x":[0,0],"tilt_y":[0,0],"time_us":[1,2],"tool":"pen","x":[0.1,0.2],"y":[0.1,0.2]},{"device":1,"pressure":[0.5,0.5],"tilt_x":[0,0],"tilt_y":[0,0],"time_us":[3,4],"tool":"eraser","x":[0.1,0.2],"y":[0.1,0.2]},{"device":2,"pressure":[1,1],"tilt_x":[0,0],"tilt_y":[0,0],"time_us":[5,6],"tool":"brush","x":[0.3,0.4],"y":[0.3,0.4]}],"version":1}"#
+
+    static func writeFile(_ text: String) -> String {
+        let path = "\(StateStoreTests.temporaryDirectory())/state.json"
+        let fd = open(path, O_WRONLY | O_CREAT, 0o600)
+        _ = text.withCString { write(fd, $0, strlen($0)) }
+        close(fd)
+        return path
+    }
+
+    @Test func aVersionOneFileLoadsUnchangedWithEveryStrokeRedPenOrEraser() throws {
+        let path = Self.writeFile(Self.versionOne)
+        guard case .loaded(let canvas, let precision) = StateStore(path: path).load(now: 1) else {
+            Issue.record("a version 1 state file did not load")
+            return
+        }
+        #expect(precision && canvas.state == .open)
+        #expect(canvas.strokes.map(\.style) == [StrokeStyle(), StrokeStyle(tool: .eraser), StrokeStyle()])
+        #expect(canvas.strokes.map { $0.points.map(\.pressure) } == [[0.5, 0.25], [0.5, 0.5], [1, 1]])
+        #expect(canvas.style == StrokeStyle())
+        // Saved again, it is a version 2 file that loads to the same canvas.
+        let store = StateStore(path: path)
+        try store.save(PersistedState(canvas: canvas, precisionEnabled: precision))
+        guard case .loaded(let again, _) = store.load(now: 2) else {
+            Issue.record("the migrated file did not load")
+            return
+        }
+        #expect(again.strokes == canvas.strokes)
+        #expect(String(decoding: try readFileBytesForTest(path), as: UTF8.self).contains(#""version":2"#))
+    }
+
+    @Test func stylesAndTheCurrentStyleSurviveARestart() throws {
+        let canvas = Canvas(state: .minimized, strokes: [
+            Stroke(device: DeviceID(1), style: StrokeStyle(tool: .arrow, color: StrokeColor(hex: "#3465a4")!, width: 2.5),
+                   points: [StrokePoint(x: 0.1, y: 0.2, pressure: 0.3, tiltX: 0, tiltY: 0, time: 7)]),
+        ], style: StrokeStyle(tool: .highlighter, color: StrokeColor(hex: "#edd400")!, width: 24))
+        let path = "\(StateStoreTests.temporaryDirectory())/state.json"
+        try StateStore(path: path).save(PersistedState(canvas: canvas, precisionEnabled: false))
+        guard case .loaded(let loaded, _) = StateStore(path: path).load(now: 1) else {
+            Issue.record("did not load")
+            return
+        }
+        #expect(loaded.strokes == canvas.strokes)
+        #expect(loaded.style == canvas.style)
+    }
+
+    @Test func aNewerFileIsRefusedAndLeftUntouched() throws {
+        let text = #"{"version":3,"canvas":"open","precision_enabled":false,"strokes":[],"layers":{"future":true}}"#
+        let path = Self.writeFile(text)
+        guard case .newer(let reason) = StateStore(path: path).load(now: 42) else {
+            Issue.record("a newer state file was not refused")
+            return
+        }
+        #expect(reason == "state version 3, written by a newer stylusd (this one reads 1 to 2)")
+        #expect(String(decoding: try readFileBytesForTest(path), as: UTF8.self) == text)
+        #expect(access("\(path).corrupt-42", F_OK) != 0, "not moved aside")
+    }
+
+    @Test(arguments: [(#""tool":"brush""#, "stroke 0: unknown tool \"brush\""), (#""color":"red""#, "stroke 0: colour \"red\" is not #RRGGBB"),
+                      (#""width":0"#, "stroke 0: width 0.0 is not in 1.0...64.0")])
+    func aVersionTwoStrokeWithABadStyleIsCorrupt(field: String, message: String) {
+        var stroke = [#""tool":"pen""#, ##""color":"#d61a1c""##, #""width":8"#]
+        stroke[stroke.firstIndex { $0.hasPrefix(String(field.prefix(7))) }!] = field
+        let text = #"{"canvas":"open","precision_enabled":false,"strokes":[{"device":1,"pressure":[0],"tilt_x":[0],"tilt_y":[0],"time_us":[1],"x":[0],"y":[0],"#
+            + stroke.joined(separator: ",") + #"}],"version":2}"#
+        guard case .corrupt(let reason, _) = StateStore(path: Self.writeFile(text)).load(now: 1) else {
+            Issue.record("accepted \(field)")
+            return
+        }
+        #expect(reason == message)
+    }
 }
 
 @Suite("State file and planted symlinks")

@@ -14,7 +14,7 @@ struct ProtocolTests {
         #expect(try Self.decode(#"{"cmd":"status"}"#).get().id == .null)
         #expect(try Self.decode(#"{"id":1,"cmd":"precision","action":"toggle"}"#).get().command == .precision(.toggle))
         #expect(try Self.decode(#"{"id":1,"cmd":"subscribe","topics":["canvas","pen"]}"#).get().command == .subscribe([.canvas, .pen]))
-        #expect(try Self.decode(#"{"id":1,"cmd":"subscribe"}"#).get().command == .subscribe([.canvas, .doublePress, .precision, .device, .output]),
+        #expect(try Self.decode(#"{"id":1,"cmd":"subscribe"}"#).get().command == .subscribe([.canvas, .doublePress, .precision, .device, .output, .tool]),
                 "no topics: every state topic, not the per-sample pen stream")
     }
 

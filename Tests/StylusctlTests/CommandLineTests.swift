@@ -78,7 +78,11 @@ struct CommandLineTests {
         r.changed = false
         r.reason = "canvas is already minimized"
         #expect(describeStatus(r, only: StatusPart(.minimize)) == "unchanged: canvas is already minimized\ncanvas     minimized (2 strokes, 40 points)")
-        #expect(describeStatus(r, only: StatusPart(.status)).split(separator: "\n").count == 5, "status: the reason, canvas, precision, input, config")
+        #expect(describeStatus(r, only: StatusPart(.status)).split(separator: "\n").count == 6, "status: the reason, canvas, tool, precision, input, config")
+        r.changed = nil
+        r.reason = nil
+        r.tool = StatusResult.ToolInfo(StrokeStyle(tool: .highlighter, color: StrokeColor(hex: "#edd400")!, width: 12))
+        #expect(describeStatus(r, only: StatusPart(.tool(tool: .highlighter, color: nil, width: nil))) == "tool       highlighter, #edd400, width 12")
     }
 
     @Test func watchSaysAtOnceWhatItWatchesAndFromWhatState() {

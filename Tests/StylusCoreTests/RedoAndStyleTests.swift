@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: MIT
+import PropertyBased
+import Testing
+@testable import StylusCore
+
+@Suite("Redo, undoable clear and the style of strokes")
+struct RedoAndStyleTests {
+    static let line = CanvasTests.line
+
+    @Test func redoPutsBackWhatUndoTookUntilANewStroke() {
+        var h = UndoTests.openWithStrokes(3)
+        let drawn = h.engine.canvas.strokes
+        #expect(h.command(.undo, at: 1000) == .done)
+        #expect(h.command(.undo, at: 1001) == .done)
+        #expect(h.command(.redo, at: 1002) == .done)
+        #expect(h.engine.canvas.strokes == Array(drawn.prefix(2)))
+        #expect(h.canvasEvents.last?.cause == .redo && h.canvasEvents.last?.strokeCount == 2)
+        h.stroke(at: 1100, through: Self.line)
+        #expect(h.command(.redo, at: 1300) == .unchanged(reason: "nothing to redo; redo takes again what undo took back, until a new stroke"))
+        #expect(h.engine.canvas.strokes.count == 3)
+    }
+
+    @Test func clearIsUndoneAndRedone() {
+        var h = UndoTests.openWithStrokes(2)
+        let drawn = h.engine.canvas.strokes
+        #expect(h.command(.clearCanvas, at: 1000) == .done)
+        #expect(h.engine.canvas.strokes.isEmpty)
+        #expect(h.command(.undo, at: 1001) == .done)
+        #expect(h.engine.canvas.strokes == drawn)
+        #expect(h.engine.canvas.pointCount == drawn.reduce(0) { $0 + $1.points.count })
+        #expect(h.command(.redo, at: 1002) == .done)
+        #expect(h.engine.canvas.strokes.isEmpty && h.engine.canvas.pointCount == 0)
+        #expect(h.command(.undo, at: 1003) == .done)
+        #expect(h.engine.canvas.strokes == drawn)
+    }
+
+    @Test func strokesAfterAClearAreUndoneBeforeTheClear() {
+        var h = UndoTests.openWithStrokes(2)
+        let before = h.engine.canvas.strokes
+        #expect(h.command(.clearCanvas, at: 1000) == .done)
+        h.stroke(at: 1100, through: Self.line)
+        #expect(h.command(.undo, at: 1300) == .done)
+        #expect(h.engine.canvas.strokes.isEmpty)
+        #expect(h.command(.undo, at: 1301) == .done)
+        #expect(h.engine.canvas.strokes == before)
+    }
+
+    /// Any drawing, then undo until nothing changes and redo until nothing changes: the same drawing.
+    @Test func undoToTheStartAndRedoToTheEndGiveBackTheSameDrawing() async {
+        await propertyCheck(count: 40, input: EngineProperties.drawing, Gen.int(in: 0...3)) { strokes, clearAfter in
+            var h = EngineHarness.open()
+            var t = h.draw(Array(strokes.prefix(clearAfter)), from: 10)
+            if clearAfter < strokes.count {
+                _ = h.command(.clearCanvas, at: t)
+                t = h.draw(Array(strokes.dropFirst(clearAfter)), from: t + 10)
+            }
+            let drawing = h.engine.canvas.strokes
+            var steps = 0
+            while h.command(.undo, at: t + Double(steps)) == .done { steps += 1 }
+            #expect(h.engine.canvas.strokes.isEmpty, "undo goes back to the empty canvas")
+            while h.command(.redo, at: t + 100 + Double(steps)) == .done { steps += 1 }
+            #expect(h.engine.canvas.strokes == drawing)
+            #expect(h.engine.canvas.pointCount == drawing.reduce(0) { $0 + $1.points.count })
+        }
+    }
+
+    @Test func aStrokeTakesTheCurrentStyleAndTheEraserEndErases() {
+        var h = EngineHarness.open()
+        let marker = StrokeStyle(tool: .highlighter, color: StrokeColor(hex: "#edd400")!, width: 12)
+        #expect(h.command(.style(.set(tool: .highlighter, color: marker.color, width: 12)), at: 5) == .done)
+        #expect(h.events.contains { if case .tool(let e) = $0 { e.style == marker && e.source == .command } else { false } })
+        h.stroke(at: 10, through: Self.line)
+        #expect(h.engine.canvas.strokes.last?.style == marker)
+        h.enter(.eraser, at: 300)
+        h.stroke(at: 310, through: Self.line)
+        #expect(h.engine.canvas.strokes.last?.style.tool == .eraser)
+        #expect(h.engine.canvas.strokes.last?.style.color == marker.color)
+    }
+
+    @Test func theLaserIsNeverRecorded() {
+        var h = EngineHarness.open()
+        #expect(h.command(.style(.set(tool: .laser, color: nil, width: nil)), at: 5) == .done)
+        h.stroke(at: 10, through: Self.line)
+        #expect(h.engine.canvas.strokes.isEmpty && !h.engine.canvas.hasContent)
+    }
+
+    @Test func anEraserStrokeAloneIsNoContent() {
+        var h = EngineHarness.open()
+        h.enter(.eraser, at: 1)
+        h.stroke(at: 10, through: Self.line)
+        #expect(h.engine.canvas.strokes.count == 1 && !h.engine.canvas.hasContent)
+    }
+
+    @Test func toolPreviousSwitchesBetweenTheLastTwoTools() {
+        var h = EngineHarness.open()
+        #expect(h.command(.style(.set(tool: .eraser, color: nil, width: nil)), at: 1) == .done)
+        #expect(h.command(.style(.previousTool), at: 2) == .done)
+        #expect(h.engine.canvas.style.tool == .pen)
+        #expect(h.command(.style(.previousTool), at: 3) == .done)
+        #expect(h.engine.canvas.style.tool == .eraser)
+    }
+
+    @Test func coloursGoRoundThePaletteAndWidthsStepToTheirEnds() {
+        var h = EngineHarness.open()
+        let palette = StyleRequest.defaultPalette
+        #expect(h.command(.style(.nextColor), at: 1) == .done)
+        #expect(h.engine.canvas.style.color == palette[1])
+        #expect(h.command(.style(.previousColor), at: 2) == .done)
+        #expect(h.command(.style(.previousColor), at: 3) == .done)
+        #expect(h.engine.canvas.style.color == palette[palette.count - 1])
+        var t = 10.0
+        while h.command(.style(.wider), at: t) == .done { t += 1 }
+        #expect(h.engine.canvas.style.width == 64)
+        #expect(h.command(.style(.wider), at: t + 1) == .unchanged(reason: "the width is already 64, the widest"))
+        while h.command(.style(.narrower), at: t + 2) == .done { t += 1 }
+        #expect(h.engine.canvas.style.width == 1)
+    }
+
+    @Test func theNewActionsParseAndSpellBack() {
+        for text in ["redo", "tool:highlighter", "tool:previous", "color:#3465a4", "color:next", "color:previous", "width:+", "width:-"] {
+            #expect(Action(rawValue: text)?.rawValue == text, "\(text)")
+        }
+        for (text, message) in [("tool:brush", "unknown tool \"brush\""), ("color:#12345", "\"#12345\" is not a colour"), ("width:3", "width: takes + or -")] {
+            guard case .failure(let error) = Action.parse(text) else {
+                Issue.record("\(text) parsed")
+                continue
+            }
+            #expect(error.message.hasPrefix(message), "\(error.message)")
+        }
+    }
+}
