@@ -340,7 +340,7 @@ class DaemonLink {
             this.input = Gio.DataInputStream.new(this.connection.get_input_stream());
             this.output = this.connection.get_output_stream();
             this.readLine();
-            this.request('subscribe', {topics: ['canvas', 'pen', 'output', 'device']}, () => {
+            this.request('subscribe', {topics: ['canvas', 'pen', 'output', 'device', 'tool']}, () => {
                 this.request('status', {}, status => {
                     this.delay = 100;
                     this.announcedDown = false;
@@ -566,7 +566,7 @@ class StylusCanvas {
         switch (e.event) {
         case 'canvas':
             log_(`canvas ${e.state} (${e.cause}, ${e.stroke_count} strokes)`);
-            if (e.cause === 'undo' && e.stroke_count > 0) {
+            if ((e.cause === 'undo' || e.cause === 'redo') && e.stroke_count > 0) {
                 this.rebuildOnNextFetch = true;
                 this.fetchStrokes();
             } else if (e.stroke_count === 0 && (this.book.finished.length > 0 || this.book.liveStrokes.length > 0)) {
@@ -766,11 +766,11 @@ class StylusCanvas {
         log_(reactive ? 'takes pointer input' : 'click-through');
     }
 
-    // Escape minimizes, Ctrl+Z undoes: grabbed only while the canvas shows.
+    // Escape minimizes, Ctrl+Z undoes, Ctrl+Shift+Z and Ctrl+Y redo: grabbed only while the canvas shows.
     grabKeys() {
         if (this.accelerators.length > 0)
             return;
-        for (const [keys, what] of [['Escape', 'minimize'], ['<Control>z', 'undo']]) {
+        for (const [keys, what] of [['Escape', 'minimize'], ['<Control>z', 'undo'], ['<Control><Shift>z', 'redo'], ['<Control>y', 'redo']]) {
             const action = global.display.grab_accelerator(keys, Meta.KeyBindingFlags.NONE);
             if (action === Meta.KeyBindingAction.NONE) {
                 log_(`cannot grab ${keys}`);
@@ -791,7 +791,7 @@ class StylusCanvas {
         const grabbed = this.accelerators.find(a => a.action === action);
         if (!grabbed || !this.shown)
             return;
-        log_(`${grabbed.what === 'minimize' ? 'Escape' : 'Ctrl+Z'}: asking stylusd to ${grabbed.what}`);
+        log_(`a key: asking stylusd to ${grabbed.what}`);
         this.link.request(grabbed.what, {});
     }
 }

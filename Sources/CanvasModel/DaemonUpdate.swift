@@ -6,7 +6,9 @@ import StylusCore
 public enum DaemonUpdate: Sendable, Equatable {
     /// Subscribed (again, after a drop, when `again`); the canvas as `status`
     /// has it, whether the daemon captures the pen (filter mode), and its pens' surfaces.
-    case connected(canvas: CanvasState, strokeCount: Int, capturesPen: Bool, pens: [PenSurface], again: Bool)
+    case connected(canvas: CanvasState, strokeCount: Int, capturesPen: Bool, pens: [PenSurface], style: InkStyle, again: Bool)
+    /// A `tool` event: the style the next stroke gets.
+    case style(InkStyle)
     /// A pen came or went (a `device` event, then `status`): the pens' surfaces now.
     case pens([PenSurface])
     /// An `output` event: the daemon started or stopped capturing the pen.

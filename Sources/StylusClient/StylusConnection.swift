@@ -149,6 +149,11 @@ public final class StylusConnection {
     public func clear() throws(StylusClientError) -> StatusResult { try request(.clear) }
     /// Removes the last finished stroke; `changed` is false (with a reason) when there is none.
     public func undo() throws(StylusClientError) -> StatusResult { try request(.undo) }
+    public func redo() throws(StylusClientError) -> StatusResult { try request(.redo) }
+    /// The style of the next strokes; with any part given, changed to it.
+    public func tool(_ tool: DrawingTool? = nil, color: StrokeColor? = nil, width: Double? = nil) throws(StylusClientError) -> StatusResult {
+        try request(.tool(tool: tool, color: color, width: width))
+    }
     public func reload() throws(StylusClientError) -> StatusResult { try request(.reload) }
     public func precision(_ action: PrecisionRequest) throws(StylusClientError) -> StatusResult { try request(.precision(action)) }
     public func output(_ mode: OutputChoice) throws(StylusClientError) -> StatusResult { try request(.output(mode)) }

@@ -10,7 +10,8 @@ protocol CanvasSurfaceOwner: AnyObject {
     var hover: [UInt32: InkPoint] { get }
     var passesPointerInput: Bool { get }
     func requestMinimize(_ why: String)
-    func requestUndo()
+    /// Escape, Ctrl+Z, Ctrl+Shift+Z or Ctrl+Y on the open canvas.
+    func keyPressed(_ key: CanvasKey)
     func log(_ message: String)
     /// A monitor came, went or changed: cover what the placement says now.
     func monitorsChanged()

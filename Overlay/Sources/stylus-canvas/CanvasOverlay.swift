@@ -78,8 +78,9 @@ final class CanvasOverlay: CanvasSurfaceOwner {
 
     func handle(_ update: DaemonUpdate) {
         switch update {
-        case .connected(let canvas, let strokeCount, let capturesPen, let pens, let again):
+        case .connected(let canvas, let strokeCount, let capturesPen, let pens, let style, let again):
             connected = true
+            currentStyle = style
             connectionGeneration += 1
             log("\(again ? "reconnected" : "connected"): canvas \(canvas.rawValue), \(strokeCount) strokes\(capturesPen ? ", the daemon captures the pen" : "")")
             setDaemonCapturesPen(capturesPen)
@@ -106,9 +107,9 @@ final class CanvasOverlay: CanvasSurfaceOwner {
             }
         case .canvas(let canvas, let cause, let strokeCount):
             log("canvas \(canvas.rawValue) (\(cause), \(strokeCount) strokes)")
-            if cause == "undo", strokeCount > 0 {
-                // A stroke left: the next answer is drawn again whole (exact,
-                // whichever stroke went and whatever was drawn since).
+            if cause == "undo" || cause == "redo", strokeCount > 0 {
+                // A stroke left or came back (or a clear was taken back): the next
+                // answer is drawn again whole (exact, whatever was drawn since).
                 rebuildOnNextFetch = true
                 fetchStrokes()
             } else if strokeCount == 0, !book.finished.isEmpty || !book.liveStrokes.isEmpty {
@@ -126,6 +127,9 @@ final class CanvasOverlay: CanvasSurfaceOwner {
             fetchStrokes()
         case .pens(let surfaces):
             setPens(surfaces)
+        case .style(let style):
+            log("style \(style.tool.rawValue), \(style.color.hex), width \(InkLayers.describe(style.width))")
+            currentStyle = style
         case .capturesPen(let captures):
             if captures != daemonCapturesPen {
                 log(captures ? "the daemon captures the pen" : "the daemon no longer captures the pen: the canvas takes pointer input")
@@ -181,10 +185,15 @@ final class CanvasOverlay: CanvasSurfaceOwner {
         }
     }
 
-    func requestUndo() {
-        log("Ctrl+Z: asking stylusd to undo")
-        link.send(.undo) { error in
-            if let error { MainInbox.shared.post { printError("stylus-canvas: undo: \(error)\n") } }
+    func keyPressed(_ key: CanvasKey) {
+        switch key {
+        case .minimize: requestMinimize("Escape")
+        case .undo, .redo:
+            let command: DaemonLink.Command = key == .undo ? .undo : .redo
+            log("\(key == .undo ? "Ctrl+Z" : "Ctrl+Shift+Z"): asking stylusd to \(command)")
+            link.send(command) { error in
+                if let error { MainInbox.shared.post { printError("stylus-canvas: \(command): \(error)\n") } }
+            }
         }
     }
 

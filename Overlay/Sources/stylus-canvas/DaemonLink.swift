@@ -25,7 +25,7 @@ final class DaemonLink: Sendable {
     /// Starts following the daemon; `deliver` runs on the subscription's thread.
     /// `onEnd` is called when retrying cannot help (another user's daemon).
     func start(_ deliver: @escaping @Sendable (DaemonUpdate) -> Void, onEnd: @escaping @Sendable (String?) -> Void) {
-        let subscription = StylusSubscription(topics: [.canvas, .pen, .output, .device], path: path)
+        let subscription = StylusSubscription(topics: [.canvas, .pen, .output, .device, .tool], path: path)
         let path = path
         let h = subscription.start({ update in
             switch update {
@@ -56,7 +56,7 @@ final class DaemonLink: Sendable {
     private static func connected(_ status: StatusResult, again: Bool) -> DaemonUpdate {
         .connected(canvas: CanvasState(rawValue: status.canvas.state) ?? .minimized,
                    strokeCount: status.canvas.strokeCount, capturesPen: status.output.map { $0.capturesPen ?? ($0.mode == "filter") } ?? false,
-                   pens: pens(status), again: again)
+                   pens: pens(status), style: status.tool?.style ?? InkStyle(), again: again)
     }
 
     private static func pens(_ status: StatusResult) -> [PenSurface] {
@@ -80,6 +80,10 @@ final class DaemonLink: Sendable {
             return .canvas(state, cause: event.string("cause") ?? "", strokeCount: Int(number("stroke_count") ?? 0))
         case "stroke":
             return .strokeRecorded(index: Int(number("index") ?? 0))
+        case "tool":
+            guard let tool = event.string("tool") else { return nil }
+            return .style(InkStyle(tool: InkTool(name: tool), color: event.string("color").flatMap(InkColor.init(hex:)) ?? .red,
+                                      width: number("width") ?? InkStyle.defaultWidth))
         case "output":
             // A daemon older than captures_pen captured in every filter mode.
             if case .bool(let captures)? = event.fields["captures_pen"] { return .capturesPen(captures) }
@@ -91,7 +95,7 @@ final class DaemonLink: Sendable {
 
     // MARK: Requests, each on its own connection and thread; `done` runs on that thread.
 
-    enum Command: Sendable { case ack, minimize, undo, overlay(OverlayReport) }
+    enum Command: Sendable { case ack, minimize, undo, redo, overlay(OverlayReport) }
 
     func send(_ command: Command, done: @escaping @Sendable (String?) -> Void) {
         let path = path
@@ -102,6 +106,7 @@ final class DaemonLink: Sendable {
                 case .ack: _ = try connection.ack()
                 case .minimize: _ = try connection.minimize()
                 case .undo: _ = try connection.undo()
+                case .redo: _ = try connection.redo()
                 case .overlay(let report): _ = try connection.reportOverlay(report)
                 }
                 done(nil)
@@ -118,7 +123,7 @@ final class DaemonLink: Sendable {
             do throws(StylusClientError) {
                 let result = try StylusConnection(path: path).strokes()
                 done(.success(result.strokes.map { stroke in
-                    InkStroke(device: stroke.device, tool: InkTool(name: stroke.tool), points: stroke.points.map {
+                    InkStroke(device: stroke.device, style: stroke.style, points: stroke.points.map {
                         InkPoint(x: Double($0.point.x), y: Double($0.point.y), pressure: Double($0.point.pressure))
                     })
                 }))

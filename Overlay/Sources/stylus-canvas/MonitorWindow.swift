@@ -68,13 +68,10 @@ final class MonitorWindow: CanvasSurface {
         typealias KeyCallback = @convention(c) (OpaquePointer?, guint, guint, UInt32, UnsafeMutableRawPointer?) -> gboolean
         let onKey: KeyCallback = { _, keyval, _, modifiers, data in
             let owner = { Unmanaged<MonitorWindow>.fromOpaque(data!).takeUnretainedValue().owner }
-            if keyval == guint(GDK_KEY_Escape) {
-                MainActor.assumeIsolated { owner().requestMinimize("Escape") }
-                return 1
-            }
             let control = modifiers & UInt32(GDK_CONTROL_MASK.rawValue) != 0
-            guard control, keyval == guint(GDK_KEY_z) || keyval == guint(GDK_KEY_Z) else { return 0 }
-            MainActor.assumeIsolated { owner().requestUndo() }
+            let shift = modifiers & UInt32(GDK_SHIFT_MASK.rawValue) != 0
+            guard let key = CanvasKey(keysym: UInt32(keyval), control: control, shift: shift) else { return 0 }
+            MainActor.assumeIsolated { owner().keyPressed(key) }
             return 1
         }
         connectSignal(UnsafeMutableRawPointer(keys), "key-pressed", onKey, me)

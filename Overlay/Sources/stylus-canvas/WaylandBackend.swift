@@ -261,7 +261,7 @@ final class WaylandBackend: CanvasBackend {
     /// The one backend of this process, for the output listener's `done` (its data is the output).
     static var current: WaylandBackend?
 
-    // MARK: Keyboard: Escape minimizes, Ctrl+Z undoes, as on X11
+    // MARK: Keyboard: Escape minimizes, Ctrl+Z undoes, Ctrl+Shift+Z and Ctrl+Y redo, as on X11
 
     private static let seatListener: UnsafeMutablePointer<wl_seat_listener> = {
         var l = wl_seat_listener()
@@ -321,11 +321,9 @@ final class WaylandBackend: CanvasBackend {
     private func keyPressed(_ key: UInt32) {
         guard let xkbState, let owner else { return }
         let sym = xkb_state_key_get_one_sym(xkbState, key + 8)   // evdev code to XKB keycode
-        if sym == 0xff1b {   // XKB_KEY_Escape
-            owner.requestMinimize("Escape")
-        } else if sym == 0x7a || sym == 0x5a, xkb_state_mod_name_is_active(xkbState, "Control", XKB_STATE_MODS_EFFECTIVE) > 0 {
-            owner.requestUndo()
-        }
+        let control = xkb_state_mod_name_is_active(xkbState, "Control", XKB_STATE_MODS_EFFECTIVE) > 0
+        let shift = xkb_state_mod_name_is_active(xkbState, "Shift", XKB_STATE_MODS_EFFECTIVE) > 0
+        if let canvasKey = CanvasKey(keysym: sym, control: control, shift: shift) { owner.keyPressed(canvasKey) }
     }
 }
 
