@@ -185,7 +185,8 @@ test-tsan: deps-test
 
 # Hardware-in-the-loop: virtual pens in a QEMU guest with a stock Debian
 # kernel (this machine has no /dev/uinput). Status 77 means no guest could
-# start here at all; that is reported as SKIPPED, never as a pass.
+# start here at all; that is reported as SKIPPED, never as a pass. The guest
+# runs hil/tests/run.py (the tests are hil/tests/*_tests.py).
 hil: release
 	@hil/vm.sh; status=$$?; \
 	if [ $$status -eq 77 ]; then echo "hil: SKIPPED (see the reason above)"; exit 0; fi; \
@@ -208,17 +209,20 @@ bench: release release-bench overlay
 	$(MAKE) --no-print-directory bench-filter
 	$(MAKE) --no-print-directory bench-overlay
 
+# hil/bench/latency.py in the guest: a double press to a socket client, beside libinput debug-events.
 bench-latency: release release-bench
 	@HIL_SUITE=latency hil/vm.sh | tee -a bench-report.txt | grep -E '^latency:|SKIPPED'; true
 
 # The non-blocking loop under a flood of devices and reload (docs/SECURITY.md):
-# status p99 and the longest pen gap against twice their baseline, in one guest run.
+# status p99 and the longest pen gap against twice their baseline, in one guest run
+# (hil/tests/flood_tests.py, with these two targets asserted).
 bench-flood: release release-bench
 	@HIL_SUITE=flood hil/vm.sh | tee -a bench-report.txt | grep -E 'flood|SKIPPED'; true
 
 # Filter mode's pen latency, CPU and RSS beside interception-tools and
 # input-remapper, in one guest run. The guest runs on the host's root, so the
 # two peers are installed here; only root can (the guest has no sudo either).
+# The benchmark is hil/bench/filter_bench.py (HIL_BENCH_ARGS: its options).
 BENCH_FILTER_PEERS := interception-tools input-remapper
 bench-filter: release release-bench
 	@missing=$$(for p in $(BENCH_FILTER_PEERS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \

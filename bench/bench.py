@@ -4,7 +4,6 @@
 users run today. Benchmarks report; they do not fail on a missed target
 (the report says MET or MISSED). Usage: bench.py --bin DIR [--installed DIR] [--only NAME]"""
 import argparse
-import json
 import os
 import platform
 import selectors
@@ -19,6 +18,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RECORDING = os.path.join(ROOT, "Tests", "Fixtures", "recordings", "Wacom_Cintiq_22HDT_Pen.events")
 REPORT = []
+sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
+from stylusclient import Client  # noqa: E402  (the socket client the tests share)
 
 
 def say(line=""):
@@ -55,14 +56,11 @@ class Daemon:
         self.ready_after = time.perf_counter() - self.started
 
     def connect(self, topics=None):
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        s.connect(self.socket)
-        f = s.makefile("rb")
-        f.readline()
+        """A client, subscribed to `topics`. It lasts as long as the caller keeps it."""
+        client = Client(self.socket)
         if topics is not None:
-            s.sendall((json.dumps({"id": 1, "cmd": "subscribe", "topics": topics}) + "\n").encode())
-            f.readline()
-        return s, f
+            client.request("subscribe", topics=topics)
+        return client
 
     def proc_status(self, key):
         total = 0
@@ -182,8 +180,8 @@ def bench_fanout(args):
     for clients, stalled in [(1, False), (10, False), (100, False), (100, True)]:
         d = Daemon(os.path.join(args.bin, "stylusd"), "--replay", RECORDING, "--loop")
         if stalled:
-            s, _ = d.connect(["pen", "canvas", "double-press", "precision", "device"])
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            stalled_client = d.connect(["pen", "canvas", "double-press", "precision", "device"])
+            stalled_client.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         out = subprocess.run([os.path.join(args.bin, "stylus-bench"), "fanout", d.socket, str(clients), "10"],
                              capture_output=True, text=True, check=True).stdout
         d.stop()

@@ -32,7 +32,6 @@ import json
 import os
 import select
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -40,7 +39,8 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "overlay"))
-import overlay_test as ot  # noqa: E402
+import overlay_test as ot  # noqa: E402  (puts Tests/support on sys.path)
+from stylusclient import Client  # noqa: E402
 
 
 class XAttributes(ctypes.Structure):
@@ -123,7 +123,7 @@ def toggle_rounds(socket, rounds, bare, wait_until, last_open):
     and its ack), toggles back and waits for `minimized` and the bare pixel. One more
     opening after the measured ones calls `last_open` while open. Times in ms."""
     times = []
-    client = ot.Client(socket)
+    client = Client(socket)
     state = lambda: client.request("status")["result"]["canvas"]["state"]
     try:
         for round_ in range(rounds + 1):
@@ -298,11 +298,10 @@ def bench_ink(args, desktop, looks):
         expected = ink_recording(recording)
         s = RecordedPaceStack(args, desktop, root, (), replay=True, recording=recording)
         try:
-            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            sock.connect(s.socket)
-            sock.sendall(b'{"id":1,"cmd":"subscribe","topics":["canvas","pen"]}\n')
-            sock.setblocking(False)
-            buffered, state, tip_before, ended = b"", None, False, False
+            client = Client(s.socket)
+            client.send("subscribe", topics=["canvas", "pen"])     # its answer is read below, with the events
+            client.sock.setblocking(False)
+            state, tip_before, ended = None, False, False
             pending = []                  # [x, y, due (s), not polled yet]
             latencies, intervals, late, trace, delivery = [], [], [], [], []
             first_look, dropped, drawing = 0, 0, False
@@ -312,17 +311,15 @@ def bench_ink(args, desktop, looks):
                 ot.check(time.monotonic() < deadline, f"the generated session did not end within 120 s "
                                                       f"({len(latencies)} samples measured)")
                 if not pending:
-                    select.select([sock], [], [], 0.05)
+                    select.select([client.sock], [], [], 0.05)
                 try:
-                    data = sock.recv(1 << 16)
-                    ot.check(data, "stylusd closed the subscription")
+                    messages = client.read_available()
                 except BlockingIOError:
-                    data = b""
-                read_at = monotonic()
-                buffered += data
-                *lines, buffered = buffered.split(b"\n")
-                for line in lines:
-                    e = json.loads(line)
+                    messages = []
+                except EOFError:
+                    raise ot.Failure("stylusd closed the subscription")
+                read_at = client.received_at    # CLOCK_MONOTONIC, as monotonic() here
+                for e in messages:
                     kind = e.get("event")
                     if kind == "canvas":
                         state = e["state"]
@@ -359,7 +356,7 @@ def bench_ink(args, desktop, looks):
                     intervals.append((seen_at - last_poll) * 1000)
                 last_poll = seen_at
                 time.sleep(0.0005)
-            sock.close()
+            client.close()
             ot.check(drawing, "the canvas never opened during the generated session")
             shown = rss_kib(s.overlay.pid)
             s.minimize_and_wait()

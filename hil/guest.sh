@@ -18,18 +18,18 @@ udevadm settle
 echo "guest: kernel $(uname -r), udev running, /dev/uinput $( [ -c /dev/uinput ] && echo present || echo MISSING)"
 cd "$HIL_REPO"
 if [ "${HIL_SUITE:-tests}" = flood ]; then
-  HIL_FLOOD_TARGETS=1 /usr/bin/python3 hil/tests.py --stylusd "$HIL_REPO/.build/release/stylusd" --only flood 2>&1 | tee "$OUT/tests.log"
+  HIL_FLOOD_TARGETS=1 /usr/bin/python3 hil/tests/run.py --stylusd "$HIL_REPO/.build/release/stylusd" --only flood 2>&1 | tee "$OUT/tests.log"
 elif [ "${HIL_SUITE:-tests}" = floodprofile ]; then
-  HIL_FLOOD_PROFILE="$OUT" /usr/bin/python3 hil/tests.py --stylusd "$HIL_REPO/.build/release/stylusd" --only flood 2>&1 | tee "$OUT/tests.log"
+  HIL_FLOOD_PROFILE="$OUT" /usr/bin/python3 hil/tests/run.py --stylusd "$HIL_REPO/.build/release/stylusd" --only flood 2>&1 | tee "$OUT/tests.log"
 elif [ "${HIL_SUITE:-tests}" = filterbench ]; then
-  /usr/bin/python3 hil/filter_bench.py --stylusd "$HIL_REPO/.build/release/stylusd" \
+  /usr/bin/python3 hil/bench/filter_bench.py --stylusd "$HIL_REPO/.build/release/stylusd" \
     --static-stylusd "$HIL_REPO/.build-static/release/stylusd" ${HIL_ONLY:+--only "$HIL_ONLY"} $HIL_BENCH_ARGS 2>&1 | tee "$OUT/filterbench.log"
 elif [ "${HIL_SUITE:-tests}" = filterprofile ]; then
-  /usr/bin/python3 hil/filter_bench.py --stylusd "$HIL_REPO/.build/release/stylusd" --profile "$OUT" 2>&1 | tee "$OUT/filterbench.log"
+  /usr/bin/python3 hil/bench/filter_bench.py --stylusd "$HIL_REPO/.build/release/stylusd" --profile "$OUT" 2>&1 | tee "$OUT/filterbench.log"
 elif [ "${HIL_SUITE:-tests}" = latency ]; then
-  /usr/bin/python3 hil/latency.py --stylusd "$HIL_REPO/.build/release/stylusd" 2>&1 | tee "$OUT/latency.log"
+  /usr/bin/python3 hil/bench/latency.py --stylusd "$HIL_REPO/.build/release/stylusd" 2>&1 | tee "$OUT/latency.log"
 else
-  /usr/bin/python3 hil/tests.py --stylusd "$HIL_REPO/${HIL_BIN:-.build-static/release}/stylusd" --only "$HIL_ONLY" 2>&1 | tee "$OUT/tests.log"
+  /usr/bin/python3 hil/tests/run.py --stylusd "$HIL_REPO/${HIL_BIN:-.build-static/release}/stylusd" --only "$HIL_ONLY" 2>&1 | tee "$OUT/tests.log"
 fi
 status=${PIPESTATUS[0]}
 echo "$status" > "$OUT/status"

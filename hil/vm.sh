@@ -16,7 +16,7 @@
 # (make bench-flood), filterbench (make bench-filter), latency (make bench-latency),
 # and two profiles with perf in the guest, which keep their data in the cache's out/:
 # filterprofile (filter mode at 1 kHz) and floodprofile (the daemon during the flood);
-# HIL_BENCH_ARGS: more options for hil/filter_bench.py (see its --help).
+# HIL_BENCH_ARGS: more options for hil/bench/filter_bench.py (see its --help).
 set -uo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${HIL_CACHE:-$REPO/.hil}

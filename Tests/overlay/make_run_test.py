@@ -32,7 +32,8 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "Tests", "firstrun"))
 import overlay_test as ot  # noqa: E402
 from first_run import Make  # noqa: E402
-from stylustest import Client, Failure, check, private_directory, run_tests  # noqa: E402
+from stylusclient import Client  # noqa: E402
+from stylustest import Failure, check, private_directory, run_tests  # noqa: E402
 
 ARGS = None
 DESKTOP = None

@@ -28,7 +28,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
-from stylustest import Client, Failure, check, private_directory, run_tests  # noqa: E402
+from stylusclient import Client  # noqa: E402
+from stylustest import Failure, check, private_directory, run_tests  # noqa: E402
 
 RECORDING = os.path.join(ROOT, "Tests", "Fixtures", "recordings", "Wacom_Cintiq_22HDT_Pen.events")
 PACKAGES = ["xvfb", "xauth", "imagemagick", "x11-apps", "x11-utils", "openbox", "xcompmgr", "xdotool", "hsetroot"]

@@ -1,22 +1,23 @@
 # SPDX-License-Identifier: MIT
 """What the Python tests and tools share: a failed check, the test runner,
-stylusd in its own directories, and a socket client of protocol v1.
+and stylusd in its own directories (its socket client is stylusclient.py,
+beside this file).
 
-Used by Tests/contract/socket_contract.py, hil/tests.py (inside the QEMU
-guest, where the repository has the same layout) and
-tools/protocol_transcript.py. Each puts this folder on sys.path relative to
-its own file. Standard library only."""
+Used by the suites under Tests/ (contract, firstrun, actions, overlay),
+hil/harness.py (inside the QEMU guest, which mounts the whole repository)
+and tools/protocol_transcript.py. Each puts this folder on sys.path
+relative to its own file. Standard library only."""
 import contextlib
-import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import threading
 import time
 import traceback
+
+from stylusclient import Client
 
 
 class Failure(Exception):
@@ -142,48 +143,3 @@ class Daemon:
                 return
             time.sleep(0.02)
         raise Failure(f"no log line with {text!r}: {self.log}")
-
-
-class Client:
-    """One connection: its `hello`, requests with their answers, and the
-    events that arrive meanwhile."""
-
-    def __init__(self, path):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.settimeout(10)
-        self.sock.connect(path)
-        self.file = self.sock.makefile("rb")
-        self.hello = self.read()
-        self.next_id = 1
-        self.events = []
-
-    def read(self):
-        line = self.file.readline()
-        if not line:
-            raise EOFError("connection closed")
-        return json.loads(line)
-
-    def send_raw(self, data):
-        self.sock.sendall(data)
-
-    def request(self, cmd, **fields):
-        rid = self.next_id
-        self.next_id += 1
-        self.send_raw((json.dumps(dict(id=rid, cmd=cmd, **fields)) + "\n").encode())
-        while True:
-            message = self.read()
-            if "event" in message:
-                self.events.append(message)
-            elif message.get("id") == rid:
-                return message
-
-    def next_event(self):
-        if self.events:
-            return self.events.pop(0)
-        while True:
-            message = self.read()
-            if "event" in message:
-                return message
-
-    def close(self):
-        self.sock.close()

@@ -1,42 +1,27 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""Hardware-in-the-loop: `stylusctl output` switches the output at run time
-(issue 10, Modes). observe is the user's escape hatch: it gives the real node
-back at once and removes the clone; filter takes the node again.
-
-tests.py imports the tests from here (`from output_switch_tests import *`);
-they import the harness (`import tests`) only when they run."""
-import errno
-import fcntl
+"""Hardware-in-the-loop: `stylusctl output` switches the output at run time.
+observe is the user's escape hatch: it gives the real node back at once and
+removes the clone; filter takes the node again."""
 import os
 import re
 import subprocess
 import time
 
-__all__ = ["test_output_observe_frees_the_node_at_once_and_filter_grabs_it_again"]
-
-EVIOCGRAB = 0x40044590
-
+import harness
+from harness import VirtualPen, start, try_grab
+from stylustest import check
 
 def grab_succeeds(node):
     """Whether this process can grab `node` now (the grab is let go at once)."""
     fd = os.open(node, os.O_RDONLY | os.O_NONBLOCK)
     try:
-        fcntl.ioctl(fd, EVIOCGRAB, 1)
-    except OSError as error:
-        if error.errno == errno.EBUSY:
-            return False
-        raise
-    else:
-        fcntl.ioctl(fd, EVIOCGRAB, 0)
-        return True
+        return try_grab(fd)
     finally:
         os.close(fd)
 
 
 def stylusctl(d, *args):
-    import tests
-    program = os.path.join(os.path.dirname(tests.STYLUSD), "stylusctl")
+    program = os.path.join(os.path.dirname(harness.STYLUSD), "stylusctl")
     return subprocess.run([program, *args, "--socket", d.socket_path], capture_output=True, text=True, timeout=20)
 
 
@@ -45,10 +30,8 @@ def clones(d):
 
 
 def test_output_observe_frees_the_node_at_once_and_filter_grabs_it_again():
-    import tests
-    from tests import check
-    pen = tests.VirtualPen()
-    d = tests.start("--output", "filter")
+    pen = VirtualPen()
+    d = start("--output", "filter")
     try:
         d.wait_device("pen")
         check(d.request("subscribe", topics=["output"])["ok"], "subscribe output")

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""Filter-mode benchmark in the guest (issue 10): how long a pen report takes
+"""Filter-mode benchmark in the guest: how long a pen report takes
 to get through a grab-and-forward program, and what the forwarding costs.
 
 One virtual pen (python-libevdev uinput) draws REPORTS reports at 200 Hz and
@@ -96,8 +96,10 @@ if __name__ == "__main__" and sys.argv[1:2] == ["--reader"]:
 
 # ------------------------------------------------------------ the harness side
 
-sys.path.insert(0, HERE)
-import tests  # noqa: E402  (virtual pens, the daemon under test)
+sys.path.insert(0, os.path.dirname(HERE))   # hil/
+import harness  # noqa: E402  (virtual pens, the daemon under test)
+from harness import VirtualPen, perf_top  # noqa: E402
+from kill9 import kill_9_figures  # noqa: E402  (the same rounds the filter-mode safety test bounds)
 from latency import percentile  # noqa: E402
 from libevdev import InputEvent as E, EV_ABS as A, EV_KEY as K  # noqa: E402
 
@@ -314,7 +316,7 @@ class Stylusd:
     path_backend = False
 
     def start(self, pen):
-        self.d = tests.Stylusd("--output", "filter", *(["--device", pen.node] if self.path_backend else []))
+        self.d = harness.Stylusd("--output", "filter", *(["--device", pen.node] if self.path_backend else []))
         self.d.wait_log("stylusd: ready", timeout=60)
         self.d.wait_log("filter: grabbed", timeout=30)
         wait_until_children_idle(self.d.proc.pid)
@@ -478,8 +480,8 @@ def measure(forwarder, pen, reports, label=""):
 
 def rss_after_drawing(pen, mode, binary):
     """VmRSS of a daemon in `mode` after one stroke of 1000 reports at 1 kHz."""
-    tests.STYLUSD = binary
-    d = tests.Stylusd("--output", mode)
+    harness.STYLUSD = binary
+    d = harness.Stylusd("--output", mode)
     try:
         d.wait_log("stylusd: ready", timeout=60)
         d.wait_log("filter: grabbed" if mode == "filter" else "pens found:", timeout=30)
@@ -496,7 +498,6 @@ def kill_9_goal():
     with expedited RCU grace periods, where what is left is the process's own
     exit; with the default ones, at most 100 ms beyond a minimal
     grab-and-clone process (the kernel's share)."""
-    from filter_safety_tests import kill_9_figures
     try:
         default, expedited = kill_9_figures()
     except Exception as e:
@@ -565,11 +566,11 @@ def profile(pen, reports, out_dir):
         finally:
             forwarder.stop()
         time.sleep(0.5)
-    for line in tests.perf_top(data, "dso"):
+    for line in perf_top(data, "dso"):
         print(f"filterbench: profile: perf record, by object: {line}", flush=True)
-    for line in tests.perf_top(data, "symbol", children=True):
+    for line in perf_top(data, "symbol", children=True):
         print(f"filterbench: profile: perf record, with callees: {line}", flush=True)
-    for line in tests.perf_top(data):
+    for line in perf_top(data):
         print(f"filterbench: profile: perf record, self: {line}", flush=True)
 
 
@@ -590,7 +591,7 @@ def main():
     ap.add_argument("--profile", metavar="DIR",
                     help="only profile stylusd at 1 kHz (perf stat, record and trace) beside interception-tools (perf stat), leaving the data in DIR")
     a = ap.parse_args()
-    tests.STYLUSD = a.stylusd
+    harness.STYLUSD = a.stylusd
     with open("/sys/devices/system/clocksource/clocksource0/current_clocksource") as f:
         clocksource = f.read().strip()
     global sleep_slack_s
@@ -603,7 +604,7 @@ def main():
     print(f"filterbench: timer: a 1 ms sleep ends {late_ms:.2f} ms late on average "
           f"(clocksource {clocksource}); the writer yields for the last {sleep_slack_s * 1000:.1f} ms of each period",
           flush=True)
-    pen = tests.VirtualPen(name=PEN_NAME)
+    pen = VirtualPen(name=PEN_NAME)
     if a.profile:
         try:
             profile(pen, a.reports, a.profile)

@@ -1,13 +1,9 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""Hardware-in-the-loop: what the desktop sees of the pen in filter mode
-(issue 10): the clone as libinput lists it, precision on the cursor, the pen
-taken away while the canvas is open, and a real recording played through the
-grabbed pen, read back from the clone and compared with what
-`stylusd replay --output-frames` predicts.
-
-tests.py imports the tests from here (`from filter_behaviour_tests import *`);
-they import the harness (`import tests`) only when they run."""
+"""Hardware-in-the-loop: what the desktop sees of the pen in filter mode:
+the clone as libinput lists it, precision on the cursor, the pen taken away
+while the canvas is open, and a real recording played through the grabbed
+pen, read back from the clone and compared with what
+`stylusd replay --output-frames` predicts; bound pad buttons withheld."""
 import bisect
 import fcntl
 import os
@@ -17,16 +13,13 @@ import struct
 import subprocess
 import time
 
-__all__ = [
-    "test_filter_clone_is_a_tablet_with_the_real_pens_capabilities",
-    "test_filter_precision_slows_a_light_stroke_and_hovering_is_exact",
-    "test_filter_canvas_takes_the_clone_out_of_proximity_and_gives_it_back",
-    "test_filter_a_press_in_the_frame_that_lifts_the_tip_is_withheld_with_its_double_press",
-    "test_filter_a_recording_reaches_the_clone_as_the_replay_predicts",
-    "test_filter_without_capture_the_clone_follows_the_pen_over_the_open_canvas_and_status_says_so",
-    "test_filter_a_bound_pad_button_is_withheld_others_pass_and_unbinding_releases_the_pad",
-    "test_filter_a_binding_for_a_button_the_pad_lacks_leaves_it_alone_and_a_reload_that_binds_one_grabs_it",
-]
+import libevdev
+from libevdev import InputEvent as E, EV_ABS as A, EV_KEY as K
+
+import harness
+from filter_tests import INTERVAL_S
+from harness import RECORDINGS, SYN, CloneReader, Stylusd, VirtualPen, destroy_uinput, make_pad, start
+from stylustest import Failure, check
 
 EV_SYN, EV_KEY, EV_ABS, EV_MSC = 0, 1, 3, 4
 SYN_REPORT, SYN_DROPPED = 0, 3
@@ -45,10 +38,7 @@ def last(values, default=None):
 def hovering_pen_in_filter_mode(*args):
     """A pen hovering over the tablet, stylusd in filter mode over it, and a
     reader of the clone: (pen, daemon, reader)."""
-    import tests
-    from tests import E, EV_ABS as A
-    from uinput_tests import CloneReader
-    pen = tests.VirtualPen()
+    pen = VirtualPen()
     d, clone = filter_daemon_for(*args)
     reader = CloneReader(clone)
     pen.enter()
@@ -61,8 +51,7 @@ def hovering_pen_in_filter_mode(*args):
 
 def filter_daemon_for(*args, prefix=()):
     """stylusd in filter mode over the pen there is, once it grabbed it: (daemon, clone node)."""
-    import tests
-    d = tests.Stylusd("--output", "filter", *args, prefix=prefix)
+    d = Stylusd("--output", "filter", *args, prefix=prefix)
     d.wait_log("stylusd: ready", timeout=60)
     d.connect()
     d.wait_device("pen")
@@ -108,7 +97,6 @@ def kernel_phys(node):
 
 def describe(node):
     """Everything a compositor reads of a node, through python-libevdev."""
-    import libevdev
     with open(node, "rb") as f:
         dev = libevdev.Device(f)
         abs_axes = {}
@@ -125,9 +113,7 @@ def describe(node):
 
 
 def test_filter_clone_is_a_tablet_with_the_real_pens_capabilities():
-    import tests
-    from tests import check
-    pen = tests.VirtualPen(buttons=("BTN_STYLUS", "BTN_STYLUS2", "BTN_STYLUS3"))
+    pen = VirtualPen(buttons=("BTN_STYLUS", "BTN_STYLUS2", "BTN_STYLUS3"))
     d, clone = filter_daemon_for()
     try:
         real, copy = describe(pen.node), describe(clone)
@@ -177,7 +163,6 @@ def test_filter_clone_is_a_tablet_with_the_real_pens_capabilities():
 # ------------------------------------------------------------ precision
 
 def test_filter_precision_slows_a_light_stroke_and_hovering_is_exact():
-    from tests import check, E, EV_ABS as A, EV_KEY as K
     pen, d, reader = hovering_pen_in_filter_mode()
     try:
         check(d.request("precision", action="enable")["ok"], "precision enable")
@@ -215,7 +200,6 @@ def test_filter_precision_slows_a_light_stroke_and_hovering_is_exact():
 # ------------------------------------------------------------ the canvas
 
 def test_filter_canvas_takes_the_clone_out_of_proximity_and_gives_it_back():
-    from tests import check, E, EV_ABS as A
     pen, d, reader = hovering_pen_in_filter_mode()
     try:
         check(last(reader.keys("BTN_TOOL_PEN")) == 1, "the clone is not in proximity while the pen hovers")
@@ -261,7 +245,6 @@ def test_filter_a_press_in_the_frame_that_lifts_the_tip_is_withheld_with_its_dou
     the tip-up arrive in one frame. That frame is a press with the tip up, so
     the press is withheld, and with the second press the double press is
     whole: the clone gets the stroke and no BTN_STYLUS press at all."""
-    from tests import check, E, EV_ABS as A, EV_KEY as K
     pen, d, reader = hovering_pen_in_filter_mode()
     try:
         pen.frame(E(A.ABS_PRESSURE, 3000), E(K.BTN_TOUCH, 1))
@@ -291,7 +274,6 @@ def test_filter_without_capture_the_clone_follows_the_pen_over_the_open_canvas_a
     proximity and keeps moving with the canvas open, so the pen still reaches
     the desktop, and status says captures_pen false, so that the overlay
     takes the pen's clicks itself instead of letting them through."""
-    from tests import check, E, EV_ABS as A
     pen, d, reader = hovering_pen_in_filter_mode("--no-capture")
     try:
         check(d.request("status")["result"]["output"]["captures_pen"] is False, "captures_pen with --no-capture")
@@ -365,7 +347,6 @@ class Recording:
     def create_pen(self, name):
         """The recorded device on uinput, with the uinput descriptor kept to
         write whole frames in one write(2) each."""
-        import libevdev
         dev = libevdev.Device()
         dev.name = name
         dev.phys = "stylusd-hil/recording"
@@ -501,9 +482,7 @@ def test_filter_a_recording_reaches_the_clone_as_the_replay_predicts():
     the recording as the kernel filtered it, at those times. The clone must
     give its readers exactly what `stylusd replay --output-frames` predicts
     for that stream (the clone's kernel filtering applied), event for event."""
-    import tests
-    from tests import check
-    rec = Recording(os.path.join(tests.RECORDINGS, "Wacom_Cintiq_22HDT_Pen.events"))
+    rec = Recording(os.path.join(RECORDINGS, "Wacom_Cintiq_22HDT_Pen.events"))
     device, uinput = rec.create_pen("stylusd-hil Cintiq 22HDT Pen")
     # One guest CPU for the player, stylusd and the clone's reader, readers
     # first: a stalled emulator stops all three together, and a reader is
@@ -514,7 +493,7 @@ def test_filter_a_recording_reaches_the_clone_as_the_replay_predicts():
         d, clone = filter_daemon_for(prefix=("chrt", "-f", "5"))
     except BaseException:
         os.sched_setaffinity(0, cpus)
-        tests.destroy_uinput(device)
+        destroy_uinput(device)
         raise
     # The clone read by evemu-record (C) at real-time priority, where a Python
     # reader lost events under emulation (the clone's evdev buffer holds ~40
@@ -552,7 +531,7 @@ def test_filter_a_recording_reaches_the_clone_as_the_replay_predicts():
         record.terminate()
         record.wait()
         d.stop()
-        tests.destroy_uinput(device)
+        destroy_uinput(device)
         uinput.close()
         os.sched_setaffinity(0, cpus)
     got = []
@@ -581,7 +560,7 @@ def test_filter_a_recording_reaches_the_clone_as_the_replay_predicts():
     for label, frames in (("before", before), ("after", after)):
         path = f"/tmp/22hdt.delivered-{label}.events"
         write_evemu(path, rec, frames)
-        predictions.append((label, predicted_clone(tests.STYLUSD, path, KernelFilter({}))))
+        predictions.append((label, predicted_clone(harness.STYLUSD, path, KernelFilter({}))))
     stylus = [v for t, c, v in got if t == EV_KEY and c in (BTN_STYLUS, BTN_STYLUS2)]
     print(f"    {len(before)} frames delivered, {pinned} timed by the daemon's events, the others within {lateness} µs; {len(got)} clone events, "
           f"{len(doubles)} double presses live, {stylus.count(1)} side-button presses reached the clone")
@@ -592,8 +571,8 @@ def test_filter_a_recording_reaches_the_clone_as_the_replay_predicts():
     if not matches:
         label, p = predictions[0]
         i = first_difference(p, got)
-        raise tests.Failure(f"the clone differs from the prediction at event {i} of {len(p)} predicted, {len(got)} read: "
-                            f"predicted {p[max(0, i - 4):i + 4]}, read {got[max(0, i - 4):i + 4]}")
+        raise Failure(f"the clone differs from the prediction at event {i} of {len(p)} predicted, {len(got)} read: "
+                      f"predicted {p[max(0, i - 4):i + 4]}, read {got[max(0, i - 4):i + 4]}")
     print(f"    the clone's {len(got)} events equal the prediction from the {' and '.join(matches)}-write times")
     # The recording's own timing has 5; an emulator's stall can move a press across the interval.
     check(len(doubles) >= 3, f"only {len(doubles)} double presses live: too few for the comparison to show the rule")
@@ -606,13 +585,10 @@ def test_filter_a_bound_pad_button_is_withheld_others_pass_and_unbinding_release
     press never reaches the clone, a single click of pad-0 does once the interval ends, pad-1
     (unbound) passes at once, also while the canvas is open (a pad is never taken away). A
     reload that binds no pad button any more releases the pad and removes its clone."""
-    import tests
-    from tests import check, E, SYN, EV_KEY as K
-    from uinput_tests import CloneReader, INTERVAL_S
     config = "/tmp/hil-pad-config.toml"
     with open(config, "w") as f:
         f.write('[bindings]\npad-0 = "toggle-canvas"\n')
-    pad = tests.make_pad(buttons=4)
+    pad = make_pad(buttons=4)
     node = pad.devnode
     d = reader = None
 
@@ -622,7 +598,7 @@ def test_filter_a_bound_pad_button_is_withheld_others_pass_and_unbinding_release
         pad.send_events([E(code, 0), SYN])
 
     try:
-        d = tests.start("--output", "filter", "--config", config)
+        d = start("--output", "filter", "--config", config)
         d.wait_device("pad")
         d.wait_log(f"filter: grabbed {node}", timeout=10)
         line = next(l for l in d.log if f"grabbed {node}" in l)
@@ -672,7 +648,7 @@ def test_filter_a_bound_pad_button_is_withheld_others_pass_and_unbinding_release
             reader.close()
         if d:
             d.stop()
-        tests.destroy_uinput(pad)
+        destroy_uinput(pad)
 
 
 def input_device_names():
@@ -684,16 +660,14 @@ def input_device_names():
 def test_filter_a_binding_for_a_button_the_pad_lacks_leaves_it_alone_and_a_reload_that_binds_one_grabs_it():
     """pad-8 bound, a four-button pad: nothing of the pad is grabbed (its buttons reach the desktop
     from the real node). A reload that binds pad-1 grabs it and clones it."""
-    import tests
-    from tests import check
     config = "/tmp/hil-pad-config-2.toml"
     with open(config, "w") as f:
         f.write('[bindings]\npad-8 = "undo"\n')
-    pad = tests.make_pad(buttons=4)
+    pad = make_pad(buttons=4)
     node = pad.devnode
     d = None
     try:
-        d = tests.start("--output", "filter", "--config", config)
+        d = start("--output", "filter", "--config", config)
         d.wait_device("pad")
         settle(0.5)
         check(not any(f"grabbed {node}" in l for l in d.log), f"the pad was grabbed for a button it lacks: {d.log[-5:]}")
@@ -712,4 +686,4 @@ def test_filter_a_binding_for_a_button_the_pad_lacks_leaves_it_alone_and_a_reloa
     finally:
         if d:
             d.stop()
-        tests.destroy_uinput(pad)
+        destroy_uinput(pad)

@@ -1,266 +1,24 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""Hardware-in-the-loop tests: run inside the QEMU guest (hil/vm.sh), where
-uinput exists. Each test creates virtual devices with python3-libevdev, runs
-the real stylusd, and checks what it prints. Prints 'N passed, N failed'.
-
-Virtual devices are tagged: named "stylusd-hil ...", with phys "stylusd-hil/N"
-(what a udev rule or a desktop's device filter can match). They only ever
-exist inside the guest, so a developer's desktop session never sees them."""
-import argparse
+"""Hardware-in-the-loop: the daemon with real input devices (uinput, in the
+QEMU guest). Pens and pads that come and go, double presses and precision
+read from the socket, what `stylusd probe` reports, nodes it cannot open,
+an idle daemon's wakeups, the udev rule and the systemd units, and a real
+recording played through a virtual pen."""
 import glob
 import json
 import os
 import shutil
-import queue
-import socket
 import subprocess
-import sys
 import threading
 import time
 
 import libevdev
-from libevdev import InputAbsInfo as Abs, InputEvent as E, EV_ABS, EV_KEY, EV_SYN
+from libevdev import InputEvent as E, EV_ABS, EV_KEY
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "Tests", "support"))
-from stylustest import Failure, check, run_tests  # noqa: E402  (shared with the socket contract)
-RECORDINGS = os.path.join(HERE, "..", "Tests", "Fixtures", "recordings")
-STYLUSD = None
-SYN = E(EV_SYN.SYN_REPORT, 0)
-_serial = [0]
+import harness
+from harness import RECORDINGS, REPO, SYN, Stylusd, VirtualPen, destroy_uinput, make_pad, pen_and_daemon, start
+from stylustest import check
 
-
-class Stylusd:
-    """The real daemon, with its own runtime and state directories. Tests
-    see it the way clients do: through its socket, subscribed to every
-    topic; its log lines are collected from stderr."""
-
-    _count = [0]
-
-    def __init__(self, *args, prefix=(), owner=None):
-        Stylusd._count[0] += 1
-        self.root = f"/tmp/hil-daemon-{Stylusd._count[0]}"
-        os.makedirs(self.root, mode=0o700, exist_ok=True)
-        if owner is not None:
-            os.chown(self.root, owner, owner)
-        env = dict(os.environ, XDG_RUNTIME_DIR=self.root, XDG_STATE_HOME=os.path.join(self.root, "state"),
-                   XDG_CONFIG_HOME=os.path.join(self.root, "config"))
-        self.socket_path = os.path.join(self.root, "stylusd", "stylusd.sock")
-        # These tests read the real node beside the daemon (evemu-record, libinput). The
-        # daemon's default, auto, is filter here where /dev/uinput exists, and would grab
-        # it: a test that means filter mode says --output itself.
-        if not any(a == "--output" or a.startswith("--output=") for a in args):
-            args = ("--output", "observe", *args)
-        self.proc = subprocess.Popen([*prefix, STYLUSD, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
-                                     text=True, bufsize=1)
-        self.events, self.log, self.responses = [], [], queue.Queue()
-        self._changed = threading.Condition()
-        self._next_id = 1
-        self.sock = None
-        threading.Thread(target=self._read_log, daemon=True).start()
-
-    def _read_log(self):
-        for line in self.proc.stderr:
-            with self._changed:
-                self.log.append(line.rstrip("\n"))
-                self._changed.notify_all()
-
-    def _read_socket(self):
-        for line in self.sock.makefile("rb"):
-            message = json.loads(line)
-            if "event" in message:
-                with self._changed:
-                    self.events.append(message)
-                    self._changed.notify_all()
-            else:
-                self.responses.put(message)
-
-    def connect(self):
-        """Subscribes to everything, pen samples included."""
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.connect(self.socket_path)
-        greeting = self.sock.makefile("rb").readline()
-        check(json.loads(greeting)["event"] == "hello", f"no hello: {greeting!r}")
-        threading.Thread(target=self._read_socket, daemon=True).start()
-        check(self.request("subscribe", topics=["canvas", "double-press", "precision", "device", "pen"])["ok"], "subscribe")
-
-    def request(self, cmd, **fields):
-        rid = self._next_id
-        self._next_id += 1
-        self.sock.sendall((json.dumps(dict(id=rid, cmd=cmd, **fields)) + "\n").encode())
-        while True:
-            response = self.responses.get(timeout=10)
-            if response.get("id") == rid:
-                return response
-
-    def wait_device(self, kind, timeout=20):
-        """A device present (startup enumeration happens before anyone can subscribe)."""
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            devices = self.request("status")["result"]["input"]["devices"]
-            if any(d["kind"] == kind for d in devices):
-                return devices
-            time.sleep(0.1)
-        raise Failure(f"no {kind} device after {timeout} s; log: {self.log[-5:]}")
-
-    def wait(self, predicate, timeout=10, what="an event"):
-        end = time.monotonic() + timeout
-        with self._changed:
-            while True:
-                for e in self.events:
-                    if predicate(e):
-                        return e
-                left = end - time.monotonic()
-                if left <= 0:
-                    shown = [e for e in self.events if e["event"] != "pen"][-8:]
-                    raise Failure(f"timed out waiting for {what}; events: {shown}; log: {self.log[-5:]}")
-                self._changed.wait(left)
-
-    def wait_log(self, text, timeout=10):
-        end = time.monotonic() + timeout
-        with self._changed:
-            while not any(text in line for line in self.log):
-                left = end - time.monotonic()
-                if left <= 0:
-                    raise Failure(f"timed out waiting for log line {text!r}; log: {self.log}")
-                self._changed.wait(left)
-
-    def of(self, kind, **fields):
-        return [e for e in self.events if e.get("event") == kind and all(e.get(k) == v for k, v in fields.items())]
-
-    def alive(self):
-        return self.proc.poll() is None
-
-    def stop(self):
-        if self.alive():
-            self.proc.terminate()
-        try:
-            status = self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            raise Failure("stylusd did not stop on SIGTERM within 10 s")
-        if self.sock:
-            self.sock.close()
-        time.sleep(0.1)
-        return status
-
-
-def perf_top(data, sort="dso,symbol", children=False):
-    """The heaviest entries (0.7 % of the samples or more) of a `perf record`
-    file, one line each: share (with `children`, the share with callees and
-    then the own share), then the `sort` keys (the profiles of
-    HIL_SUITE=filterprofile and floodprofile)."""
-    report = subprocess.run(["perf", "report", "-i", data, "--stdio", "--children" if children else "--no-children",
-                             "-g", "none", "--percent-limit", "0.7", "--sort", sort],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
-    width = (3 if children else 2) + sort.count(",") + 1
-    return [" ".join(line.split()[:width])[:170] for line in report.splitlines()
-            if line.strip() and not line.startswith("#")]
-
-
-def destroy_uinput(device):
-    """Removes a uinput device now. python-libevdev destroys it only when the
-    garbage collector gets to it, which reference cycles can postpone."""
-    clib = getattr(device, "_uinput", None)
-    if clib is not None and clib._uinput_device is not None:
-        clib._uinput_destroy(clib._uinput_device)
-        clib._uinput_device = None
-
-
-class VirtualPen:
-    """A Wacom-style pen on uinput. One proximity in/out cycle at creation
-    stops libinput 1.22 from forcing proximity-out while the pen hovers."""
-
-    def __init__(self, name="stylusd-hil pen", buttons=("BTN_STYLUS", "BTN_STYLUS2"), direct=False,
-                 vendor=0x056A, product=0x0357, eraser=True):
-        _serial[0] += 1
-        d = libevdev.Device()
-        d.name = name
-        d.phys = f"stylusd-hil/{_serial[0]}"
-        d.id = {"bustype": 0x03, "vendor": vendor, "product": product, "version": 1}
-        keys = ["BTN_TOOL_PEN", "BTN_TOUCH", *buttons] + (["BTN_TOOL_RUBBER"] if eraser else [])
-        for k in keys:
-            d.enable(getattr(EV_KEY, k))
-        d.enable(EV_ABS.ABS_X, Abs(minimum=0, maximum=44800, resolution=200))
-        d.enable(EV_ABS.ABS_Y, Abs(minimum=0, maximum=29600, resolution=200))
-        d.enable(EV_ABS.ABS_PRESSURE, Abs(minimum=0, maximum=8191))
-        d.enable(EV_ABS.ABS_DISTANCE, Abs(minimum=0, maximum=63))
-        d.enable(EV_ABS.ABS_TILT_X, Abs(minimum=-64, maximum=63, resolution=57))
-        d.enable(EV_ABS.ABS_TILT_Y, Abs(minimum=-64, maximum=63, resolution=57))
-        d.enable(libevdev.INPUT_PROP_DIRECT if direct else libevdev.INPUT_PROP_POINTER)
-        self.uinput = d.create_uinput_device()
-        self.node = self.uinput.devnode
-        self.x, self.y = 20000, 15000
-        subprocess.run(["udevadm", "settle"], check=False)
-
-    def frame(self, *events, pause=0.01):
-        self.uinput.send_events(list(events) + [SYN])
-        if pause:
-            time.sleep(pause)
-
-    def warm_up(self):
-        self.enter()
-        self.leave()
-
-    def enter(self):
-        self.frame(E(EV_ABS.ABS_X, self.x), E(EV_ABS.ABS_Y, self.y), E(EV_ABS.ABS_DISTANCE, 30),
-                   E(EV_KEY.BTN_TOOL_PEN, 1), pause=0.05)
-
-    def leave(self):
-        self.frame(E(EV_KEY.BTN_TOOL_PEN, 0), pause=0.1)
-
-    def press(self, button="BTN_STYLUS"):
-        self.frame(E(getattr(EV_KEY, button), 1))
-
-    def release(self, button="BTN_STYLUS"):
-        self.frame(E(getattr(EV_KEY, button), 0))
-
-    def click(self, button="BTN_STYLUS", hold=0.08):
-        self.press(button)
-        time.sleep(hold)
-        self.release(button)
-
-    def double_click(self, button="BTN_STYLUS", gap=0.3, hold=0.08):
-        start = time.monotonic()
-        self.click(button, hold)
-        time.sleep(max(0, gap - (time.monotonic() - start)))
-        self.click(button, hold)
-
-    def pressure(self, value, touch=None):
-        self.x += 40
-        events = [E(EV_ABS.ABS_X, self.x), E(EV_ABS.ABS_PRESSURE, int(value * 8191))]
-        if touch is not None:
-            events.append(E(EV_KEY.BTN_TOUCH, 1 if touch else 0))
-        self.frame(*events, pause=0.02)
-
-    def destroy(self):
-        destroy_uinput(self.uinput)
-
-
-def pen_and_daemon(**pen_options):
-    """A pen, then stylusd, then one proximity cycle that libinput sees, so
-    that libinput stops forcing proximity-out while the pen hovers."""
-    pen = VirtualPen(**pen_options)
-    d = start()
-    d.wait_device("pen")
-    pen.warm_up()
-    d.wait(lambda e: e["event"] == "proximity" and e["state"] == "out", what="warm-up proximity out")
-    with d._changed:
-        d.events.clear()
-    return pen, d
-
-
-def start(*args):
-    d = Stylusd(*args)
-    # The first start in a fresh guest reads libinput's and libwacom's data
-    # over 9p with a cold cache: under a loaded host that has taken over 20 s.
-    d.wait_log("stylusd: ready", timeout=60)
-    d.connect()
-    return d
-
-
-# ---------------------------------------------------------------- tests
 
 def test_button_only_until_a_pen_is_hotplugged():
     d = start()
@@ -394,7 +152,7 @@ def test_probe_describes_pens_displays_and_pads():
     huion = VirtualPen(name="stylusd-hil huion pen", vendor=0x256C, product=0x006D,
                        buttons=("BTN_STYLUS", "BTN_STYLUS2", "BTN_STYLUS3"))
     try:
-        out = subprocess.run([STYLUSD, "probe", "--json"], capture_output=True, text=True, check=True).stdout
+        out = subprocess.run([harness.STYLUSD, "probe", "--json"], capture_output=True, text=True, check=True).stdout
         report = json.loads(out)
         by_name = {n["name"]: n for n in report["nodes"]}
         e = by_name["stylusd-hil external pen"]
@@ -407,7 +165,7 @@ def test_probe_describes_pens_displays_and_pads():
         h = by_name["stylusd-hil huion pen"]
         check(any("Huion" in note for note in h["pen"]["notes"]), f"{h}")
         check(report.get("button_only_reason") is None, "pens present, yet button-only")
-        text = subprocess.run([STYLUSD, "probe"], capture_output=True, text=True, check=True).stdout
+        text = subprocess.run([harness.STYLUSD, "probe"], capture_output=True, text=True, check=True).stdout
         check("pen display" in text and "external tablet" in text, text)
     finally:
         ext.destroy()
@@ -436,7 +194,7 @@ def test_an_unreadable_node_gets_the_reason_and_the_fix():
     pen = VirtualPen(name="stylusd-hil locked pen")
     try:
         os.chmod(pen.node, 0o600)
-        r = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", STYLUSD, "probe"],
+        r = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", harness.STYLUSD, "probe"],
                            capture_output=True, text=True)
         check(r.returncode == 0, f"probe failed: {r.stderr}")
         line = next((l for l in r.stdout.splitlines() if pen.node in l), "")
@@ -555,7 +313,7 @@ def test_nodes_that_vanish_before_they_can_be_opened_are_reported_not_fatal():
     worker.start()
     try:
         for _ in range(8):
-            r = subprocess.run([STYLUSD, "probe", "--json"], capture_output=True, text=True, timeout=60)
+            r = subprocess.run([harness.STYLUSD, "probe", "--json"], capture_output=True, text=True, timeout=60)
             check(r.returncode == 0, f"probe failed while nodes vanished: {r.returncode} {r.stderr[-300:]}")
             json.loads(r.stdout)
         time.sleep(1)
@@ -602,28 +360,11 @@ def start_as(uid):
     return d
 
 
-def make_pad(buttons=9):
-    d = libevdev.Device()
-    d.name = "stylusd-hil pad"
-    d.phys = "stylusd-hil/pad"
-    d.id = {"bustype": 0x03, "vendor": 0x056A, "product": 0x0357, "version": 1}
-    for i in range(buttons):
-        d.enable(getattr(EV_KEY, f"BTN_{i}"))
-    # The kernel's Wacom pads look like this: BTN_STYLUS marks them as tablet
-    # parts, ABS_X/Y/MISC are there for historical reasons.
-    d.enable(EV_KEY.BTN_STYLUS)
-    d.enable(EV_ABS.ABS_X, Abs(minimum=0, maximum=1))
-    d.enable(EV_ABS.ABS_Y, Abs(minimum=0, maximum=1))
-    d.enable(EV_ABS.ABS_MISC, Abs(minimum=0, maximum=1))
-    pad = d.create_uinput_device()
-    subprocess.run(["udevadm", "settle"], check=False)
-    return pad
-
 
 def test_pad_buttons_are_probed_and_bindable():
     pad = make_pad()
     try:
-        report = json.loads(subprocess.run([STYLUSD, "probe", "--json"], capture_output=True, text=True, check=True).stdout)
+        report = json.loads(subprocess.run([harness.STYLUSD, "probe", "--json"], capture_output=True, text=True, check=True).stdout)
         node = next(n for n in report["nodes"] if n["name"] == "stylusd-hil pad")
         check(node["kind"] == "pad" and node["pad"]["buttons"] == 9, f"{node}")
         d = start("--bind", "pad-2=toggle-canvas")
@@ -695,7 +436,7 @@ def udev_tags(node):
 
 
 def test_the_udev_rule_gives_tablets_the_uaccess_tag():
-    rule = os.path.join(HERE, "..", "udev", "70-stylusd.rules")
+    rule = os.path.join(REPO, "udev", "70-stylusd.rules")
     installed = "/run/udev/rules.d/70-stylusd.rules"
     untagged = VirtualPen(name="stylusd-hil pen before the rule")
     pad = None
@@ -726,11 +467,11 @@ def test_the_udev_rule_gives_tablets_the_uaccess_tag():
 def test_systemd_accepts_the_units():
     units = "/tmp/units"
     os.makedirs(units, exist_ok=True)
-    with open(os.path.join(HERE, "..", "systemd", "stylusd.service")) as f:
-        service = f.read().replace("ExecStart=/usr/local/bin/stylusd", f"ExecStart={STYLUSD}")
+    with open(os.path.join(REPO, "systemd", "stylusd.service")) as f:
+        service = f.read().replace("ExecStart=/usr/local/bin/stylusd", f"ExecStart={harness.STYLUSD}")
     with open(os.path.join(units, "stylusd.service"), "w") as f:
         f.write(service)
-    shutil.copy(os.path.join(HERE, "..", "systemd", "stylusd.socket"), units)
+    shutil.copy(os.path.join(REPO, "systemd", "stylusd.socket"), units)
     env = dict(os.environ, XDG_RUNTIME_DIR="/tmp")
     r = subprocess.run(["systemd-analyze", "--user", "verify", "stylusd.socket", "stylusd.service"], cwd=units,
                        capture_output=True, text=True, env=env)
@@ -781,41 +522,10 @@ def test_a_real_recording_gives_the_same_double_presses_live_and_offline():
         d.stop()
         created.terminate()
     live = [(e["button"], e["gap_us"]) for e in d.of("double-press")]
-    offline_out = subprocess.run([STYLUSD, "replay", "--json", "--interval-ms", "1000", captured],
+    offline_out = subprocess.run([harness.STYLUSD, "replay", "--json", "--interval-ms", "1000", captured],
                                  capture_output=True, text=True, check=True).stdout
     offline = [(e["button"], e["gap_us"]) for e in map(json.loads, offline_out.splitlines()) if e["event"] == "double-press"]
     print(f"    live: {live}\n    offline over the delivered stream: {offline}")
     check(len(offline) >= 3, f"the delivered stream has only {len(offline)} double presses at 1000 ms")
     check([b for b, _ in live] == [b for b, _ in offline], f"buttons differ: live {live}, offline {offline}")
     check(all(abs(a - b) <= 2 for (_, a), (_, b) in zip(live, offline)), f"gaps differ: live {live}, offline {offline}")
-
-
-# hil/flood.py's `import tests` gets this running harness, not a second copy of it.
-sys.modules.setdefault("tests", sys.modules[__name__])
-from flood import *  # noqa: E402,F401,F403  (the loop under a flood of devices and reload)
-from uinput_tests import *  # noqa: E402,F401,F403  (filter mode: the grabbed pen and its virtual clone)
-from output_switch_tests import *  # noqa: E402,F401,F403  (stylusctl output: observe frees the pen, filter grabs it)
-from filter_safety_tests import *  # noqa: E402,F401,F403  (filter mode: waiting to grab, kill -9, the watchdog)
-from filter_behaviour_tests import *  # noqa: E402,F401,F403  (filter mode: what the desktop sees of the clone)
-from action_tests import *  # noqa: E402,F401,F403  (key: and click: bindings: the virtual keyboard and pointer)
-TESTS = [v for k, v in sorted(globals().items()) if k.startswith("test_")]
-# A test a module defines but leaves out of its __all__ would never run: refuse to start.
-_LEFT_OUT = [f"{m}.{n}" for m in ("flood", "uinput_tests", "output_switch_tests", "filter_safety_tests",
-                                  "filter_behaviour_tests", "action_tests")
-             for n in dir(sys.modules[m]) if n.startswith("test_") and callable(getattr(sys.modules[m], n)) and n not in globals()]
-if _LEFT_OUT:
-    raise SystemExit(f"hil: tests left out of their module's __all__, so they would never run: {_LEFT_OUT}")
-
-
-def main():
-    global STYLUSD
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--stylusd", required=True)
-    ap.add_argument("--only", default="")
-    a = ap.parse_args()
-    STYLUSD = a.stylusd
-    return run_tests("hil", TESTS, a.only)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,14 +1,10 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""Hardware-in-the-loop: `key:` and `click:` bindings (issue 12). A double
-press of the scripted pen's button makes stylusd write to its virtual
-keyboard or pointer; these tests read those nodes the way a compositor
-would. The kernel releases whatever is down on a uinput device that goes
-away, so kill -9 between press and release leaves nothing held: the test
-stops the real daemon there from outside (ptrace_stops.py).
-
-tests.py imports the tests from here (`from action_tests import *`); they
-import the harness (`import tests`) only when they run."""
+"""Hardware-in-the-loop: `key:` and `click:` bindings. A double press of the
+scripted pen's button makes stylusd write to its virtual keyboard or
+pointer; these tests read those nodes the way a compositor would. The
+kernel releases whatever is down on a uinput device that goes away, so
+kill -9 between press and release leaves nothing held: the test stops the
+real daemon there from outside (hil/ptrace_stops.py)."""
 import errno
 import fcntl
 import os
@@ -18,14 +14,9 @@ import struct
 import subprocess
 import threading
 
+from harness import CloneReader, Stylusd, VirtualPen, hover
 from ptrace_stops import SYS_WRITE, SyscallStepper
-from uinput_tests import CloneReader, hover
-
-__all__ = [
-    "test_action_key_ctrl_z_is_ctrl_down_z_down_z_up_ctrl_up",
-    "test_action_click_right_is_a_right_click_on_the_virtual_pointer",
-    "test_action_kill_9_between_press_and_release_leaves_nothing_held",
-]
+from stylustest import check
 
 EV_KEY, KEY_LEFTCTRL, KEY_Z, BTN_RIGHT = 1, 29, 44, 0x111
 SYN_REPORT = (0, 0, 0)   # (type, code, value)
@@ -44,9 +35,8 @@ def action_daemon(binding):
 def action_daemon_nodes(binding):
     """A pen, stylusd with `binding` on BTN_STYLUS2, one warm-up proximity
     cycle, and the virtual keyboard's and pointer's nodes."""
-    import tests
-    pen = tests.VirtualPen()
-    d = tests.Stylusd("--bind", f"BTN_STYLUS2={binding}")
+    pen = VirtualPen()
+    d = Stylusd("--bind", f"BTN_STYLUS2={binding}")
     d.wait_log("stylusd: ready", timeout=60)
     d.connect()
     d.wait_device("pen")
@@ -116,7 +106,6 @@ def key_events(reader):
 
 def double_press_applies(pen, d, action):
     """A double press of BTN_STYLUS2, applied as `action`, and time for its events to arrive."""
-    from tests import check
     pen.enter()
     hover(pen, 0.2)
     pen.double_click("BTN_STYLUS2", gap=0.3)
@@ -133,7 +122,6 @@ def finish(pen, d, *readers):
 
 
 def test_action_key_ctrl_z_is_ctrl_down_z_down_z_up_ctrl_up():
-    from tests import check
     pen, d, keyboard, pointer = action_daemon("key:CTRL+Z")
     try:
         double_press_applies(pen, d, "key:LEFTCTRL+Z")
@@ -150,7 +138,6 @@ def test_action_key_ctrl_z_is_ctrl_down_z_down_z_up_ctrl_up():
 
 
 def test_action_click_right_is_a_right_click_on_the_virtual_pointer():
-    from tests import check
     pen, d, keyboard, pointer = action_daemon("click:right")
     try:
         double_press_applies(pen, d, "click:right")
@@ -165,7 +152,6 @@ def test_action_kill_9_between_press_and_release_leaves_nothing_held():
     Z's press and its SYN_REPORT, before Z's release, and killed there. A
     reader of the keyboard's node sees Ctrl and Z pressed, then released by
     the kernel as the device goes away, then the node gone (ENODEV)."""
-    from tests import check
     pen, d, keyboard_node, _ = action_daemon_nodes("key:CTRL+Z")
     reader = NodeReader(keyboard_node)
     probe = os.open(keyboard_node, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)

@@ -8,17 +8,16 @@ Today's pipeline: `libinput debug-events` piped into a small line-reading
 script that reacts to BTN_STYLUS lines (as libinput-gestures and fusuma do).
 Same guest, same virtual pen, one after the other. Times are CLOCK_MONOTONIC."""
 import argparse
-import json
 import os
-import socket
-import statistics
 import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import tests  # noqa: E402  (the HIL harness: virtual pens, daemon control)
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))   # hil/
+import harness  # noqa: E402  (virtual pens, the daemon under test; puts Tests/support on sys.path)
+from harness import Stylusd, VirtualPen  # noqa: E402
 from libevdev import InputEvent as E, EV_KEY  # noqa: E402
+from stylusclient import Client  # noqa: E402
 
 REACTOR = r'''
 import sys, time
@@ -49,16 +48,12 @@ def presses(pen, trials, on_second_press):
 def measure_stylusd(trials):
     # Only the measuring client connects: the harness's own subscriber (every
     # topic, pen samples included) would share this process's GIL.
-    pen = tests.VirtualPen(name="stylusd-hil latency pen")
-    d = tests.Stylusd()
+    pen = VirtualPen(name="stylusd-hil latency pen")
+    d = Stylusd()
     try:
         d.wait_log("stylusd: ready", timeout=20)
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        sock.connect(d.socket_path)
-        f = sock.makefile("rb")
-        f.readline()
-        sock.sendall(b'{"id":1,"cmd":"subscribe","topics":["double-press","device"]}\n')
-        f.readline()
+        client = Client(d.socket_path)
+        client.request("subscribe", topics=["double-press", "device"])
         pen.warm_up()
         time.sleep(0.5)
         pen.enter()
@@ -66,8 +61,7 @@ def measure_stylusd(trials):
 
         def wait_for_event(t0):
             while True:
-                line = f.readline()
-                if b'"double-press"' in line:
+                if client.read().get("event") == "double-press":
                     latencies.append((time.clock_gettime_ns(time.CLOCK_MONOTONIC) - t0) / 1000)
                     return
         presses(pen, trials, wait_for_event)
@@ -79,7 +73,7 @@ def measure_stylusd(trials):
 
 
 def measure_pipeline(trials):
-    pen = tests.VirtualPen(name="stylusd-hil latency pen")
+    pen = VirtualPen(name="stylusd-hil latency pen")
     stamps = "/tmp/reactor.stamps"
     open(stamps, "w").close()
     libinput = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--device", pen.node],
@@ -117,7 +111,7 @@ def main():
     ap.add_argument("--stylusd", required=True)
     ap.add_argument("--trials", type=int, default=200)
     a = ap.parse_args()
-    tests.STYLUSD = a.stylusd
+    harness.STYLUSD = a.stylusd
     ours = measure_stylusd(a.trials)
     theirs = measure_pipeline(a.trials)
     for label, values in [("stylusd -> socket client (double-press event)", ours),

@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: MIT
+"""Hardware-in-the-loop: filter mode's buttons. stylusd grabs the scripted
+pen and writes what the desktop should see to a virtual clone; these tests
+read the clone's node the way a compositor would: a double press never
+reaches it, a single click arrives late by at most the interval, a hold
+arrives as a hold, an unbound button passes at once."""
+import time
+
+from libevdev import InputEvent as E, EV_ABS, EV_KEY
+
+from harness import filter_daemon, hover
+from stylustest import check
+
+INTERVAL_S = 0.5
+
+
+def finish(pen, d, reader):
+    reader.close()
+    d.stop()
+    pen.destroy()
+
+
+def test_filter_double_press_never_reaches_the_clone():
+    pen, d, clone, reader = filter_daemon()
+    try:
+        pen.enter()
+        hover(pen, 0.2)
+        pen.double_click("BTN_STYLUS", gap=0.3)
+        d.wait(lambda e: e["event"] == "double-press", what="double press")
+        hover(pen, 0.8)
+        check(reader.keys("BTN_STYLUS") == [], f"the clone saw {reader.keys('BTN_STYLUS')}")
+        check(len(reader.abs("ABS_X")) > 10, "hover motion did not reach the clone")
+    finally:
+        finish(pen, d, reader)
+
+
+def test_filter_single_click_arrives_late_by_at_most_the_interval():
+    pen, d, clone, reader = filter_daemon()
+    try:
+        pen.enter()
+        hover(pen, 0.2)
+        t0 = time.monotonic()
+        pen.click("BTN_STYLUS", hold=0.08)
+        hover(pen, 0.9)
+        keys = reader.keys("BTN_STYLUS")
+        check([v for _, v in keys] == [1, 0], f"clone got {keys}")
+        late = keys[0][0] - t0
+        print(f"    click reached the clone {late * 1000:.1f} ms after the press (interval {INTERVAL_S * 1000:.0f} ms)")
+        check(late <= INTERVAL_S + 0.010 + 0.010, f"{late * 1000:.1f} ms late")   # + the press's own frame pause
+    finally:
+        finish(pen, d, reader)
+
+
+def test_filter_hold_arrives_as_a_hold_and_a_button_drag_works():
+    pen, d, clone, reader = filter_daemon()
+    try:
+        pen.enter()
+        hover(pen, 0.2)
+        t0 = time.monotonic()
+        pen.press("BTN_STYLUS")
+        hover(pen, 1.0)
+        t1 = time.monotonic()
+        pen.release("BTN_STYLUS")
+        hover(pen, 0.2)
+        keys = reader.keys("BTN_STYLUS")
+        check([v for _, v in keys] == [1, 0], f"hold: clone got {keys}")
+        check(keys[0][0] - t0 < INTERVAL_S + 0.05 and keys[1][0] >= t1 - 0.001, f"hold timing {keys} vs {t0}, {t1}")
+        print(f"    hold: press after {(keys[0][0] - t0) * 1000:.0f} ms, held {(keys[1][0] - keys[0][0]) * 1000:.0f} ms")
+        # Button-drag: press, touch 50 ms later: the press goes out before the tip.
+        hover(pen, 0.6)
+        pen.press("BTN_STYLUS")
+        time.sleep(0.05)
+        pen.frame(E(EV_ABS.ABS_PRESSURE, 3000), E(EV_KEY.BTN_TOUCH, 1))
+        for _ in range(10):
+            pen.pressure(0.4)
+        pen.frame(E(EV_ABS.ABS_PRESSURE, 0), E(EV_KEY.BTN_TOUCH, 0))
+        pen.release("BTN_STYLUS")
+        hover(pen, 0.2)
+        with reader.lock:
+            seq = [(c, v) for (_, ty, c, v) in reader.events
+                   if ty == 1 and c in (EV_KEY.BTN_STYLUS.value, EV_KEY.BTN_TOUCH.value)][2:]
+        check(seq[:2] == [(EV_KEY.BTN_STYLUS.value, 1), (EV_KEY.BTN_TOUCH.value, 1)], f"drag order {seq}")
+    finally:
+        finish(pen, d, reader)
+
+
+def test_filter_unbound_button_passes_at_once():
+    pen, d, clone, reader = filter_daemon(buttons=("BTN_STYLUS", "BTN_STYLUS2", "BTN_STYLUS3"))
+    try:
+        pen.enter()
+        hover(pen, 0.2)
+        t0 = time.monotonic()
+        pen.click("BTN_STYLUS3", hold=0.08)
+        hover(pen, 0.2)
+        keys = reader.keys("BTN_STYLUS3")
+        check([v for _, v in keys] == [1, 0], f"clone got {keys}")
+        print(f"    unbound press reached the clone {(keys[0][0] - t0) * 1000:.1f} ms after it was written")
+        check(keys[0][0] - t0 < 0.05, f"{(keys[0][0] - t0) * 1000:.1f} ms")
+    finally:
+        finish(pen, d, reader)
