@@ -399,6 +399,15 @@ def test_the_extension_draws_the_same_ink_as_stylus_canvas():
     print(f"  {agree:.2%} of {either} ink pixels agree", flush=True)
 
 
+def test_tools_and_colours_draw_as_in_stylus_canvas():
+    """The layer-shell suite's styled strokes (a blue pen line, a yellow highlighter over it
+    and over itself, a green arrow, a purple rectangle), drawn by the extension: the same
+    colours, blends and shapes as the renderer rule says."""
+    with Daemon(state=lt.styled_state(ot.ARGS.scratch)) as d:
+        d.open_and_wait()
+        lt.check_styles(SHELL.screenshot(), DESKTOP, top=TOP_BAR)
+
+
 def run_stylus_canvas(d, seconds):
     """stylus-canvas in the GNOME session, following the daemon, for at most `seconds`."""
     proc = subprocess.Popen([ot.ARGS.canvas, "--socket", d.socket], env=dict(SHELL.env, GDK_BACKEND="wayland"),
@@ -518,6 +527,7 @@ def main():
             test_escape_minimizes_the_canvas,
             test_a_killed_daemon_takes_the_canvas_off_the_screen_within_2_s,
             test_the_extension_draws_the_same_ink_as_stylus_canvas,
+            test_tools_and_colours_draw_as_in_stylus_canvas,
             test_with_the_extension_enabled_stylus_canvas_leaves_the_canvas_to_it,
             test_without_the_extension_stylus_canvas_says_how_to_enable_it_and_draws_no_window,
             test_the_gnome_45_extension_loads_as_an_es_module,

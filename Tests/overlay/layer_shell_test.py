@@ -20,6 +20,7 @@ and runs itself again there as `nobody`, with sway, stylusd and the canvas.
 """
 import glob
 import json
+import math
 import os
 import shutil
 import signal
@@ -282,10 +283,83 @@ def crossed_state():
     return path
 
 
+BLUE, YELLOW, GREEN, PURPLE = (0x34, 0x65, 0xa4), (0xed, 0xd4, 0x00), (0x4e, 0x9a, 0x06), (0x75, 0x50, 0x7b)
+
+
+def styled_state(scratch):
+    """A state file (version 2) of four styled strokes: a blue pen line across at y 0.3, a
+    yellow highlighter down through it and then along y 0.5 and back over itself, a green
+    arrow along y 0.7 pointing right, a purple rectangle from (0.6, 0.6) to (0.8, 0.8)."""
+    def stroke(tool, color, points, pressure=1.0):
+        n = len(points)
+        return {"device": 1, "tool": tool, "color": "#%02x%02x%02x" % color, "width": 8,
+                "x": [p[0] for p in points], "y": [p[1] for p in points], "pressure": [pressure] * n,
+                "tilt_x": [0.0] * n, "tilt_y": [0.0] * n, "time_us": [1_000_000 + 10_000 * i for i in range(n)]}
+    steps = [i / 20 for i in range(21)]
+    marker = [(0.5, 0.15 + 0.2 * t) for t in steps] + [(0.5 - 0.3 * t, 0.35) for t in steps[1:]] + [(0.2 + 0.15 * t, 0.35) for t in steps[1:]]
+    state = {"canvas": "minimized", "precision_enabled": False, "version": 2,
+             "style": {"tool": "pen", "color": "#d61a1c", "width": 8},
+             "strokes": [stroke("pen", BLUE, [(0.2 + 0.6 * t, 0.25) for t in steps]),
+                         stroke("highlighter", YELLOW, marker, pressure=0.2),
+                         stroke("arrow", GREEN, [(0.2 + 0.3 * t, 0.7) for t in steps]),
+                         stroke("rectangle", PURPLE, [(0.6 + 0.2 * t, 0.6 + 0.2 * t) for t in steps])]}
+    path = os.path.join(scratch, "styled.json")
+    with open(path, "w") as f:
+        json.dump(state, f)
+    return path
+
+
+def check_styles(shot, background, width=WIDTH, height=HEIGHT, top=0):
+    """What styled_state draws, on a screen of `width`x`height` showing `background`: each
+    colour where its stroke is, the highlighter translucent (0.35) over the desktop and over
+    the pen, and no darker where it crosses itself; the arrow's head; the rectangle's sides
+    around untouched desktop. Rows above `top` (a panel) are not looked at."""
+    def at(x, y):
+        return ot.pixel(shot, int(x * width), int(y * height))
+
+    def near(p, want, tolerance=6):
+        return all(abs(a - b) <= tolerance for a, b in zip(p, want))
+
+    def over(color, under, alpha=0.35):
+        return tuple(round(alpha * c + (1 - alpha) * u) for c, u in zip(color, under))
+
+    problems = []
+    for name, point, want in [
+        ("the blue pen line", (0.3, 0.25), BLUE),
+        ("the highlighter over the desktop", (0.5, 0.3), over(YELLOW, background)),
+        ("the highlighter over the blue pen line", (0.5, 0.25), over(YELLOW, BLUE)),
+        ("the highlighter where it runs back over itself", (0.3, 0.35), over(YELLOW, background)),
+        ("the arrow's shaft", (0.35, 0.7), GREEN),
+        ("the rectangle's left side", (0.6, 0.7), PURPLE),
+        ("the rectangle's top", (0.7, 0.6), PURPLE),
+        ("inside the rectangle", (0.7, 0.7), background),
+    ]:
+        if point[1] * height < top:
+            continue
+        if not near(at(*point), want):
+            problems.append(f"{name} at {point}: {at(*point)}, not {want}")
+    # The head's wings: 8 px back from the tip, 0.5 rad either side of the shaft.
+    tip_x, tip_y = 0.5 * width, 0.7 * height
+    for side in (1, -1):
+        x, y = int(tip_x - 8 * math.cos(0.5)), int(tip_y + side * 8 * math.sin(0.5))
+        if not any(near(ot.pixel(shot, x + dx, y + dy), GREEN, 40) for dx in (-1, 0, 1) for dy in (-1, 0, 1)):
+            problems.append(f"the arrow's head at ({x}, {y}): {ot.pixel(shot, x, y)}")
+    check(not problems, "; ".join(problems))
+
+
+def test_tools_and_colours_draw_as_their_style_says():
+    """A blue pen line, a yellow highlighter over it and over itself, a green arrow and a purple
+    rectangle, from a state file: each as docs/OVERLAY.md's renderer rule says."""
+    with Session(state=styled_state(ot.ARGS.scratch)) as s:
+        s.stack.open_and_wait()
+        shot = s.sway.screenshot()
+        check_styles(shot, DESKTOP)
+
+
 def test_the_eraser_clears_the_ink_under_it_and_undo_brings_it_back():
     """The pen's red line across the screen, then the eraser down through its middle: the
     desktop shows where the eraser passed, the rest of the line stays; undo takes the
-    eraser stroke away and the whole line is back."""
+    eraser stroke away and the whole line is back; redo erases it again."""
     with Session(state=crossed_state()) as s:
         s.stack.open_and_wait()
         shot = s.sway.screenshot()
@@ -301,6 +375,13 @@ def test_the_eraser_clears_the_ink_under_it_and_undo_brings_it_back():
         s.stack.settle_screen()
         shot = s.sway.screenshot()
         check(ot.red_ink_near(shot, middle, y), "undo of the eraser stroke did not bring the ink back")
+        since = time.monotonic()
+        s.stack.request("redo")
+        s.stack.wait_overlay("strokes: 2", 5, since)
+        s.stack.settle_screen()
+        shot = s.sway.screenshot()
+        erased = [x for x in range(middle - 3, middle + 4) if ot.pixel(shot, x, y) != DESKTOP]
+        check(not erased, f"redo of the eraser stroke left ink at x = {erased}")
 
 
 def test_an_output_scaled_to_2_while_open_gets_buffers_at_its_scale():
@@ -634,6 +715,7 @@ def main():
             test_a_killed_daemon_takes_the_canvas_off_the_screen_within_3_s,
             test_an_output_plugged_in_while_open_gets_its_surface_and_its_part_of_the_drawing,
             test_the_eraser_clears_the_ink_under_it_and_undo_brings_it_back,
+            test_tools_and_colours_draw_as_their_style_says,
             test_an_output_scaled_to_2_while_open_gets_buffers_at_its_scale,
             test_a_fractionally_scaled_output_gets_buffers_of_its_own_pixels,
             test_without_fractional_scale_the_output_scale_sets_the_buffers,

@@ -609,6 +609,19 @@ def test_undo():
 
 
 @contextlib.contextmanager
+def test_tools_and_colours_draw_as_their_style_says():
+    """The layer-shell suite's styled strokes on X11: a blue pen line, a yellow highlighter over
+    it and over itself, a green arrow, a purple rectangle, each as the renderer rule says."""
+    import layer_shell_test as lt
+    with private_directory("stylus-canvas-test-") as root:
+        s = Stack(ARGS, DESKTOP_SESSION, root, (), False, lt.styled_state(ARGS.scratch), False, False)
+        try:
+            s.open_and_wait()
+            lt.check_styles(DESKTOP_SESSION.screenshot(), DESKTOP)
+        finally:
+            s.close()
+
+
 def click_target():
     """A small xev window at (300, 300), mapped; yields the list of lines xev prints (its button events)."""
     xev = subprocess.Popen(["xev", "-geometry", "200x150+300+300", "-event", "button", "-name", "click-target"],
@@ -775,7 +788,7 @@ def test_a_daemon_that_dies_holding_the_pen_leaves_no_click_through_canvas():
 
 
 TESTS = [test_replay_double_press_opens_the_canvas_with_its_ink, test_minimize_reopen_same_pixels,
-         test_see_through_over_applications, test_escape_minimizes, test_undo,
+         test_see_through_over_applications, test_escape_minimizes, test_undo, test_tools_and_colours_draw_as_their_style_says,
          test_click_through_reaches_the_window_below, test_without_click_through_the_canvas_takes_the_click,
          test_with_the_pen_captured_the_canvas_lets_clicks_through,
          test_in_filter_mode_without_the_pen_captured_the_canvas_takes_the_click,
