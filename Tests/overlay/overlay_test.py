@@ -608,7 +608,6 @@ def test_undo():
         print(f"  {len(kept)} strokes ({n_kept} points) stay; {len(gone)} points of the undone stroke are bare", flush=True)
 
 
-@contextlib.contextmanager
 def test_tools_and_colours_draw_as_their_style_says():
     """The layer-shell suite's styled strokes on X11: a blue pen line, a yellow highlighter over
     it and over itself, a green arrow, a purple rectangle, each as the renderer rule says."""
@@ -622,6 +621,7 @@ def test_tools_and_colours_draw_as_their_style_says():
             s.close()
 
 
+@contextlib.contextmanager
 def click_target():
     """A small xev window at (300, 300), mapped; yields the list of lines xev prints (its button events)."""
     xev = subprocess.Popen(["xev", "-geometry", "200x150+300+300", "-event", "button", "-name", "click-target"],
