@@ -88,6 +88,7 @@ let package = Package(
                 // No StylusConfigParser: `config check` and calibrate start the daemon's parser,
                 // stylusd-parse-config, so stylusctl links neither TOMLKit nor Foundation's data.
                 "StylusCore", "StylusProtocol", "StylusClient", "StylusConfig", "StylusSystem", "CLinux",
+                "CanvasModel",   // strokes --svg draws shapes as the canvas does
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

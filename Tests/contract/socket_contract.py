@@ -201,12 +201,14 @@ def test_the_button_topic_reports_every_press_and_release_with_its_gap(root):
     check(late and not late[0]["double"] and late[0]["interval_ms"] == 500, f"no late press among {[(e['gap_us'], e['double']) for e in presses]}")
 
 
-def write_state(root, strokes, canvas="open"):
-    """A state file as the daemon writes it: each stroke a list of (x, y, pressure) points."""
+def write_state(root, strokes, canvas="open", tools=None):
+    """A state file as the daemon writes it: each stroke a list of (x, y, pressure) points;
+    version 1 (before styles): each stroke's `tool` only, the pen's own tool type (pen by default)."""
     state = os.path.join(root, "state", "stylusd")
     os.makedirs(state, mode=0o700, exist_ok=True)
-    columns = [{"device": 1, "tool": "pen", "x": [p[0] for p in s], "y": [p[1] for p in s], "pressure": [p[2] for p in s],
-                "tilt_x": [0.0] * len(s), "tilt_y": [0.0] * len(s), "time_us": [1000 * i for i in range(len(s))]} for s in strokes]
+    columns = [{"device": 1, "tool": (tools or {}).get(i, "pen"), "x": [p[0] for p in s], "y": [p[1] for p in s],
+                "pressure": [p[2] for p in s], "tilt_x": [0.0] * len(s), "tilt_y": [0.0] * len(s),
+                "time_us": [1000 * i for i in range(len(s))]} for i, s in enumerate(strokes)]
     with open(os.path.join(state, "state.json"), "w") as f:
         json.dump({"version": 1, "canvas": canvas, "precision_enabled": False, "strokes": columns}, f)
 
@@ -237,6 +239,138 @@ def test_undo_removes_the_last_stroke_tells_subscribers_and_persists(root):
         check(r["ok"] and r["result"]["changed"] is False and r["result"]["reason"] == "canvas is empty; nothing to undo", f"{r}")
         ctl = stylusctl(d, "undo")
         check(ctl.returncode == 0 and "unchanged: canvas is empty" in ctl.stdout, f"{ctl.returncode} {ctl.stdout} {ctl.stderr}")
+
+
+DEFAULT_STYLE = {"tool": "pen", "color": "#d61a1c", "width": 8}
+
+
+def test_tool_answers_the_style_and_setting_it_changes_status_and_tells_subscribers(root):
+    with Daemon(root) as d:
+        watcher, actor = d.connect(), d.connect()
+        check("tool" in watcher.request("subscribe")["result"]["topics"], "tool is not in the default topics")
+        r = actor.request("tool")
+        check(r["ok"] and r["result"]["tool"] == DEFAULT_STYLE and "changed" not in r["result"], f"{r}")
+        r = actor.request("tool", tool="highlighter", color="#edd400", width=12)
+        style = {"tool": "highlighter", "color": "#edd400", "width": 12}
+        check(r["ok"] and r["result"]["changed"] is True and r["result"]["tool"] == style, f"{r}")
+        check(actor.request("status")["result"]["tool"] == style,
+              "status does not have the new style (its cached answer from before the change: CommandHandler's StatusKey has no style)")
+        e = watcher.next_event()
+        check(e["event"] == "tool" and {k: e[k] for k in style} == style and e["source"] == "command" and e["time_us"] > 0, f"{e}")
+        # One field at a time keeps the others.
+        r = actor.request("tool", color="#3465a4")
+        check(r["result"]["tool"] == dict(style, color="#3465a4"), f"{r}")
+        check(watcher.next_event()["color"] == "#3465a4", "the colour change was not sent")
+        r = actor.request("tool", color="#3465A4")
+        check(r["ok"] and r["result"]["changed"] is False and "already" in r["result"]["reason"], f"{r}")
+
+
+def test_every_bad_style_value_is_a_bad_request_naming_it_and_the_range_and_changes_nothing(root):
+    with Daemon(root) as d:
+        c = d.connect()
+        c.request("tool", tool="arrow", color="#4e9a06", width=3)
+        before = c.request("tool")["result"]["tool"]
+        for fields, value, accepted in [({"tool": "brush"}, "brush", "pen, highlighter, eraser, laser, line, arrow, rectangle, ellipse"),
+                                        ({"color": "#12345"}, "#12345", "#RRGGBB"), ({"width": 0}, "0", "from 1 to 64"),
+                                        ({"width": 10000}, "10000", "from 1 to 64"), ({"color": 5}, "5", "#RRGGBB"),
+                                        ({"tool": "pen", "width": 65}, "65", "from 1 to 64")]:
+            r = c.request("tool", **fields)
+            message = r.get("error", {}).get("message", "")
+            check(r["ok"] is False and r["error"]["code"] == "bad-request", f"{fields}: {r}")
+            # The value after "not" (or in "unknown tool …"), and the accepted set or range.
+            check(value in message and accepted in message, f"{fields}: {message!r}")
+        check(c.request("tool")["result"]["tool"] == before, "a refused request changed the style")
+
+
+def draw_recorded_strokes(d, c, minimum=2):
+    """The recording's strokes while the canvas is open (stylusd records none while minimized), until `minimum` are drawn."""
+    check(c.request("open")["result"]["changed"], "open")
+    deadline = time.monotonic() + 20
+    strokes = []
+    while time.monotonic() < deadline and len(strokes) < minimum:
+        time.sleep(0.1)
+        strokes = c.request("strokes")["result"]["strokes"]
+    check(len(strokes) >= minimum, f"only {len(strokes)} strokes drawn")
+    return strokes
+
+
+def test_strokes_keep_their_style_and_undo_redo_and_an_undone_clear_give_them_back(root):
+    # The canvas opens only after the style is set, so every stroke it records has it.
+    with Daemon(root, "--replay", RECORDING, "--transition-ms", "0") as d:
+        c = d.connect()
+        c.request("tool", tool="highlighter", color="#edd400", width=12)
+        draw_recorded_strokes(d, c, 2)
+        c.request("minimize")   # the replay draws no more
+        strokes = c.request("strokes")["result"]["strokes"]
+        # The recording turns the pen round once: the eraser end erases whatever tool is chosen, in the chosen width.
+        check(all((s["tool"], s["color"], s["width"]) in (("highlighter", "#edd400", 12), ("eraser", "#edd400", 12)) for s in strokes)
+              and strokes[0]["tool"] == "highlighter", f"{[(s['tool'], s['color'], s['width']) for s in strokes]}")
+        watcher = d.connect()
+        watcher.request("subscribe", topics=["canvas"])
+        r = c.request("undo")
+        check(r["result"]["changed"] and r["result"]["canvas"]["stroke_count"] == len(strokes) - 1, f"{r}")
+        r = c.request("redo")
+        check(r["ok"] and r["result"]["changed"] is True and r["result"]["canvas"]["stroke_count"] == len(strokes), f"{r}")
+        check(c.request("strokes")["result"]["strokes"] == strokes, "redo did not give back the same stroke")
+        causes = [watcher.next_event()["cause"], watcher.next_event()["cause"]]
+        check(causes == ["undo", "redo"], f"{causes}")
+        r = c.request("redo")
+        check(r["ok"] and r["result"]["changed"] is False and r["result"]["reason"].startswith("nothing to redo"), f"{r}")
+        check(c.request("clear")["result"]["canvas"]["stroke_count"] == 0, "clear")
+        r = c.request("undo")
+        check(r["result"]["changed"] and c.request("strokes")["result"]["strokes"] == strokes, f"undo after clear: {r}")
+        ctl = stylusctl(d, "redo")
+        check(ctl.returncode == 0 and c.request("status")["result"]["canvas"]["stroke_count"] == 0, f"stylusctl redo: {ctl.stdout} {ctl.stderr}")
+
+
+def test_the_style_survives_a_restart(root):
+    style = {"tool": "ellipse", "color": "#75507b", "width": 24}
+    with Daemon(root) as d:
+        c = d.connect()
+        check(c.request("tool", **style)["result"]["changed"], "set")
+        check(d.stop() == 0, "no clean exit")
+    with open(os.path.join(root, "state", "stylusd", "state.json")) as f:
+        saved = json.load(f)
+    check(saved["version"] == 2 and saved["style"] == style, f"{saved}")
+    with Daemon(root) as d:
+        check(d.connect().request("tool")["result"]["tool"] == style, "the style was not restored")
+
+
+def test_a_version_1_state_file_loads_as_red_pen_and_eraser_strokes(root):
+    write_state(root, [[(0.1, 0.2, 0.5), (0.2, 0.3, 0.25)], [(0.15, 0.1, 1), (0.15, 0.4, 1)], [(0.5, 0.5, 0.5), (0.6, 0.6, 0.5)]],
+                tools={1: "eraser", 2: "brush"})
+    with Daemon(root) as d:
+        d.wait_log("restored the canvas")
+        c = d.connect()
+        strokes = c.request("strokes")["result"]["strokes"]
+        check([(s["tool"], s["color"], s["width"]) for s in strokes] == [("pen", "#d61a1c", 8), ("eraser", "#d61a1c", 8), ("pen", "#d61a1c", 8)],
+              f"{[(s['tool'], s.get('color'), s.get('width')) for s in strokes]}")
+        check(strokes[0]["points"][0][:3] == [0.1, 0.2, 0.5], f"{strokes[0]['points']}")
+        check(c.request("tool")["result"]["tool"] == DEFAULT_STYLE, "a version 1 file has no style: the default")
+
+
+def test_a_newer_state_file_is_left_byte_for_byte_and_the_log_says_so(root):
+    write_state(root, [[(0.1, 0.2, 0.5), (0.2, 0.3, 0.25)]])
+    path = os.path.join(root, "state", "stylusd", "state.json")
+    with open(path) as f:
+        newer = json.load(f)
+    newer["version"] = 3
+    newer["something_new"] = {"kept": True}
+    original = (json.dumps(newer, indent=1) + "\n").encode()
+    with open(path, "wb") as f:
+        f.write(original)
+    with Daemon(root) as d:
+        d.wait_log("state version 3, written by a newer stylusd")
+        check(any("leaving it untouched" in line for line in d.log), f"{d.log}")
+        c = d.connect()
+        check(c.request("status")["result"]["canvas"]["stroke_count"] == 0, "the newer file's strokes were loaded")
+        c.request("tool", tool="eraser")
+        c.request("open")
+        c.request("clear")
+        check(d.stop() == 0, "no clean exit")
+    with open(path, "rb") as f:
+        check(f.read() == original, "the newer state file was changed")
+    check(sorted(os.listdir(os.path.dirname(path))) == ["state.json", "state.json.lock"], f"moved aside? {os.listdir(os.path.dirname(path))}")
 
 
 def test_a_corrupt_state_file_is_moved_aside(root):

@@ -288,6 +288,84 @@ def test_fish_completes_commands_topics_actions_bindings_and_files(root):
         check_completions(root, "fish", fish_completions)
 
 
+def test_tool_sets_and_says_the_style_and_a_bad_width_names_the_range(root):
+    with daemon(root) as d:
+        r = run("stylusctl", "tool", "highlighter", "--color", "#edd400", "--width", "12", env=d.env)
+        check(r.returncode == 0 and r.stdout == "tool       highlighter, #edd400, width 12\n", f"{r.returncode} {r.stdout!r} {r.stderr!r}")
+        r = run("stylusctl", "tool", "--width", "0", env=d.env)
+        check(r.returncode == 64 and "1 to 64" in r.stderr and "not 0" in r.stderr, f"{r.returncode} {r.stderr!r}")
+        r = run("stylusctl", "tool", "brush", env=d.env)
+        check(r.returncode == 64 and '"brush"' in r.stderr and "pen, highlighter, eraser" in r.stderr, f"{r.returncode} {r.stderr!r}")
+        r = run("stylusctl", "tool", env=d.env)
+        check(r.returncode == 0 and r.stdout == "tool       highlighter, #edd400, width 12\n", f"unchanged by the refusals: {r.stdout!r}")
+        check(d.stop() == 0, "no clean exit")
+
+
+def png_pixels(path):
+    """An 8-bit RGB or RGBA PNG (as rsvg-convert writes it) as (width, rows of (r, g, b))."""
+    import struct
+    import zlib
+    data = open(path, "rb").read()
+    chunks, at = {}, 8
+    while at < len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        chunks.setdefault(kind, b"")
+        chunks[kind] += data[at + 8:at + 8 + length]
+        at += 12 + length
+    width, height, depth, color = struct.unpack(">IIBB", chunks[b"IHDR"][:10])
+    check(depth == 8 and color in (2, 6), f"PNG depth {depth} colour type {color}")
+    n = 4 if color == 6 else 3
+    raw, rows, previous = zlib.decompress(chunks[b"IDAT"]), [], bytearray(width * n)
+    for y in range(height):
+        line = raw[y * (width * n + 1):(y + 1) * (width * n + 1)]
+        kind, row = line[0], bytearray(line[1:])
+        for i in range(len(row)):
+            a = row[i - n] if i >= n else 0
+            b, c = previous[i], previous[i - n] if i >= n else 0
+            if kind == 1:
+                row[i] = (row[i] + a) & 255
+            elif kind == 2:
+                row[i] = (row[i] + b) & 255
+            elif kind == 3:
+                row[i] = (row[i] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                row[i] = (row[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append([tuple(row[x * n:x * n + 3]) for x in range(width)])
+        previous = row
+    return width, rows
+
+
+def test_strokes_svg_draws_the_eraser_as_erasing_in_stroke_order(root):
+    """A version 1 state file (red pen strokes and an eraser stroke), drawn by strokes --svg
+    and rendered by rsvg-convert: the eraser clears the line drawn before it, not the one after."""
+    if not shutil.which("rsvg-convert"):
+        print("  (skipped: no rsvg-convert; apt install librsvg2-bin)")
+        return
+    state = os.path.join(root, "state", "stylusd")
+    os.makedirs(state, mode=0o700, exist_ok=True)
+    strokes = [("pen", [(0.1, 0.5), (0.9, 0.5)]), ("eraser", [(0.5, 0.2), (0.5, 0.8)]), ("pen", [(0.5, 0.3), (0.5, 0.7)])]
+    columns = [{"device": 1, "tool": tool, "x": [p[0] for p in points], "y": [p[1] for p in points], "pressure": [1.0, 1.0],
+                "tilt_x": [0.0, 0.0], "tilt_y": [0.0, 0.0], "time_us": [0, 1000]} for tool, points in strokes]
+    with open(os.path.join(state, "state.json"), "w") as f:
+        json.dump({"version": 1, "canvas": "open", "precision_enabled": False, "strokes": columns}, f)
+    svg, png = os.path.join(root, "d.svg"), os.path.join(root, "d.png")
+    with daemon(root) as d:
+        d.wait_log("restored the canvas")
+        r = run("stylusctl", "strokes", "--svg", svg, "--size", "400x200", env=d.env)
+        check(r.returncode == 0 and r.stdout == f"{svg}: 3 strokes, 400×200\n", f"{r.returncode} {r.stdout!r} {r.stderr!r}")
+    r = subprocess.run(["rsvg-convert", "-o", png, svg], capture_output=True, text=True, timeout=30)
+    check(r.returncode == 0, f"rsvg-convert: {r.stderr}")
+    width, rows = png_pixels(png)
+    check((width, len(rows)) == (400, 200), f"{width}×{len(rows)}")
+    red, white = (0xd6, 0x1a, 0x1c), (255, 255, 255)
+    # The pen at full pressure: 8 at 1600 wide, 2 px at 400; the eraser three times as wide, 6 px.
+    check(rows[100][80] == red and rows[100][320] == red, f"the first line: {rows[100][80]} {rows[100][320]}")
+    check(rows[100][197] == white and rows[100][202] == white, f"not erased: {rows[100][197]} {rows[100][202]}")
+    check(rows[100][200] == red and rows[70][200] == red, f"the line drawn after the eraser: {rows[100][200]} {rows[70][200]}")
+    check(rows[50][200] == white, f"{rows[50][200]}")
+
 TESTS = [v for k, v in list(globals().items()) if k.startswith("test_")]
 
 
