@@ -24,6 +24,7 @@ const HIGHLIGHTER_OPACITY = 0.35;
 const SHAPES = ['line', 'arrow', 'rectangle', 'ellipse'];
 const TOOLS = ['pen', 'highlighter', 'eraser', 'laser', ...SHAPES];
 const FADE_MS = 120;
+const LASER_LIFETIME_MS = 1500;
 // A daemon restarting (systemd does it at once) comes back well within this;
 // one that died must not leave the canvas on the screen for more than 2 s.
 const DEAD_DAEMON_HIDE_MS = 1500;
@@ -242,6 +243,7 @@ class StrokeBook {
         this.finished = [];
         this.liveDone = [];
         this.liveCurrent = new Map();
+        this.lasers = [];
         this.owedDrops = 0;
     }
 
@@ -271,7 +273,13 @@ class StrokeBook {
         this.finished = [];
         this.liveDone = [];
         this.liveCurrent.clear();
+        this.lasers = [];
         this.owedDrops = 0;
+    }
+
+    // The daemon never records a laser stroke: it leaves 1.5 s after it ended.
+    expireOldestLaser() {
+        return this.lasers.shift() !== undefined;
     }
 
     // {segment: [a, b, style]}, 'redrawLive' or null.
@@ -294,6 +302,10 @@ class StrokeBook {
         this.liveCurrent.delete(device);
         if (!stroke || stroke.points.length < 2)
             return false;
+        if (stroke.style.tool === 'laser') {
+            this.lasers.push(stroke);
+            return false;
+        }
         if (this.owedDrops > 0) {
             this.owedDrops--;
             return true;
@@ -303,7 +315,7 @@ class StrokeBook {
     }
 
     get liveStrokes() {
-        return [...this.liveDone, ...[...this.liveCurrent.keys()].sort((a, b) => a - b).map(k => this.liveCurrent.get(k))];
+        return [...this.liveDone, ...this.lasers, ...[...this.liveCurrent.keys()].sort((a, b) => a - b).map(k => this.liveCurrent.get(k))];
     }
 }
 
@@ -598,6 +610,7 @@ class StylusCanvas {
                 return;
             const point = {x: e.x, y: e.y, pressure: e.pressure || 0};
             this.hover.set(e.device, point);
+            const lasers = this.book.lasers.length;
             if (this.state === 'open') {
                 const style = Object.assign({}, this.currentStyle);
                 if (e.tool === 'eraser')
@@ -609,18 +622,33 @@ class StylusCanvas {
                     for (const s of this.surfaces)
                         s.layers.drawLiveSegment(...change.segment);
             }
+            if (this.book.lasers.length > lasers)
+                this.expireLaserLater();
             this.queueRepaint();
             break;
         }
         case 'proximity':
             if (e.state !== 'in') {
                 this.hover.delete(e.device);
+                const lasers = this.book.lasers.length;
                 if (this.book.endStroke(e.device))
                     this.redrawLive();
+                if (this.book.lasers.length > lasers)
+                    this.expireLaserLater();
                 this.queueRepaint();
             }
             break;
         }
+    }
+
+    expireLaserLater() {
+        GLib.timeout_add(GLib.PRIORITY_DEFAULT, LASER_LIFETIME_MS, () => {
+            if (this.book && this.book.expireOldestLaser()) {
+                this.redrawLive();
+                this.queueRepaint();
+            }
+            return GLib.SOURCE_REMOVE;
+        });
     }
 
     redrawLive() {

@@ -8,8 +8,8 @@ public enum CanvasKey: Equatable, Sendable {
     public init?(keysym: UInt32, control: Bool, shift: Bool) {
         switch keysym {
         case 0xff1b: self = .minimize                               // Escape
-        case 0x7a, 0x5a where control: self = shift ? .redo : .undo   // z, Z
-        case 0x79, 0x59 where control: self = .redo                   // y, Y
+        case 0x7a where control, 0x5a where control: self = shift ? .redo : .undo   // z, Z (a where clause binds to one pattern)
+        case 0x79 where control, 0x59 where control: self = .redo                   // y, Y
         default: return nil
         }
     }

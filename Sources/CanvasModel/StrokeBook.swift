@@ -12,6 +12,12 @@ public struct StrokeBook: Sendable {
     public private(set) var liveDone: [InkStroke] = []
     /// The stroke in progress, per device.
     public private(set) var liveCurrent: [UInt32: InkStroke] = [:]
+    /// Laser strokes that ended, oldest first: the daemon never records them, so
+    /// no `strokes` answer confirms them; each goes `laserLifetime` after it ended.
+    public private(set) var lasers: [InkStroke] = []
+
+    /// How long a laser stroke stays on the canvas after its tip went up.
+    public static let laserLifetimeMilliseconds = 1500
     /// Strokes the daemon confirmed before their tip-up sample reached us:
     /// the next live strokes to end are already in `finished`.
     private var owedDrops = 0
@@ -59,7 +65,15 @@ public struct StrokeBook: Sendable {
         finished.removeAll()
         liveDone.removeAll()
         liveCurrent.removeAll()
+        lasers.removeAll()
         owedDrops = 0
+    }
+
+    /// The oldest laser stroke's time is up; true when there was one (draw the live layer again).
+    public mutating func expireOldestLaser() -> Bool {
+        guard !lasers.isEmpty else { return false }
+        lasers.removeFirst()
+        return true
     }
 
     /// What a pen sample changed on the live layer.
@@ -98,6 +112,10 @@ public struct StrokeBook: Sendable {
     @discardableResult
     public mutating func endStroke(device: UInt32) -> Bool {
         guard let stroke = liveCurrent.removeValue(forKey: device), stroke.points.count > 1 else { return false }
+        if stroke.tool == .laser {
+            lasers.append(stroke)
+            return false
+        }
         if owedDrops > 0 {
             owedDrops -= 1
             return true
@@ -107,7 +125,7 @@ public struct StrokeBook: Sendable {
     }
 
     /// Every live stroke, done and in progress: what the live layer shows.
-    public var liveStrokes: [InkStroke] { liveDone + liveCurrent.keys.sorted().compactMap { liveCurrent[$0] } }
+    public var liveStrokes: [InkStroke] { liveDone + lasers + liveCurrent.keys.sorted().compactMap { liveCurrent[$0] } }
 
     public var pointCount: Int { finished.reduce(0) { $0 + $1.points.count } }
 }

@@ -85,3 +85,20 @@ private func p(_ x: Double, _ pressure: Double = 0.5) -> InkPoint { InkPoint(x: 
     #expect(CanvasKey(keysym: 0x7a, control: false, shift: false) == nil, "a plain z is the applications'")
     #expect(CanvasKey(keysym: 0x61, control: true, shift: false) == nil)
 }
+
+@Test func aLaserStrokeStaysUntilItsTimeIsUpAndIsNeverTakenForAConfirmedStroke() {
+    var book = StrokeBook()
+    let laser = InkStyle(tool: .laser)
+    _ = book.penSample(device: 1, style: laser, point: p(0.1), tip: true)
+    _ = book.penSample(device: 1, style: laser, point: p(0.2), tip: true)
+    _ = book.penSample(device: 1, style: laser, point: p(0.2), tip: false)
+    #expect(book.lasers.count == 1 && book.liveDone.isEmpty)
+    #expect(book.liveStrokes.map(\.style) == [laser])
+    // A pen stroke after it, confirmed by the daemon: the laser stroke stays.
+    _ = book.penSample(device: 1, style: InkStyle(), point: p(0.3), tip: true)
+    _ = book.penSample(device: 1, style: InkStyle(), point: p(0.4), tip: true)
+    _ = book.penSample(device: 1, style: InkStyle(), point: p(0.4), tip: false)
+    _ = book.reconcile([InkStroke(device: 1, style: InkStyle(), points: [p(0.3), p(0.4)])])
+    #expect(book.liveDone.isEmpty && book.lasers.count == 1)
+    #expect(book.expireOldestLaser() && book.lasers.isEmpty && !book.expireOldestLaser())
+}

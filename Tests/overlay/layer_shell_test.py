@@ -230,6 +230,35 @@ def test_a_replayed_double_press_opens_the_canvas_and_its_ink_follows_the_pen():
         print(f"  {inked:.1%} of {n} points inked live; {len(settled)} transitions, all acked", flush=True)
 
 
+def red_pixels(shot):
+    w, h, rgb = shot
+    return sum(1 for i in range(0, w * h * 3, 3 * 7) if ot.red_ink(rgb[i:i + 3]))
+
+
+def test_the_laser_draws_live_and_its_ink_leaves_by_itself():
+    """The recording replayed with the laser chosen: its ink shows live while the canvas is open,
+    leaves the screen about 1.5 s after each stroke, and the daemon records none of it (only what
+    the pen's eraser end does, which erases whatever tool is chosen)."""
+    with Session(replay=True, state=None) as s:
+        s.stack.request("tool", tool="laser")
+        w = s.stack.watcher
+        w.wait(lambda e: e["event"] == "canvas" and e["state"] == "open" and e.get("source") == "pen", 40, "open by a double press")
+        seen = cleared = None
+        deadline = time.monotonic() + 40
+        while time.monotonic() < deadline and cleared is None:
+            red = red_pixels(s.sway.screenshot())
+            if red > 20 and seen is None:
+                seen = time.monotonic()
+            elif seen is not None and red == 0:
+                cleared = time.monotonic()
+            time.sleep(0.1)
+        check(seen is not None, "no laser ink was ever on the screen")
+        check(cleared is not None, "the laser's ink never left the screen while the canvas was open")
+        recorded = [t["tool"] for t in s.stack.request("strokes")["strokes"]]
+        check(all(t == "eraser" for t in recorded), f"the daemon recorded laser strokes: {recorded}")
+        print(f"  laser ink seen, gone {cleared - seen:.1f} s later; nothing recorded", flush=True)
+
+
 def test_a_killed_daemon_takes_the_canvas_off_the_screen_within_3_s():
     with Session() as s:
         before = s.sway.screenshot()
@@ -713,6 +742,7 @@ def main():
             test_the_canvas_shows_its_ink_over_the_desktop_and_minimizes_back_to_it,
             test_a_replayed_double_press_opens_the_canvas_and_its_ink_follows_the_pen,
             test_a_killed_daemon_takes_the_canvas_off_the_screen_within_3_s,
+            test_the_laser_draws_live_and_its_ink_leaves_by_itself,
             test_an_output_plugged_in_while_open_gets_its_surface_and_its_part_of_the_drawing,
             test_the_eraser_clears_the_ink_under_it_and_undo_brings_it_back,
             test_tools_and_colours_draw_as_their_style_says,

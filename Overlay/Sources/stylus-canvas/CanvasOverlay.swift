@@ -138,6 +138,8 @@ final class CanvasOverlay: CanvasSurfaceOwner {
         case .pen(let device, let tool, let point, let tip):
             guard shown else { return }
             hover[device] = point
+            let lasers = book.lasers.count
+            defer { if book.lasers.count > lasers { expireLaserLater() } }
             if state == .open {
                 switch book.penSample(device: device, style: liveStyle(tool), point: point, tip: tip) {
                 case .segment(let a, let b, let style): for w in windows { w.layers.drawLiveSegment(a, b, style) }
@@ -149,7 +151,9 @@ final class CanvasOverlay: CanvasSurfaceOwner {
         case .proximity(let device, let inProximity):
             if !inProximity {
                 hover[device] = nil
+                let lasers = book.lasers.count
                 if book.endStroke(device: device) { redrawLive() }
+                if book.lasers.count > lasers { expireLaserLater() }
                 queueDraw()
             }
         }
@@ -167,6 +171,15 @@ final class CanvasOverlay: CanvasSurfaceOwner {
     }
 
     private func redrawLive() { for w in windows { w.layers.redrawLive(book.liveStrokes) } }
+
+    /// A laser stroke ended: it leaves the canvas a moment later (the daemon never keeps it).
+    private func expireLaserLater() {
+        after(milliseconds: UInt32(StrokeBook.laserLifetimeMilliseconds)) { [weak self] in
+            guard let self, book.expireOldestLaser() else { return }
+            redrawLive()
+            queueDraw()
+        }
+    }
 
     private func follow(_ canvas: CanvasState) {
         state = canvas
