@@ -183,7 +183,7 @@ final class CommandHandler {
     /// again with nothing changed is the bytes of the last one, not a new
     /// encoding (a client polling status, or a reload loop, costs a copy).
     private struct StatusKey: Equatable {
-        var canvas: CanvasState, strokes: Int, points: Int, full: Bool
+        var canvas: CanvasState, strokes: Int, points: Int, full: Bool, hasContent: Bool, style: StrokeStyle
         var precisionEnabled: Bool, precisionActive: Bool
         var devices: [DeviceID], buttonOnlyReason: String?
         var config: EngineConfig
@@ -198,7 +198,7 @@ final class CommandHandler {
         let c = engine.canvas
         let output = outputStatus()
         let overlay = runningOverlay
-        let key = StatusKey(canvas: c.state, strokes: c.strokes.count, points: c.pointCount, full: c.isFull,
+        let key = StatusKey(canvas: c.state, strokes: c.strokes.count, points: c.pointCount, full: c.isFull, hasContent: c.hasContent, style: c.style,
                             precisionEnabled: engine.precisionEnabled, precisionActive: engine.precisionActive,
                             devices: engine.deviceIDs, buttonOnlyReason: buttonOnlyReason, config: engine.config,
                             output: output, overlay: overlay, changed: changed, reason: reason,
