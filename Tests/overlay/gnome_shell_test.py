@@ -259,8 +259,6 @@ def test_the_extension_shows_the_ink_over_the_desktop_and_minimizes_back_to_it()
         inked, visible, n = ink_and_desktop(shot, strokes)
         check(inked >= 0.90, f"only {inked:.1%} of {n} recorded points inked")
         check(visible >= 0.97, f"only {visible:.1%} of the desktop away from the ink is visible")
-        if ot.ARGS.screenshot:
-            subprocess.run(["convert", "ppm:-", ot.ARGS.screenshot], input=ppm_bytes(shot), check=True)
         d.minimize_and_wait()
         after = SHELL.screenshot()
         same = sum(1 for a, b in zip(below_top_bar(before)[2], below_top_bar(after)[2]) if a == b) / len(below_top_bar(after)[2])
@@ -405,7 +403,10 @@ def test_tools_and_colours_draw_as_in_stylus_canvas():
     colours, blends and shapes as the renderer rule says."""
     with Daemon(state=lt.styled_state(ot.ARGS.scratch)) as d:
         d.open_and_wait()
-        lt.check_styles(SHELL.screenshot(), DESKTOP, top=TOP_BAR)
+        shot = SHELL.screenshot()
+        lt.check_styles(shot, DESKTOP, top=TOP_BAR)
+        if ot.ARGS.screenshot:
+            subprocess.run(["convert", "ppm:-", ot.ARGS.screenshot], input=ppm_bytes(shot), check=True)
 
 
 def run_stylus_canvas(d, seconds):
@@ -502,7 +503,7 @@ def main():
     parser = ot.canvas_arguments()
     parser.add_argument("--extension", default=os.path.join(ot.ROOT, ".build-gnome", "43", UUID),
                         help="the GNOME 43 extension folder (make gnome-extension builds it)")
-    parser.add_argument("--screenshot", default=None, help="save the open canvas over the desktop here (PNG)")
+    parser.add_argument("--screenshot", default=None, help="save the styled strokes on the open canvas here (PNG)")
     args = parser.parse_args()
     missing = [tool for tool in ("gnome-shell", "dbus-run-session", "dbus-daemon", "gsettings", "convert")
                if not shutil.which(tool)]
