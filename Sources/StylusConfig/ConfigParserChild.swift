@@ -121,8 +121,13 @@ public enum ConfigParserChild {
               var precision = reader.object("precision"), var limits = reader.object("canvasLimits"),
               var output = reader.object("output"), let preset = reader.string("preset"),
               let setInFile = reader.array("setInFile", { $0.string.flatMap(PresetSetting.init(rawValue:)) }),
-              let palette = reader.array("palette", { $0.string.flatMap(StrokeColor.init(hex:)) }),
-              reader.isDone else { return nil }
+              let palette = reader.array("palette", { $0.string.flatMap(StrokeColor.init(hex:)) }) else { return nil }
+        if var style = reader.object("style") {
+            guard let tool = style.string("tool").flatMap(DrawingTool.init(rawValue:)),
+                  let color = style.string("color").flatMap(StrokeColor.init(hex:)), let width = style.double("width"), style.isDone else { return nil }
+            config.style = StrokeStyle(tool: tool, color: color, width: width)
+        }
+        guard reader.isDone else { return nil }
         config.palette = palette
         config.doublePressIntervalMS = interval
         config.debounceMS = debounce

@@ -119,9 +119,45 @@ extension ConfigParserChild {
                 }
             }
         }
-        if let canvas = subtable("canvas", allowed: ["max_points", "max_strokes"]) {
+        if let canvas = subtable("canvas", allowed: ["max_points", "max_strokes", "tool", "color", "width", "palette"]) {
             if let v = integer(canvas, "max_points", "canvas.max_points") { config.canvasLimits.maxPoints = v }
             if let v = integer(canvas, "max_strokes", "canvas.max_strokes") { config.canvasLimits.maxStrokes = v }
+            var style = StrokeStyle()
+            var styled = false
+            if let value = canvas["tool"] {
+                if let name = value.string, let tool = DrawingTool(rawValue: name) {
+                    style.tool = tool
+                    styled = true
+                } else {
+                    report("canvas.tool", "\(value.string.map { "unknown tool \"\($0)\"" } ?? "expected a string, found \(value.type)"); use \(DrawingTool.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+            }
+            if let value = canvas["color"] {
+                if let text = value.string, let color = StrokeColor(hex: text) {
+                    style.color = color
+                    styled = true
+                } else {
+                    report("canvas.color", "expected a colour \"#RRGGBB\" (six hex digits, e.g. \"#3465a4\"), found \(value.string.map { "\"\($0)\"" } ?? "\(value.type)")")
+                }
+            }
+            if let width = number(canvas, "width", "canvas.width") {
+                if StrokeStyle.widthRange.contains(width) {
+                    style.width = width
+                    styled = true
+                } else {
+                    report("canvas.width", "\(width) is out of range; use \(Int(StrokeStyle.widthRange.lowerBound)) to \(Int(StrokeStyle.widthRange.upperBound)) (pixels of a drawing 1600 wide)")
+                }
+            }
+            if styled { config.style = style }
+            if let value = canvas["palette"] {
+                let items = value.array.map { Array($0) } ?? []
+                let colors = items.compactMap { $0.string.flatMap(StrokeColor.init(hex:)) }
+                if value.array != nil, (1...16).contains(items.count), colors.count == items.count {
+                    config.palette = colors
+                } else {
+                    report("canvas.palette", "expected 1 to 16 colours \"#RRGGBB\", e.g. [\"#d61a1c\", \"#3465a4\", \"#000000\"]")
+                }
+            }
         }
         if let output = subtable("output", allowed: ["mode", "capture_while_canvas_open", "passthrough"]) {
             if let value = output["mode"] {

@@ -76,6 +76,7 @@ public struct Engine: Sendable {
         self.curve = PrecisionCurve(config.precision)
         self.intervalUS = Microseconds(config.doublePressIntervalMS) * 1000
         self.debounceUS = Microseconds(config.debounceMS) * 1000
+        if let style = config.style { canvas.style = style }
     }
 
     /// Replaces the configuration; canvas, strokes and precision are kept.

@@ -53,8 +53,11 @@ public struct EngineConfig: Equatable, Sendable, Codable {
     public var padBindings: [Int: Action] = [:]
     public var precision = PrecisionConfig()
     public var canvasLimits = CanvasLimits()
-    /// What `color:next` and `color:previous` go round.
+    /// What `color:next` and `color:previous` go round (`[canvas] palette`).
     public var palette = StyleRequest.defaultPalette
+    /// The style a daemon starts with when no drawing was saved (`[canvas]` tool, color,
+    /// width); nil when the file sets none. A saved drawing keeps its own current style.
+    public var style: StrokeStyle?
     /// `[output]`: read by the shell, not by the engine.
     public var output = OutputConfig()
     /// The preset these settings started from (`preset` in the file, or a

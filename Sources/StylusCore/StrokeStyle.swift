@@ -2,7 +2,7 @@
 /// The tool a stroke was drawn with, as the daemon names it. A pen's own tool
 /// types (`brush`, `pencil`, `airbrush`, …) ink as the pen; the eraser end of a
 /// pen is `eraser` whatever tool is chosen.
-public enum DrawingTool: String, CaseIterable, Equatable, Hashable, Sendable {
+public enum DrawingTool: String, CaseIterable, Equatable, Hashable, Sendable, Codable {
     case pen, highlighter, eraser, laser, line, arrow, rectangle, ellipse
 
     public init(name: String) { self = DrawingTool(rawValue: name) ?? .pen }
@@ -65,7 +65,7 @@ public struct StrokeColor: Equatable, Hashable, Sendable {
 /// written out; the GNOME Shell extension follows it): its tool, its colour
 /// and its width in pixels of a drawing 1600 px wide (the reference of `stylusctl strokes --svg`, scaled to
 /// the area the tablet maps to, so a stroke keeps its width across monitors).
-public struct StrokeStyle: Equatable, Hashable, Sendable {
+public struct StrokeStyle: Equatable, Hashable, Sendable, Codable {
     public var tool: DrawingTool
     public var color: StrokeColor
     public var width: Double

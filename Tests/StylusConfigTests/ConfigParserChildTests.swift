@@ -29,6 +29,8 @@ struct ConfigParserChildTests {
         c.output.captureWhileCanvasOpen = false
         c.preset = "slow"
         c.setInFile = [.interval, .curve, .reportStep]
+        c.palette = [StrokeColor(hex: "#000000")!, StrokeColor(hex: "#3465a4")!]
+        c.style = StrokeStyle(tool: .arrow, color: StrokeColor(hex: "#4e9a06")!, width: 2.5)
         return c
     }
 

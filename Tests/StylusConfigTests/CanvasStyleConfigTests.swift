@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+import StylusCore
+import Testing
+@testable import StylusConfig
+import StylusConfigParser
+
+@Suite("config.toml's [canvas] style and palette")
+struct CanvasStyleConfigTests {
+    @Test func theStartingStyleAndThePaletteAreRead() throws {
+        let c = try ConfigFileTests.load("""
+            [canvas]
+            tool = "highlighter"
+            color = "#EDD400"
+            width = 12.5
+            palette = ["#000000", "#ffffff", "#3465a4"]
+            """)
+        #expect(c.style == StrokeStyle(tool: .highlighter, color: StrokeColor(hex: "#edd400")!, width: 12.5))
+        #expect(c.palette.map(\.hex) == ["#000000", "#ffffff", "#3465a4"])
+        #expect(Engine(config: c).canvas.style == c.style, "a daemon without a saved drawing starts with it")
+        #expect(try ConfigFileTests.load("[canvas]\ncolor = \"#3465a4\"\n").style == StrokeStyle(color: StrokeColor(hex: "#3465a4")!))
+        #expect(try ConfigFileTests.load("").style == nil)
+    }
+
+    @Test(arguments: [
+        ("tool = \"brush\"", "canvas.tool", "unknown tool \"brush\""),
+        ("color = \"#12345\"", "canvas.color", "expected a colour \"#RRGGBB\""),
+        ("width = 0", "canvas.width", "0.0 is out of range; use 1 to 64"),
+        ("width = 10000", "canvas.width", "10000.0 is out of range"),
+        ("palette = []", "canvas.palette", "expected 1 to 16 colours"),
+        ("palette = [\"red\"]", "canvas.palette", "expected 1 to 16 colours"),
+    ])
+    func aBadValueNamesItsKeyAndWhatIsAccepted(line: String, key: String, message: String) {
+        guard let error = ConfigFileTests.error("[canvas]\n\(line)\n") else {
+            Issue.record("\(line) was accepted")
+            return
+        }
+        #expect(error.key == key, "\(error)")
+        #expect(error.line == 2, "\(error)")
+        #expect(error.message.hasPrefix(message), "\(error.message)")
+    }
+}
