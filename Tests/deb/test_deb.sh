@@ -114,6 +114,16 @@ if [ $inside = 1 ]; then
     in_root gzip -t /usr/share/man/man1/{stylusd,stylusctl,stylus-canvas}.1.gz /usr/share/man/man5/stylusd.toml.5.gz \
         && pass "man pages for stylusd, stylusctl, stylus-canvas and stylusd.toml" || fail "a man page is missing or broken"
 
+    # GNOME Shell looks for system extensions in /usr/share/gnome-shell/extensions/UUID,
+    # and loads one only when its metadata names the running GNOME (Debian 12: 43).
+    ext=/usr/share/gnome-shell/extensions/stylus-canvas@stylusd
+    if in_root test -s $ext/extension.js && in_root grep -q '"uuid": "stylus-canvas@stylusd"' $ext/metadata.json \
+        && in_root grep -q '"43"' $ext/metadata.json; then
+        pass "the GNOME Shell extension is in $ext, for GNOME 43"
+    else
+        fail "the GNOME Shell extension is missing from $ext or not for GNOME 43"
+    fi
+
     # systemd-analyze reads the unit files where dpkg put them, checks every
     # key and that each ExecStart exists and is executable (a user manager's
     # paths: it needs a runtime directory). Any warning fails too.
