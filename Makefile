@@ -403,6 +403,7 @@ bench-overlay: release release-bench overlay
 	python3 bench/overlay_bench.py --bin .build/release --canvas $(OVERLAY_BIN)
 	@# The layer-shell canvas under headless sway, in the same run (its daemon: the shipped build, which `nobody` can run).
 	python3 bench/layer_shell_bench.py --bin $(BIN) --canvas $(OVERLAY_BIN)
+	python3 bench/gnome_bench.py --bin $(BIN) --canvas $(OVERLAY_BIN)
 
 # The Debian package, .build-deb/stylusd_VERSION_ARCH.deb: what `make install
 # PREFIX=/usr` installs, stylus-canvas built with the Swift runtime inside
