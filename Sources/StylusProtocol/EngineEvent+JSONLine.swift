@@ -84,7 +84,8 @@ extension EngineEvent {
             w.string("event", "tool")
             w.string("tool", e.style.tool.rawValue)
             w.string("color", e.style.color.hex)
-            w.double("width", e.style.width)
+            // As `status` writes it: 12, not 12.0.
+            if e.style.width == e.style.width.rounded() { w.int("width", Int(e.style.width)) } else { w.double("width", e.style.width) }
             w.string("source", e.source.rawValue)
             w.int("time_us", e.time)
         }

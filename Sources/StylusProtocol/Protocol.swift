@@ -211,19 +211,19 @@ public enum ClientCommand: Equatable, Sendable {
             var tool: DrawingTool?, color: StrokeColor?, width: Double?
             if let value = fields["tool"] {
                 guard case .string(let name) = value, let t = DrawingTool(rawValue: name) else {
-                    throw ProtocolError(code: .badRequest, message: "unknown tool \(value); tools are \(DrawingTool.allCases.map(\.rawValue).joined(separator: ", "))")
+                    throw ProtocolError(code: .badRequest, message: "unknown tool \(Self.quoted(value)); tools are \(DrawingTool.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 tool = t
             }
             if let value = fields["color"] {
                 guard case .string(let text) = value, let c = StrokeColor(hex: text) else {
-                    throw ProtocolError(code: .badRequest, message: "\"color\" must be #RRGGBB (six hex digits, e.g. \"#3465a4\"), not \(value)")
+                    throw ProtocolError(code: .badRequest, message: "\"color\" must be #RRGGBB (six hex digits, e.g. \"#3465a4\"), not \(Self.quoted(value))")
                 }
                 color = c
             }
             if let value = fields["width"] {
                 guard case .number(let n) = value, StrokeStyle.widthRange.contains(n) else {
-                    throw ProtocolError(code: .badRequest, message: "\"width\" must be a number from \(Int(StrokeStyle.widthRange.lowerBound)) to \(Int(StrokeStyle.widthRange.upperBound)) (pixels of a drawing 1600 wide), not \(value)")
+                    throw ProtocolError(code: .badRequest, message: "\"width\" must be a number from \(Int(StrokeStyle.widthRange.lowerBound)) to \(Int(StrokeStyle.widthRange.upperBound)) (pixels of a drawing 1600 wide), not \(Self.quoted(value))")
                 }
                 width = n
             }
@@ -250,6 +250,20 @@ public enum ClientCommand: Equatable, Sendable {
                 throw ProtocolError(code: .badRequest, message: "overlay needs \"outputs\": a whole number from 0 to \(OverlayReport.maxOutputs)")
             }
             self = .overlay(OverlayReport(backend: backend, outputs: Int(n)))
+        }
+    }
+}
+
+extension ClientCommand {
+    /// A request's value as its JSON reads, for an error that names it: "brush" with its quotes, 0, 10000, 2.5.
+    static func quoted(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let s): "\"\(s)\""
+        case .number(let n): n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)
+        case .bool(let b): b ? "true" : "false"
+        case .null: "null"
+        case .array: "an array"
+        case .object: "an object"
         }
     }
 }

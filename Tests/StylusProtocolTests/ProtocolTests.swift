@@ -80,3 +80,22 @@ struct EncodedResultTests {
         #expect(Response.success(id: id, encodedResult: Response.EncodedResult(result)) == Response.success(id: id, result))
     }
 }
+
+@Suite("the tool command's errors")
+struct ToolCommandErrorTests {
+    @Test(arguments: [
+        (##"{"cmd":"tool","tool":"brush"}"##, ##"unknown tool "brush"; tools are pen, highlighter, eraser, laser, line, arrow, rectangle, ellipse"##),
+        (##"{"cmd":"tool","color":"#12345"}"##, ##""color" must be #RRGGBB (six hex digits, e.g. "#3465a4"), not "#12345""##),
+        (##"{"cmd":"tool","width":0}"##, ##""width" must be a number from 1 to 64 (pixels of a drawing 1600 wide), not 0"##),
+        (##"{"cmd":"tool","width":10000}"##, ##""width" must be a number from 1 to 64 (pixels of a drawing 1600 wide), not 10000"##),
+        (##"{"cmd":"tool","color":5}"##, ##""color" must be #RRGGBB (six hex digits, e.g. "#3465a4"), not 5"##),
+    ])
+    func aBadValueIsNamedAsTheRequestWroteIt(line: String, message: String) {
+        guard case .failure(let failure) = Request.decode(Array(line.utf8)) else {
+            Issue.record("accepted \(line)")
+            return
+        }
+        #expect(failure.error.code == .badRequest)
+        #expect(failure.error.message == message)
+    }
+}
