@@ -208,25 +208,6 @@ class InkLayers {
         cr.stroke();
     }
 
-    // Both layers and a ring where each tool hovers, onto `cr` (cleared).
-    compose(cr, hover) {
-        cr.setSourceSurface(this.finished, 0, 0);
-        cr.paint();
-        cr.setSourceSurface(this.live, 0, 0);
-        cr.paint();
-        for (const p of hover) {
-            const [x, y] = this.pixel(p);
-            cr.newPath();
-            cr.arc(x, y, RING_RADIUS, 0, 2 * Math.PI);
-            cr.setLineWidth(RING_WIDTH);
-            cr.setSourceRGBA(1, 1, 1, 0.8);
-            cr.strokePreserve();
-            cr.setLineWidth(1.5);
-            cr.setSourceRGBA(0.1, 0.1, 0.1, 0.9);
-            cr.stroke();
-        }
-    }
-
     // GJS's cairo surfaces have no finish(): the collector frees them once unreferenced.
     destroy() {
         this.finished = null;
@@ -385,15 +366,20 @@ class DaemonLink {
                 this.dropped(`stylusd sent a line that is not JSON: ${e.message}`);
                 return;
             }
-            if (message.event !== undefined) {
-                this.onUpdate({type: 'event', event: message});
-            } else if (this.pending.has(message.id)) {
-                const done = this.pending.get(message.id);
-                this.pending.delete(message.id);
-                if (message.ok)
-                    done(message.result);
-                else
-                    log_(`request ${message.id}: ${message.error && message.error.message}`);
+            // A mistake in handling one line must not stop the link: said in the journal, and on.
+            try {
+                if (message.event !== undefined) {
+                    this.onUpdate({type: 'event', event: message});
+                } else if (this.pending.has(message.id)) {
+                    const done = this.pending.get(message.id);
+                    this.pending.delete(message.id);
+                    if (message.ok)
+                        done(message.result);
+                    else
+                        log_(`request ${message.id}: ${message.error && message.error.message}`);
+                }
+            } catch (e) {
+                logError(e, 'stylus-canvas@stylusd');
             }
             this.readLine();
         });
@@ -458,6 +444,135 @@ class DaemonLink {
     }
 }
 
+// ---------------------------------------------------------------- one monitor
+
+// The canvas on one monitor: a container above every window (top chrome, never
+// in the Shell's input region) holding the finished layer, the stroke in
+// progress and a ring per hovering tool as actors of their own. Only what
+// changed is painted again: a pen sample repaints the live layer's actor, which
+// covers just the strokes in progress, and a hover moves a ring's actor without
+// painting at all (a full-screen repaint per sample cost gnome-shell a frame
+// buffer each time, gigabytes while the pen drew).
+class MonitorCanvas {
+    constructor(monitor, geometry, shown, hover) {
+        this.box = new St.Widget({
+            name: 'stylus-canvas', reactive: false, visible: shown, opacity: shown ? 255 : 0,
+            x: monitor.x, y: monitor.y, width: monitor.width, height: monitor.height,
+            layout_manager: new Clutter.FixedLayout(),
+        });
+        this.layers = new InkLayers(monitor.width, monitor.height, geometry);
+        this.finishedArea = new St.DrawingArea({x: 0, y: 0, width: monitor.width, height: monitor.height});
+        this.finishedArea.connect('repaint', a => this.paint(a, this.layers.finished, 0, 0));
+        this.liveArea = new St.DrawingArea({x: 0, y: 0, width: 1, height: 1, visible: false});
+        this.liveArea.connect('repaint', a => this.paint(a, this.layers.live, this.liveArea.x, this.liveArea.y));
+        this.box.add_child(this.finishedArea);
+        this.box.add_child(this.liveArea);
+        this.rings = new Map();
+        this.hover = hover;
+        Main.layoutManager.addTopChrome(this.box, {affectsInputRegion: false, trackFullscreen: false});
+    }
+
+    paint(area, surface, x, y) {
+        const cr = area.get_context();
+        cr.setOperator(Cairo.Operator.SOURCE);
+        cr.setSourceSurface(surface, -x, -y);
+        cr.paint();
+        cr.$dispose();
+    }
+
+    finishedChanged() {
+        this.finishedArea.queue_repaint();
+    }
+
+    // The live layer's actor covers `strokes` (what it shows now).
+    fitLive(strokes) {
+        let box = null;
+        for (const stroke of strokes)
+            for (const p of stroke.points)
+                box = this.grown(box, p, stroke.style);
+        this.placeLive(box);
+    }
+
+    // A segment was drawn into the live layer: its actor grows to cover it.
+    liveSegment(a, b, style) {
+        let box = this.liveBox;
+        box = this.grown(box, a, style);
+        box = this.grown(box, b, style);
+        this.placeLive(box);
+        if (style.tool === 'eraser')
+            this.finishedChanged();
+    }
+
+    grown(box, p, style) {
+        const [x, y] = this.layers.pixel(p);
+        const full = {pressure: 1};
+        const width = this.layers.lineWidth(style, full, full);
+        // Room for round caps, antialiasing and an arrow's wings.
+        const r = width * 2 + 14;
+        if (!box)
+            return {x0: x - r, y0: y - r, x1: x + r, y1: y + r};
+        return {x0: Math.min(box.x0, x - r), y0: Math.min(box.y0, y - r), x1: Math.max(box.x1, x + r), y1: Math.max(box.y1, y + r)};
+    }
+
+    placeLive(box) {
+        this.liveBox = box;
+        const x0 = box ? Math.max(0, Math.floor(box.x0)) : 0, y0 = box ? Math.max(0, Math.floor(box.y0)) : 0;
+        const x1 = box ? Math.min(this.layers.width, Math.ceil(box.x1)) : 0, y1 = box ? Math.min(this.layers.height, Math.ceil(box.y1)) : 0;
+        if (x1 <= x0 || y1 <= y0) {
+            this.liveArea.hide();
+            return;
+        }
+        this.liveArea.set_position(x0, y0);
+        this.liveArea.set_size(x1 - x0, y1 - y0);
+        this.liveArea.show();
+        this.liveArea.queue_repaint();
+    }
+
+    // A ring where each tool hovers or touches, moved rather than painted again.
+    placeRings() {
+        for (const [device, ring] of this.rings) {
+            if (!this.hover.has(device)) {
+                ring.destroy();
+                this.rings.delete(device);
+            }
+        }
+        const size = 2 * (RING_RADIUS + RING_WIDTH) + 2;
+        for (const [device, point] of this.hover) {
+            let ring = this.rings.get(device);
+            if (!ring) {
+                ring = new St.DrawingArea({width: size, height: size});
+                ring.connect('repaint', a => {
+                    const cr = a.get_context();
+                    cr.arc(size / 2, size / 2, RING_RADIUS, 0, 2 * Math.PI);
+                    cr.setLineWidth(RING_WIDTH);
+                    cr.setSourceRGBA(1, 1, 1, 0.8);
+                    cr.strokePreserve();
+                    cr.setLineWidth(1.5);
+                    cr.setSourceRGBA(0.1, 0.1, 0.1, 0.9);
+                    cr.stroke();
+                    cr.$dispose();
+                });
+                this.box.add_child(ring);
+                this.rings.set(device, ring);
+            }
+            const [x, y] = this.layers.pixel(point);
+            ring.set_position(Math.round(x - size / 2), Math.round(y - size / 2));
+        }
+    }
+
+    repaintAll() {
+        this.finishedArea.queue_repaint();
+        if (this.liveArea.visible)
+            this.liveArea.queue_repaint();
+    }
+
+    destroy() {
+        Main.layoutManager.removeChrome(this.box);
+        this.box.destroy();
+        this.layers.destroy();
+    }
+}
+
 // ---------------------------------------------------------------- the canvas
 
 class StylusCanvas {
@@ -503,23 +618,11 @@ class StylusCanvas {
         const x0 = Math.min(...monitors.map(m => m.x)), y0 = Math.min(...monitors.map(m => m.y));
         const x1 = Math.max(...monitors.map(m => m.x + m.width)), y1 = Math.max(...monitors.map(m => m.y + m.height));
         this.surfaces = monitors.map(m => {
-            const area = new St.DrawingArea({
-                name: 'stylus-canvas', reactive: false, visible: this.shown, opacity: this.shown ? 255 : 0,
-                x: m.x, y: m.y, width: m.width, height: m.height,
-            });
-            const layers = new InkLayers(m.width, m.height, {x: m.x - x0, y: m.y - y0, width: x1 - x0, height: y1 - y0});
-            area.connect('repaint', a => {
-                const cr = a.get_context();
-                cr.setOperator(Cairo.Operator.CLEAR);
-                cr.paint();
-                cr.setOperator(Cairo.Operator.OVER);
-                layers.compose(cr, this.hover.values());
-                cr.$dispose();
-            });
-            Main.layoutManager.addTopChrome(area, {affectsInputRegion: false, trackFullscreen: false});
-            layers.redrawFinished(this.book.finished);
-            layers.redrawLive(this.book.liveStrokes);
-            return {area, layers};
+            const s = new MonitorCanvas(m, {x: m.x - x0, y: m.y - y0, width: x1 - x0, height: y1 - y0}, this.shown, this.hover);
+            s.layers.redrawFinished(this.book.finished);
+            s.layers.redrawLive(this.book.liveStrokes);
+            s.fitLive(this.book.liveStrokes);
+            return s;
         });
         this.updateReactive();
         if (this.connected)
@@ -527,15 +630,13 @@ class StylusCanvas {
     }
 
     destroySurface(s) {
-        Main.layoutManager.removeChrome(s.area);
-        s.area.destroy();
-        s.layers.destroy();
+        s.destroy();
     }
 
     queueRepaint() {
         if (this.shown)
             for (const s of this.surfaces)
-                s.area.queue_repaint();
+                s.repaintAll();
     }
 
     // ------------------------------------------------------------ the daemon's updates
@@ -586,8 +687,9 @@ class StylusCanvas {
                 for (const s of this.surfaces) {
                     s.layers.clear(s.layers.finished);
                     s.layers.clear(s.layers.live);
+                    s.fitLive([]);
+                    s.finishedChanged();
                 }
-                this.queueRepaint();
             } else if (e.stroke_count !== this.book.finished.length && !this.fetching) {
                 this.fetchStrokes();
             }
@@ -616,15 +718,19 @@ class StylusCanvas {
                 if (e.tool === 'eraser')
                     style.tool = 'eraser';
                 const change = this.book.penSample(e.device, style, point, !!e.tip);
-                if (change === 'redrawLive')
+                if (change === 'redrawLive') {
                     this.redrawLive();
-                else if (change)
-                    for (const s of this.surfaces)
+                } else if (change) {
+                    for (const s of this.surfaces) {
                         s.layers.drawLiveSegment(...change.segment);
+                        s.liveSegment(...change.segment);
+                    }
+                }
             }
             if (this.book.lasers.length > lasers)
                 this.expireLaserLater();
-            this.queueRepaint();
+            for (const s of this.surfaces)
+                s.placeRings();
             break;
         }
         case 'proximity':
@@ -635,7 +741,8 @@ class StylusCanvas {
                     this.redrawLive();
                 if (this.book.lasers.length > lasers)
                     this.expireLaserLater();
-                this.queueRepaint();
+                for (const s of this.surfaces)
+                    s.placeRings();
             }
             break;
         }
@@ -643,17 +750,17 @@ class StylusCanvas {
 
     expireLaserLater() {
         GLib.timeout_add(GLib.PRIORITY_DEFAULT, LASER_LIFETIME_MS, () => {
-            if (this.book && this.book.expireOldestLaser()) {
+            if (this.book && this.book.expireOldestLaser())
                 this.redrawLive();
-                this.queueRepaint();
-            }
             return GLib.SOURCE_REMOVE;
         });
     }
 
     redrawLive() {
-        for (const s of this.surfaces)
+        for (const s of this.surfaces) {
             s.layers.redrawLive(this.book.liveStrokes);
+            s.fitLive(this.book.liveStrokes);
+        }
     }
 
     fetchStrokes() {
@@ -678,11 +785,12 @@ class StylusCanvas {
                 else if (finished !== 'unchanged')
                     for (const stroke of this.book.finished.slice(finished[0], finished[1]))
                         s.layers.draw(stroke, s.layers.finished);
+                if (finished !== 'unchanged')
+                    s.finishedChanged();
             }
             if (liveChanged)
                 this.redrawLive();
             log_(`strokes: ${strokes.length}`);
-            this.queueRepaint();
             if (this.fetchAgain) {
                 this.fetchAgain = false;
                 this.fetchStrokes();
@@ -710,7 +818,7 @@ class StylusCanvas {
         this.grabKeys();
         this.updateReactive();
         let pending = this.surfaces.length;
-        if (already && this.surfaces.every(s => s.area.opacity === 255 && s.area.visible)) {
+        if (already && this.surfaces.every(s => s.box.opacity === 255 && s.box.visible)) {
             if (ack)
                 this.ack();
             return;
@@ -718,9 +826,9 @@ class StylusCanvas {
         if (!already)
             log_('presented');
         for (const s of this.surfaces) {
-            s.area.show();
-            s.area.queue_repaint();
-            s.area.ease({
+            s.box.show();
+            s.repaintAll();
+            s.box.ease({
                 opacity: 255, duration: FADE_MS, mode: Clutter.AnimationMode.LINEAR,
                 onStopped: () => {
                     if (--pending === 0 && this.shown) {
@@ -743,7 +851,7 @@ class StylusCanvas {
         }
         let pending = this.surfaces.length;
         for (const s of this.surfaces) {
-            s.area.ease({
+            s.box.ease({
                 opacity: 0, duration: FADE_MS, mode: Clutter.AnimationMode.LINEAR,
                 onStopped: () => {
                     if (--pending === 0)
@@ -758,9 +866,9 @@ class StylusCanvas {
     hideNow(ack = false) {
         this.shown = false;
         for (const s of this.surfaces) {
-            s.area.remove_all_transitions();
-            s.area.opacity = 0;
-            s.area.hide();
+            s.box.remove_all_transitions();
+            s.box.opacity = 0;
+            s.box.hide();
         }
         this.ungrabKeys();
         this.updateReactive();
@@ -790,7 +898,7 @@ class StylusCanvas {
     updateReactive() {
         const reactive = this.shown && !this.capturesPen && !this.clickThrough;
         for (const s of this.surfaces)
-            s.area.reactive = reactive;
+            s.box.reactive = reactive;
         log_(reactive ? 'takes pointer input' : 'click-through');
     }
 

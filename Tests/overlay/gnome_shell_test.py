@@ -155,23 +155,30 @@ class Daemon:
     """stylusd with the recording's strokes (minimized), behind a proxy at the socket
     the shell was told: the proxy can say the daemon captures the pen (filter mode)."""
 
-    def __init__(self, captures=False, state=None, extension=True):
+    def __init__(self, captures=False, state=None, extension=True, replay=False):
+        self.replay = replay
         self.root = tempfile.mkdtemp(prefix="stylus-gnome-daemon-")
         os.chmod(self.root, 0o700)
         self.socket = os.path.join(self.root, "stylusd.sock")
         self.state_file = os.path.join(self.root, "state.json")
-        shutil.copy(state or ot.drawn_state(), self.state_file)
+        if not replay:
+            shutil.copy(state or ot.drawn_state(), self.state_file)
         self.start()
         since = time.monotonic()
         self.proxy = ot.FilterModeProxy(SHELL.stylusd_socket, self.socket, captures=captures)
-        self.watcher = ot.Watcher(self.socket)
-        # The extension retries every 5 s at most while no daemon runs.
-        if extension:
-            SHELL.wait_log("connected", 8, since)
+        try:
+            self.watcher = ot.Watcher(self.socket)
+            # The extension retries every 5 s at most while no daemon runs.
+            if extension:
+                SHELL.wait_log("connected", 8, since)
+        except BaseException:
+            self.close()   # the shell's socket path is free again for the next test
+            raise
 
     def start(self):
         self.proc = subprocess.Popen([os.path.join(ot.ARGS.bin, "stylusd"), "--socket", self.socket,
-                                      "--state-file", self.state_file, "--transition-ms", "2000"],
+                                      "--state-file", self.state_file, "--transition-ms", "2000",
+                                      *(["--replay", ot.RECORDING, "--speed", ot.SPEED] if self.replay else [])],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                      env=dict(os.environ, XDG_RUNTIME_DIR=self.root, XDG_STATE_HOME=self.root,
                                               XDG_CONFIG_HOME=self.root))
@@ -293,6 +300,24 @@ class App:
         self.proc.terminate()
         self.proc.wait(5)
         settle()
+
+
+def test_a_replayed_double_press_opens_the_canvas_and_its_ink_follows_the_pen():
+    """The recording at 2x: its double press opens the canvas, strokes are drawn live (the pen
+    topic) and confirmed; their ink is on the screen while the replay goes on, and the ring
+    where the pen hovers moves without the drawing being painted again."""
+    with Daemon(replay=True) as d:
+        d.watcher.wait(lambda e: e["event"] == "canvas" and e["state"] == "open" and e.get("source") == "pen", 40,
+                       "open by a double press")
+        d.watcher.wait(lambda e: e["event"] == "stroke" and e["index"] >= 2, 30, "three strokes")
+        settle()
+        strokes = d.request("strokes")
+        check(strokes["canvas"] == "open", f"the canvas closed before the screenshot: {strokes['canvas']}")
+        inked, visible, n = lt.ink_and_background(SHELL.screenshot(), strokes["strokes"][:3], DESKTOP, skip_rows=TOP_BAR)
+        check(inked >= 0.90, f"only {inked:.1%} of {n} points of the first three strokes inked")
+        check(visible >= 0.97, f"only {visible:.1%} of the desktop away from the ink is visible")
+        check(not any("JS ERROR" in l for _, l in SHELL.log), f"the extension threw: {[l for _, l in SHELL.log if 'JS ERROR' in l][:3]}")
+        print(f"  {inked:.1%} of {n} points of three strokes drawn live and confirmed inked", flush=True)
 
 
 def test_the_canvas_is_above_a_fullscreen_application_and_see_through():
@@ -522,6 +547,7 @@ def main():
         SHELL = GnomeShell(runtime, args.extension)
         return run_tests("overlay-gnome", [
             test_the_extension_shows_the_ink_over_the_desktop_and_minimizes_back_to_it,
+            test_a_replayed_double_press_opens_the_canvas_and_its_ink_follows_the_pen,
             test_the_canvas_is_above_a_fullscreen_application_and_see_through,
             test_in_filter_mode_a_click_on_the_open_canvas_reaches_the_application,
             test_in_observe_mode_the_open_canvas_takes_the_click,
