@@ -138,7 +138,10 @@ enum EngineInvariants {
         let canvas = engine.canvas
         let points = canvas.strokes.reduce(0) { $0 + $1.points.count }
         if points != canvas.pointCount { problems.append("point count \(canvas.pointCount) but strokes hold \(points)") }
-        if canvas.hasContent != !canvas.strokes.isEmpty { problems.append("has_content disagrees with the strokes") }
+        // Content is ink: an eraser stroke alone is none, and the laser is never recorded.
+        if canvas.hasContent != canvas.strokes.contains(where: { $0.style.tool != .eraser }) { problems.append("has_content disagrees with the strokes") }
+        if canvas.strokes.contains(where: { $0.style.tool == .laser }) { problems.append("a laser stroke was recorded") }
+        if canvas.history.count > Canvas.historyLimit { problems.append("more undo steps than the limit") }
         if canvas.strokes.count > engine.config.canvasLimits.maxStrokes { problems.append("more strokes than the limit") }
         if canvas.pointCount > engine.config.canvasLimits.maxPoints { problems.append("more points than the limit") }
         return problems
