@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import StylusCore
+import StylusOutput
 
 /// `stylusd replay`: a recording (or a headerless event file plus its
 /// description) through the engine, one event at a time to `onEvent`.
