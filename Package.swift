@@ -128,6 +128,11 @@ let package = Package(
             dependencies: ["StylusOutput", "StylusCore", "StylusInput",
                            .product(name: "PropertyBased", package: "swift-property-based")]
         ),
+        // What StylusUinput decides without /dev/uinput, and its grab watchdog on pipes.
+        .testTarget(
+            name: "StylusUinputTests",
+            dependencies: ["StylusUinput", "StylusOutput", "StylusCore", "StylusInput", "StylusSystem", "CLibevdev"]
+        ),
         .testTarget(
             name: "StylusDaemonTests",
             dependencies: ["StylusCore", "StylusProtocol", "StylusDaemon", "StylusConfig", "StylusInput",
