@@ -58,7 +58,8 @@ let package = Package(
         // Everything that touches the kernel's input stack or input files.
         .target(
             name: "StylusInput",
-            dependencies: ["StylusCore", "StylusSystem", "CLibevdev", "CLibinput", "CLibwacom", "CLinux"]
+            // StylusOutput for `stylusd replay --output-frames` (RecordingPlayer drives a CloneReplay).
+            dependencies: ["StylusCore", "StylusOutput", "StylusSystem", "CLibevdev", "CLibinput", "CLibwacom", "CLinux"]
         ),
         // config.toml: presets, errors that name file, line and key, and the
         // parser child that reads it (started, waited for, answered).
@@ -78,7 +79,7 @@ let package = Package(
         .executableTarget(
             name: "stylusd",
             dependencies: [
-                "StylusCore", "StylusProtocol", "StylusInput", "StylusDaemon", "StylusConfig",
+                "StylusCore", "StylusProtocol", "StylusInput", "StylusOutput", "StylusDaemon", "StylusConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -117,13 +118,20 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        // Where input goes after the engine: the output seam and its implementations.
+        // Where input goes after the engine: the output seam and its implementations, and
+        // filter mode's pure decisions (CloneFilter, CloneReplay).
         .target(name: "StylusOutput", dependencies: ["StylusCore"]),
         // Filter mode: the grabbed real node read raw, its virtual clone written through uinput (libevdev).
         .target(name: "StylusUinput", dependencies: ["StylusCore", "StylusOutput", "StylusInput", "StylusSystem", "CLibevdev", "CLinux"]),
         .testTarget(
             name: "StylusOutputTests",
-            dependencies: ["StylusOutput", "StylusCore", "StylusInput"]
+            dependencies: ["StylusOutput", "StylusCore", "StylusInput",
+                           .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        // What StylusUinput decides without /dev/uinput, and its grab watchdog on pipes.
+        .testTarget(
+            name: "StylusUinputTests",
+            dependencies: ["StylusUinput", "StylusOutput", "StylusCore", "StylusInput", "StylusSystem", "CLibevdev"]
         ),
         .testTarget(
             name: "StylusDaemonTests",
@@ -153,7 +161,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StylusConfigTests",
-            dependencies: ["StylusCore", "StylusConfig", "StylusConfigParser"]
+            dependencies: ["StylusCore", "StylusConfig", "StylusConfigParser", "StylusOutput"]
         ),
         .testTarget(
             name: "StylusInputTests",

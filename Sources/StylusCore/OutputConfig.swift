@@ -13,6 +13,10 @@ public enum OutputChoice: String, Sendable, CaseIterable, Codable {
 /// filter mode lets through. It travels with `EngineConfig` (the file's
 /// parser child sends both at once), but the engine never reads it: the
 /// shell picks the output from `mode` and hands `filter` to it.
+///
+/// It stays in StylusCore because `EngineConfig.output` holds it (and with
+/// it `Passthrough`); what the filter makes of it (`FilterConfig`,
+/// `OutputConfig.filter`, `CloneFilter`) lives in StylusOutput.
 public struct OutputConfig: Equatable, Sendable, Codable {
     public var mode: OutputChoice = .auto
     /// Per side button (`SideButton.rawValue`). Unbound buttons pass at once whatever this says.
@@ -20,14 +24,17 @@ public struct OutputConfig: Equatable, Sendable, Codable {
     public var captureWhileCanvasOpen = true
 
     public init() {}
+}
 
-    /// What `UinputOutput` and `CloneFilter` are configured with.
-    public var filter: FilterConfig {
-        var f = FilterConfig()
-        f.passthrough = passthrough
-        f.captureWhileCanvasOpen = captureWhileCanvasOpen
-        return f
-    }
+/// What reaches the desktop of a side button whose double press is bound.
+public enum Passthrough: String, Sendable, CaseIterable, Codable {
+    /// The first press is held back until it cannot become a double press
+    /// (the default for bound buttons).
+    case deferred = "defer"
+    /// Every press and release passes at once; a double press only adds its action.
+    case immediate
+    /// Nothing of the button reaches the desktop.
+    case never
 }
 
 extension Passthrough {

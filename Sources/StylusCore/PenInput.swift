@@ -99,8 +99,8 @@ public enum ButtonID: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Dense index used for per-device tracking tables.
-    var slot: Int {
+    /// Dense index used for per-device tracking tables (the engine's, and `CloneFilter`'s in StylusOutput).
+    public var slot: Int {
         switch self {
         case .side(let b): b.rawValue
         case .pad(let n): SideButton.allCases.count + n
@@ -109,7 +109,7 @@ public enum ButtonID: Hashable, Sendable, CustomStringConvertible {
 
     static let slotCount = SideButton.allCases.count + maxPadButtons
 
-    init(slot: Int) {
+    public init(slot: Int) {
         self = slot < SideButton.allCases.count ? .side(SideButton.allCases[slot]) : .pad(slot - SideButton.allCases.count)
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import StylusCore
+import StylusOutput
 import StylusUinput
 
 /// Performs what double presses ask of the world outside the engine: a

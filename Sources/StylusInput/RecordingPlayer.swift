@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import StylusCore
+import StylusOutput
 
 /// `stylusd replay`: a recording (or a headerless event file plus its
 /// description) through the engine, one event at a time to `onEvent`.
@@ -19,50 +20,74 @@ public enum RecordingPlayer {
 
     public static func play(file: String, descriptionFile: String?, config: EngineConfig,
                             onEvent: (EngineEvent) -> Void) throws -> Summary {
-        let (bytes, given) = try load(file: file, descriptionFile: descriptionFile)
-        var replay: RecordingReplay?
-        var doublePresses = 0
-        func count(_ event: EngineEvent) {
-            if case .doublePress = event { doublePresses += 1 }
-            onEvent(event)
+        try run(file: file, descriptionFile: descriptionFile, onEvent: onEvent, onFrames: { _ in }) {
+            RecordingReplay(description: $0, config: config)
         }
-        try EvemuReader.read(bytes, file: file, description: given, onStart: { description in
-            replay = RecordingReplay(description: description, config: config)
-        }, onEvent: { type, code, value, time in
-            replay!.feed(type: type, code: code, value: value, time: time, onEvent: count)
-        })
-        replay!.finish(onEvent: count)
-        return Summary(evdevEvents: replay!.evdevEventCount, doublePresses: doublePresses,
-                       finalCanvas: replay!.engine.canvas.state, strokes: replay!.engine.canvas.strokes.count)
     }
-}
 
-extension RecordingPlayer {
     /// `stylusd replay --output-frames`: the evdev frames filter mode would
     /// write to the clone of the recorded pen, each event to `onFrameEvent`
     /// (a frame ends with its SYN_REPORT), engine events to `onEvent`.
     public static func playFrames(file: String, descriptionFile: String?, config: EngineConfig, filter: FilterConfig,
                                   onEvent: (EngineEvent) -> Void, onFrameEvent: (EvdevEvent) -> Void) throws -> Summary {
+        func frames(_ events: [EvdevEvent]) { for e in events { onFrameEvent(e) } }
+        return try run(file: file, descriptionFile: descriptionFile, onEvent: onEvent, onFrames: frames) {
+            CloneReplay(description: $0, config: config, filterConfig: filter)
+        }
+    }
+
+    /// The one way a file is played: read, fed event by event to the replay
+    /// `start` makes once the description is known, finished, summed up.
+    private static func run<Replay: PlayedReplay>(
+        file: String, descriptionFile: String?, onEvent: (EngineEvent) -> Void, onFrames: ([EvdevEvent]) -> Void,
+        start: (DeviceDescription) -> Replay
+    ) throws -> Summary {
         let (bytes, given) = try load(file: file, descriptionFile: descriptionFile)
-        var replay: CloneReplay?
+        var replay: Replay?
         var doublePresses = 0
         func count(_ event: EngineEvent) {
             if case .doublePress = event { doublePresses += 1 }
             onEvent(event)
         }
-
-        func frames(_ events: [EvdevEvent]) { for e in events { onFrameEvent(e) } }
         try EvemuReader.read(bytes, file: file, description: given, onStart: { description in
-            replay = CloneReplay(description: description, config: config, filterConfig: filter)
+            replay = start(description)
         }, onEvent: { type, code, value, time in
-            replay!.feed(type: type, code: code, value: value, time: time, onEvent: count, onFrames: frames)
+            replay!.feed(type: type, code: code, value: value, time: time, onEvent: count, onFrames: onFrames)
         })
-        replay!.finish(onEvent: count, onFrames: frames)
+        replay!.finish(onEvent: count, onFrames: onFrames)
         let engine = replay!.replay.engine
         return Summary(evdevEvents: replay!.replay.evdevEventCount, doublePresses: doublePresses,
                        finalCanvas: engine.canvas.state, strokes: engine.canvas.strokes.count)
     }
+}
 
+/// What `RecordingPlayer` plays a file through: the engine alone
+/// (`RecordingReplay`), or the engine and a clone's filter (`CloneReplay`).
+protocol PlayedReplay {
+    /// The engine's replay, for the summary.
+    var replay: RecordingReplay { get }
+    mutating func feed(type: UInt16, code: UInt16, value: Int32, time: Microseconds,
+                       onEvent: (EngineEvent) -> Void, onFrames: ([EvdevEvent]) -> Void)
+    mutating func finish(onEvent: (EngineEvent) -> Void, onFrames: ([EvdevEvent]) -> Void)
+}
+
+extension CloneReplay: PlayedReplay {}
+
+/// The engine alone writes no clone frames.
+extension RecordingReplay: PlayedReplay {
+    var replay: RecordingReplay { self }
+
+    mutating func feed(type: UInt16, code: UInt16, value: Int32, time: Microseconds,
+                       onEvent: (EngineEvent) -> Void, onFrames: ([EvdevEvent]) -> Void) {
+        feed(type: type, code: code, value: value, time: time, onEvent: onEvent)
+    }
+
+    mutating func finish(onEvent: (EngineEvent) -> Void, onFrames: ([EvdevEvent]) -> Void) {
+        finish(onEvent: onEvent)
+    }
+}
+
+extension RecordingPlayer {
     /// One clone event as an evemu "E:" line (the format `evemu-play` reads).
     public static func evemuLine(_ e: EvdevEvent) -> String {
         let seconds = e.time / 1_000_000, micros = e.time % 1_000_000

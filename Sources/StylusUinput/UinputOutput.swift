@@ -88,9 +88,7 @@ public final class UinputOutput: PenOutput {
             translator = EvdevTranslator(device: id, description: description)
             self.filter = CloneFilter(device: id, description: description, engine: engine, filter: filter)
             isPen = description.isPen
-            // A pad's ring or strip reports a finger on it as BTN_TOOL_FINGER.
-            mustBeUp = isPen ? UinputOutput.nearOrHeld
-                : description.padButtonCodes + [BTN.toolFinger].filter { description.has(type: EV.key, code: $0) }
+            mustBeUp = UinputOutput.mustBeUp(description)
             frame.reserveCapacity(32)
         }
     }
@@ -286,8 +284,15 @@ public final class UinputOutput: PenOutput {
         }
     }
 
-    fileprivate static let nearOrHeld = [BTN.toolPen, BTN.toolRubber, BTN.toolBrush, BTN.toolPencil, BTN.toolAirbrush,
-                                     BTN.toolMouse, BTN.toolLens, BTN.touch, BTN.stylus, BTN.stylus2, BTN.stylus3]
+    static let nearOrHeld = [BTN.toolPen, BTN.toolRubber, BTN.toolBrush, BTN.toolPencil, BTN.toolAirbrush,
+                             BTN.toolMouse, BTN.toolLens, BTN.touch, BTN.stylus, BTN.stylus2, BTN.stylus3]
+
+    /// The keys of a node that must be up before it is grabbed.
+    static func mustBeUp(_ description: DeviceDescription) -> [UInt16] {
+        // A pad's ring or strip reports a finger on it as BTN_TOOL_FINGER.
+        description.isPen ? nearOrHeld
+            : description.padButtonCodes + [BTN.toolFinger].filter { description.has(type: EV.key, code: $0) }
+    }
 
     private func nothingNearOrHeld(_ n: Node) -> Bool {
         !n.mustBeUp.contains { libevdev_get_event_value(n.dev, UInt32(EV.key), UInt32($0)) != 0 }
@@ -298,13 +303,16 @@ public final class UinputOutput: PenOutput {
         var bits = [UInt8](repeating: 0, count: Self.keyBytes)
         let rc = bits.withUnsafeMutableBytes { ioctl(n.fd, UInt(Self.EVIOCGKEY), $0.baseAddress!) }
         guard rc >= 0 else { return false }
-        return !n.mustBeUp.contains { bits[Int($0) / 8] & (1 << ($0 % 8)) != 0 }
+        return !n.mustBeUp.contains { Self.isDown($0, in: bits) }
     }
 
+    /// Whether key `code` is down in an EVIOCGKEY bit array.
+    static func isDown(_ code: UInt16, in bits: [UInt8]) -> Bool { bits[Int(code) / 8] & (1 << (code % 8)) != 0 }
+
     /// KEY_MAX (0x2ff) + 1 bits.
-    private static let keyBytes = 0x300 / 8
+    static let keyBytes = 0x300 / 8
     /// EVIOCGKEY(keyBytes), `_IOC(_IOC_READ, 'E', 0x18, len)`: a macro Swift does not import.
-    private static let EVIOCGKEY: UInt32 = 0x8000_0000 | UInt32(keyBytes) << 16 | 0x45 << 8 | 0x18
+    static let EVIOCGKEY: UInt32 = 0x8000_0000 | UInt32(keyBytes) << 16 | 0x45 << 8 | 0x18
 
     /// The node reported an error (ENODEV: unplugged): out of the epoll set,
     /// so it cannot wake the loop again; libinput reports the removal.
@@ -465,7 +473,8 @@ public final class UinputOutput: PenOutput {
         }
     }
 
-    private static func device(of effect: OutputEffect) -> DeviceID {
+    /// The node an effect is for; a canvas effect goes to every grabbed node (`DeviceID(0)` names none).
+    static func device(of effect: OutputEffect) -> DeviceID {
         switch effect {
         case .frame(let f): f.device
         case .button(let b): b.device
@@ -480,14 +489,7 @@ public final class UinputOutput: PenOutput {
             // One write(2) for the whole batch, not one per event as
             // libevdev_uinput_write_event makes: uinput takes any number of
             // whole events at once, and a frame is four or five events.
-            wire.removeAll(keepingCapacity: true)
-            for e in out {
-                var ev = input_event()
-                ev.type = e.type
-                ev.code = e.code
-                ev.value = e.value
-                wire.append(ev)
-            }
+            Self.wireEvents(out, into: &wire)
             let written = wire.withUnsafeBytes { writeAll(libevdev_uinput_get_fd(uinput), $0) }
             if !written, !n.writeFailed {
                 n.writeFailed = true
@@ -495,6 +497,19 @@ public final class UinputOutput: PenOutput {
             }
         }
         out.removeAll(keepingCapacity: true)
+    }
+
+    /// The clone's events as uinput takes them: `wire` is emptied and refilled.
+    /// The time stays zero; the kernel stamps each event as it is written.
+    static func wireEvents(_ events: [EvdevEvent], into wire: inout [input_event]) {
+        wire.removeAll(keepingCapacity: true)
+        for e in events {
+            var ev = input_event()
+            ev.type = e.type
+            ev.code = e.code
+            ev.value = e.value
+            wire.append(ev)
+        }
     }
 
     public func flush() {}

@@ -5,6 +5,7 @@ import StylusConfig
 import StylusCore
 import StylusDaemon
 import StylusInput
+import StylusOutput
 import StylusProtocol
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import StylusCore
+import StylusOutput
 import Testing
 @testable import StylusConfig
 @testable import StylusConfigParser

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 import PropertyBased
 import Testing
-@testable import StylusCore
+import StylusCore
+@testable import StylusOutput
 
 /// The frames filter mode gives the virtual pen, over random evdev streams:
 /// nothing lost or invented but the withheld presses, every withheld press

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+import StylusCore
+
 /// A recording through the engine and a `CloneFilter`: the evdev frames a
 /// virtual pen would get in filter mode (`stylusd replay --output-frames`),
 /// decided by the same code, in the same order, as the daemon's filter.
