@@ -633,12 +633,6 @@ class StylusCanvas {
         s.destroy();
     }
 
-    queueRepaint() {
-        if (this.shown)
-            for (const s of this.surfaces)
-                s.repaintAll();
-    }
-
     // ------------------------------------------------------------ the daemon's updates
 
     handle(update) {

@@ -547,9 +547,20 @@ public struct Engine: Sendable {
         appendHistory(step)
     }
 
+    /// Keeps at most `historyLimit` steps, and the strokes cleared ones hold to the
+    /// canvas's own point limit: 256 clears of a full canvas would otherwise keep
+    /// 256 canvases. The oldest steps go first.
     private mutating func appendHistory(_ step: DrawingStep) {
         canvas.history.append(step)
         if canvas.history.count > Canvas.historyLimit { canvas.history.removeFirst(canvas.history.count - Canvas.historyLimit) }
+        func held(_ step: DrawingStep) -> Int {
+            if case .clear(let strokes) = step { strokes.reduce(0) { $0 + $1.points.count } } else { 0 }
+        }
+        var points = canvas.history.reduce(0) { $0 + held($1) }
+        while points > config.canvasLimits.maxPoints, let oldest = canvas.history.firstIndex(where: { held($0) > 0 }) {
+            points -= canvas.history[...oldest].reduce(0) { $0 + held($1) }
+            canvas.history.removeFirst(oldest + 1)
+        }
     }
 
     private mutating func changeStyle(_ request: StyleRequest, source: ChangeSource, at time: Microseconds, into effects: inout Effects) -> CommandOutcome {

@@ -34,6 +34,26 @@ struct RedoAndStyleTests {
         #expect(h.engine.canvas.strokes == drawn)
     }
 
+    @Test func clearedStrokesKeptForUndoStayWithinTheCanvasPointLimit() {
+        var config = EngineConfig()
+        config.canvasLimits.maxPoints = 6
+        var h = EngineHarness.open(config: config)
+        var t = 10.0
+        for _ in 0..<3 {
+            h.stroke(at: t, through: Self.line)
+            t += 200
+            #expect(h.command(.clearCanvas, at: t) == .done)
+            t += 10
+        }
+        let held = h.engine.canvas.history.reduce(0) { total, step in
+            if case .clear(let strokes) = step { total + strokes.reduce(0) { $0 + $1.points.count } } else { total }
+        }
+        #expect(held > 0 && held <= 6, "cleared strokes held for undo: \(held) points, over three clears of \(h.engine.canvas.strokes.count) strokes")
+        // The newest clear can still be undone.
+        #expect(h.command(.undo, at: t) == .done)
+        #expect(h.engine.canvas.strokes.count == 1)
+    }
+
     @Test func strokesAfterAClearAreUndoneBeforeTheClear() {
         var h = UndoTests.openWithStrokes(2)
         let before = h.engine.canvas.strokes
