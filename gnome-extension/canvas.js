@@ -673,7 +673,7 @@ class StylusCanvas {
         switch (e.event) {
         case 'canvas':
             log_(`canvas ${e.state} (${e.cause}, ${e.stroke_count} strokes)`);
-            if ((e.cause === 'undo' || e.cause === 'redo') && e.stroke_count > 0) {
+            if ((e.cause === 'undo' || e.cause === 'redo' || e.cause === 'erase') && e.stroke_count > 0) {
                 this.rebuildOnNextFetch = true;
                 this.fetchStrokes();
             } else if (e.stroke_count === 0 && (this.book.finished.length > 0 || this.book.liveStrokes.length > 0)) {

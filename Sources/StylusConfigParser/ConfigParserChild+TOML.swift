@@ -119,7 +119,7 @@ extension ConfigParserChild {
                 }
             }
         }
-        if let canvas = subtable("canvas", allowed: ["max_points", "max_strokes", "tool", "color", "width", "palette"]) {
+        if let canvas = subtable("canvas", allowed: ["max_points", "max_strokes", "tool", "color", "width", "palette", "eraser"]) {
             if let v = integer(canvas, "max_points", "canvas.max_points") { config.canvasLimits.maxPoints = v }
             if let v = integer(canvas, "max_strokes", "canvas.max_strokes") { config.canvasLimits.maxStrokes = v }
             var style = StrokeStyle()
@@ -156,6 +156,13 @@ extension ConfigParserChild {
                     config.palette = colors
                 } else {
                     report("canvas.palette", "expected 1 to 16 colours \"#RRGGBB\", e.g. [\"#d61a1c\", \"#3465a4\", \"#000000\"]")
+                }
+            }
+            if let value = canvas["eraser"] {
+                if let name = value.string, let mode = EraserMode(rawValue: name) {
+                    config.eraser = mode
+                } else {
+                    report("canvas.eraser", "\(value.string.map { "unknown eraser \"\($0)\"" } ?? "expected a string, found \(value.type)"); use \(EraserMode.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")) (pixel: clears the ink under its path; stroke: removes each stroke it touches)")
                 }
             }
         }

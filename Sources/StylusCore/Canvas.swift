@@ -62,6 +62,14 @@ public enum DrawingStep: Equatable, Sendable {
     case stroke
     /// `clear` removed these strokes.
     case clear([Stroke])
+    /// An eraser stroke removed these strokes whole (`[canvas] eraser = "stroke"`).
+    case erase([ErasedStroke])
+}
+
+/// A stroke an eraser removed whole, and where it was: undo puts it back there.
+public struct ErasedStroke: Equatable, Sendable {
+    public var index: Int
+    public var stroke: Stroke
 }
 
 /// What undo took away, for redo.
@@ -69,6 +77,8 @@ public enum UndoneStep: Equatable, Sendable {
     case stroke(Stroke)
     /// A clear undone: redo clears again.
     case clear
+    /// An erase undone: redo removes these strokes again.
+    case erase([ErasedStroke])
 }
 
 /// The overlay's state and drawing. Mutated only by `Engine`.

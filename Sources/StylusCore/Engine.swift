@@ -491,6 +491,12 @@ public struct Engine: Sendable {
             canvas.undone.append(.clear)
             return stepped(.undo, source: source, at: time, into: &effects)
         }
+        if case .erase(let erased)? = canvas.history.last {
+            canvas.history.removeLast()
+            restore(erased)
+            canvas.undone.append(.erase(erased))
+            return stepped(.undo, source: source, at: time, into: &effects)
+        }
         let drawing = Set(devices.compactMap(\.recordingStroke))
         guard let s = canvas.strokes.indices.last(where: { !drawing.contains($0) }) else {
             return .unchanged(reason: canvas.strokes.isEmpty
@@ -530,8 +536,35 @@ public struct Engine: Sendable {
             }
             canvas.pointCount = canvas.strokes.reduce(0) { $0 + $1.points.count }
             appendHistory(.clear(cleared))
+        case .erase(let erased):
+            remove(erased)
+            appendHistory(.erase(erased))
         }
         return stepped(.redo, source: source, at: time, into: &effects)
+    }
+
+    /// Puts erased strokes back where they were, lowest index first, so each lands
+    /// at its own index (strokes begun since sit above them all and move up).
+    private mutating func restore(_ erased: [ErasedStroke]) {
+        for e in erased.sorted(by: { $0.index < $1.index }) {
+            let at = min(e.index, canvas.strokes.count)
+            canvas.strokes.insert(e.stroke, at: at)
+            canvas.pointCount += e.stroke.points.count
+            for i in devices.indices {
+                if let r = devices[i].recordingStroke, r >= at { devices[i].recordingStroke = r + 1 }
+            }
+        }
+    }
+
+    /// Takes erased strokes off the canvas, highest index first.
+    private mutating func remove(_ erased: [ErasedStroke]) {
+        for e in erased.sorted(by: { $0.index > $1.index }) where canvas.strokes.indices.contains(e.index) {
+            canvas.pointCount -= canvas.strokes[e.index].points.count
+            canvas.strokes.remove(at: e.index)
+            for i in devices.indices {
+                if let r = devices[i].recordingStroke, r > e.index { devices[i].recordingStroke = r - 1 }
+            }
+        }
     }
 
     private mutating func stepped(_ cause: CanvasEvent.Cause, source: ChangeSource, at time: Microseconds, into effects: inout Effects) -> CommandOutcome {
@@ -554,7 +587,11 @@ public struct Engine: Sendable {
         canvas.history.append(step)
         if canvas.history.count > Canvas.historyLimit { canvas.history.removeFirst(canvas.history.count - Canvas.historyLimit) }
         func held(_ step: DrawingStep) -> Int {
-            if case .clear(let strokes) = step { strokes.reduce(0) { $0 + $1.points.count } } else { 0 }
+            switch step {
+            case .clear(let strokes): strokes.reduce(0) { $0 + $1.points.count }
+            case .erase(let erased): erased.reduce(0) { $0 + $1.stroke.points.count }
+            case .stroke: 0
+            }
         }
         var points = canvas.history.reduce(0) { $0 + held($1) }
         while points > config.canvasLimits.maxPoints, let oldest = canvas.history.firstIndex(where: { held($0) > 0 }) {
@@ -615,11 +652,44 @@ public struct Engine: Sendable {
     private mutating func endStroke(device i: Int, at time: Microseconds, into effects: inout Effects) {
         guard let s = devices[i].recordingStroke else { return }
         devices[i].recordingStroke = nil
+        if canvas.strokes[s].style.tool == .eraser, config.eraser == .stroke {
+            eraseStrokesTouched(by: s, device: i, at: time, into: &effects)
+            return
+        }
         if canvas.strokes[s].points.capacity > 2 * canvas.strokes[s].points.count {
             canvas.strokes[s].points = canvas.strokes[s].points.withUnsafeBufferPointer { Array($0) }
         }
         record(.stroke)
         effects.events.append(.stroke(StrokeEvent(device: devices[i].id, index: s, points: canvas.strokes[s].points.count, time: time)))
+        effects.stateChanged = true
+    }
+
+    /// `[canvas] eraser = "stroke"`: the eraser stroke at `s` is not kept; every
+    /// finished stroke it touched goes, whole, in one step undo takes back.
+    /// Strokes other pens are drawing stay. Distances are measured where widths
+    /// are, in pixels of a drawing 1600 wide at the eraser's tablet's aspect.
+    private mutating func eraseStrokesTouched(by s: Int, device i: Int, at time: Microseconds, into effects: inout Effects) {
+        let eraser = canvas.strokes.remove(at: s)
+        canvas.pointCount -= eraser.points.count
+        for d in devices.indices {
+            if let r = devices[d].recordingStroke, r > s { devices[d].recordingStroke = r - 1 }
+        }
+        let drawing = Set(devices.compactMap(\.recordingStroke))
+        let aspect = devices[i].info.area.flatMap { area -> Double? in
+            guard let w = area.widthMM, let h = area.heightMM, w > 0, h > 0 else { return nil }
+            return h / w
+        } ?? 10.0 / 16.0
+        let erased = canvas.strokes.indices.filter { index in
+            !drawing.contains(index) && EraserHit.touches(eraser, canvas.strokes[index], aspect: aspect)
+        }.map { ErasedStroke(index: $0, stroke: canvas.strokes[$0]) }
+        if !erased.isEmpty {
+            remove(erased)
+            record(.erase(erased))
+            updateFullness()
+        }
+        // Said even when nothing was touched: a canvas drew the eraser's path live and
+        // draws the drawing again from `strokes`.
+        effects.events.append(.canvas(canvasEvent(source: .pen, cause: .erase, at: time)))
         effects.stateChanged = true
     }
 

@@ -55,6 +55,8 @@ public struct EngineConfig: Equatable, Sendable, Codable {
     public var canvasLimits = CanvasLimits()
     /// What `color:next` and `color:previous` go round (`[canvas] palette`).
     public var palette = StyleRequest.defaultPalette
+    /// What an eraser stroke takes away (`[canvas] eraser`).
+    public var eraser = EraserMode.pixel
     /// The style a daemon starts with when no drawing was saved (`[canvas]` tool, color,
     /// width); nil when the file sets none. A saved drawing keeps its own current style.
     public var style: StrokeStyle?

@@ -92,6 +92,8 @@ public struct CanvasEvent: Equatable, Sendable {
         case undo
         /// `redo` took again what undo took back; the state is unchanged.
         case redo
+        /// An eraser stroke (`[canvas] eraser = "stroke"`) removed the strokes it touched.
+        case erase
     }
     public var state: CanvasState
     public var source: ChangeSource

@@ -61,6 +61,13 @@ public struct StrokeColor: Equatable, Hashable, Sendable {
     public static let red = StrokeColor(red: 0xd6, green: 0x1a, blue: 0x1c)
 }
 
+/// What an eraser stroke takes away: the ink under its path (`pixel`, the
+/// default: its stroke is kept and drawn as clearing), or every stroke it
+/// touches, whole (`stroke`: the eraser's own stroke is not kept).
+public enum EraserMode: String, Equatable, Hashable, Sendable, Codable, CaseIterable {
+    case pixel, stroke
+}
+
 /// How a stroke is drawn (docs/OVERLAY.md, "How ink is drawn", is this
 /// written out; the GNOME Shell extension follows it): its tool, its colour
 /// and its width in pixels of a drawing 1600 px wide (the reference of `stylusctl strokes --svg`, scaled to

@@ -13,7 +13,10 @@ struct CanvasStyleConfigTests {
             color = "#EDD400"
             width = 12.5
             palette = ["#000000", "#ffffff", "#3465a4"]
+            eraser = "stroke"
             """)
+        #expect(c.eraser == .stroke)
+        #expect(try ConfigFileTests.load("").eraser == .pixel, "the eraser clears pixels unless the file says otherwise")
         #expect(c.style == StrokeStyle(tool: .highlighter, color: StrokeColor(hex: "#edd400")!, width: 12.5))
         #expect(c.palette.map(\.hex) == ["#000000", "#ffffff", "#3465a4"])
         #expect(Engine(config: c).canvas.style == c.style, "a daemon without a saved drawing starts with it")
@@ -28,6 +31,8 @@ struct CanvasStyleConfigTests {
         ("width = 10000", "canvas.width", "10000.0 is out of range"),
         ("palette = []", "canvas.palette", "expected 1 to 16 colours"),
         ("palette = [\"red\"]", "canvas.palette", "expected 1 to 16 colours"),
+        ("eraser = \"strokes\"", "canvas.eraser", "unknown eraser \"strokes\"; use \"pixel\" or \"stroke\""),
+        ("eraser = 1", "canvas.eraser", "expected a string, found integer"),
     ])
     func aBadValueNamesItsKeyAndWhatIsAccepted(line: String, key: String, message: String) {
         guard let error = ConfigFileTests.error("[canvas]\n\(line)\n") else {

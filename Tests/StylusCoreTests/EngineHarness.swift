@@ -132,4 +132,16 @@ struct EngineHarness {
     var precisionEvents: [PrecisionEvent] {
         events.compactMap { if case .precision(let e) = $0 { e } else { nil } }
     }
+
+    /// Undo until nothing changes, then redo until nothing changes, from `ms` on:
+    /// whether the canvas was empty between, and whether the drawing came back whole.
+    mutating func undoToEmptyAndRedoToEnd(at ms: Double) -> (emptied: Bool, restored: Bool) {
+        let drawing = engine.canvas.strokes
+        var steps = 0
+        while command(.undo, at: ms + Double(steps)) == .done { steps += 1 }
+        let emptied = engine.canvas.strokes.isEmpty
+        while command(.redo, at: ms + 1000 + Double(steps)) == .done { steps += 1 }
+        let restored = engine.canvas.strokes == drawing && engine.canvas.pointCount == drawing.reduce(0) { $0 + $1.points.count }
+        return (emptied, restored)
+    }
 }

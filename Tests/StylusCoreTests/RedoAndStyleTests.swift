@@ -74,13 +74,9 @@ struct RedoAndStyleTests {
                 _ = h.command(.clearCanvas, at: t)
                 t = h.draw(Array(strokes.dropFirst(clearAfter)), from: t + 10)
             }
-            let drawing = h.engine.canvas.strokes
-            var steps = 0
-            while h.command(.undo, at: t + Double(steps)) == .done { steps += 1 }
-            #expect(h.engine.canvas.strokes.isEmpty, "undo goes back to the empty canvas")
-            while h.command(.redo, at: t + 100 + Double(steps)) == .done { steps += 1 }
-            #expect(h.engine.canvas.strokes == drawing)
-            #expect(h.engine.canvas.pointCount == drawing.reduce(0) { $0 + $1.points.count })
+            let (emptied, restored) = h.undoToEmptyAndRedoToEnd(at: t)
+            #expect(emptied, "undo goes back to the empty canvas")
+            #expect(restored, "redo gives back the same drawing")
         }
     }
 

@@ -107,8 +107,8 @@ final class CanvasOverlay: CanvasSurfaceOwner {
             }
         case .canvas(let canvas, let cause, let strokeCount):
             log("canvas \(canvas.rawValue) (\(cause), \(strokeCount) strokes)")
-            if cause == "undo" || cause == "redo", strokeCount > 0 {
-                // A stroke left or came back (or a clear was taken back): the next
+            if cause == "undo" || cause == "redo" || cause == "erase", strokeCount > 0 {
+                // A stroke left or came back (a clear taken back, strokes erased whole): the next
                 // answer is drawn again whole (exact, whatever was drawn since).
                 rebuildOnNextFetch = true
                 fetchStrokes()
