@@ -80,7 +80,7 @@ enum EvemuFuzz {
     static func run(_ bytes: [UInt8]) -> [String] {
         var problems: [String] = []
         let lineCount = bytes.reduce(1) { $0 + ($1 == 0x0a ? 1 : 0) }
-        var replay: RecordingReplay?
+        var replay: EngineReplay?
         var events = 0
         func check(_ event: EngineEvent) {
             events += 1
@@ -93,7 +93,7 @@ enum EvemuFuzz {
         }
         do {
             try EvemuReader.read(bytes, file: "fuzz.events", description: nil, onStart: { description in
-                replay = RecordingReplay(description: description, config: EngineConfig())
+                replay = EngineReplay(description: description, config: EngineConfig())
             }, onEvent: { type, code, value, time in
                 replay?.feed(type: type, code: code, value: value, time: time, onEvent: check)
             })

@@ -21,7 +21,7 @@ public enum RecordingPlayer {
     public static func play(file: String, descriptionFile: String?, config: EngineConfig,
                             onEvent: (EngineEvent) -> Void) throws -> Summary {
         try run(file: file, descriptionFile: descriptionFile, onEvent: onEvent, onFrames: { _ in }) {
-            RecordingReplay(description: $0, config: config)
+            EngineReplay(description: $0, config: config)
         }
     }
 
@@ -38,7 +38,7 @@ public enum RecordingPlayer {
 
     /// The one way a file is played: read, fed event by event to the replay
     /// `start` makes once the description is known, finished, summed up.
-    private static func run<Replay: PlayedReplay>(
+    private static func run<Replay: ReplayTarget>(
         file: String, descriptionFile: String?, onEvent: (EngineEvent) -> Void, onFrames: ([EvdevEvent]) -> Void,
         start: (DeviceDescription) -> Replay
     ) throws -> Summary {
@@ -62,20 +62,20 @@ public enum RecordingPlayer {
 }
 
 /// What `RecordingPlayer` plays a file through: the engine alone
-/// (`RecordingReplay`), or the engine and a clone's filter (`CloneReplay`).
-protocol PlayedReplay {
+/// (`EngineReplay`), or the engine and a clone's filter (`CloneReplay`).
+protocol ReplayTarget {
     /// The engine's replay, for the summary.
-    var replay: RecordingReplay { get }
+    var replay: EngineReplay { get }
     mutating func feed(type: UInt16, code: UInt16, value: Int32, time: Microseconds,
                        onEvent: (EngineEvent) -> Void, onFrames: ([EvdevEvent]) -> Void)
     mutating func finish(onEvent: (EngineEvent) -> Void, onFrames: ([EvdevEvent]) -> Void)
 }
 
-extension CloneReplay: PlayedReplay {}
+extension CloneReplay: ReplayTarget {}
 
 /// The engine alone writes no clone frames.
-extension RecordingReplay: PlayedReplay {
-    var replay: RecordingReplay { self }
+extension EngineReplay: ReplayTarget {
+    var replay: EngineReplay { self }
 
     mutating func feed(type: UInt16, code: UInt16, value: Int32, time: Microseconds,
                        onEvent: (EngineEvent) -> Void, onFrames: ([EvdevEvent]) -> Void) {

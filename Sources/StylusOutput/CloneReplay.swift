@@ -5,7 +5,7 @@ import StylusCore
 /// virtual pen would get in filter mode (`stylusd replay --output-frames`),
 /// decided by the same code, in the same order, as the daemon's filter.
 public struct CloneReplay {
-    public private(set) var replay: RecordingReplay
+    public private(set) var replay: EngineReplay
     public private(set) var filter: CloneFilter
     private var frame: [EvdevEvent] = []
     private var dropping = false
@@ -14,7 +14,7 @@ public struct CloneReplay {
 
     public init(description: DeviceDescription, config: EngineConfig, filterConfig: FilterConfig = FilterConfig(),
                 device: DeviceID = DeviceID(1)) {
-        replay = RecordingReplay(description: description, config: config, device: device, withholdsPresses: true)
+        replay = EngineReplay(description: description, config: config, device: device, withholdsPresses: true)
         filter = CloneFilter(device: device, description: description, engine: config, filter: filterConfig)
         frame.reserveCapacity(32)
     }

@@ -53,7 +53,7 @@ let span = lastTime - firstTime + 1_000_000
 
 /// One replay fed the recording `passes` times, each pass shifted in time so
 /// the engine sees one long, continuous session.
-func run(_ events: [RawEvent], span: Microseconds, passes: Int, into replay: inout RecordingReplay, startPass: Int = 0) -> Int {
+func run(_ events: [RawEvent], span: Microseconds, passes: Int, into replay: inout EngineReplay, startPass: Int = 0) -> Int {
     var emitted = 0
     for pass in startPass..<(startPass + passes) {
         let offset = Microseconds(pass) * span
@@ -68,7 +68,7 @@ func run(_ events: [RawEvent], span: Microseconds, passes: Int, into replay: ino
 let passes = 40
 var best = Double.infinity
 for _ in 0..<5 {
-    var replay = RecordingReplay(description: description, config: EngineConfig())
+    var replay = EngineReplay(description: description, config: EngineConfig())
     let start = now()
     _ = run(events, span: span, passes: passes, into: &replay)
     best = min(best, now() - start)
@@ -84,7 +84,7 @@ struct AllocationCount {
 }
 
 func countAllocations(_ events: [RawEvent], span: Microseconds, description: DeviceDescription, config: EngineConfig) -> AllocationCount {
-    var replay = RecordingReplay(description: description, config: config)
+    var replay = EngineReplay(description: description, config: config)
     _ = run(events, span: span, passes: 2, into: &replay)
     var count = AllocationCount()
     var frame: [RawEvent] = []

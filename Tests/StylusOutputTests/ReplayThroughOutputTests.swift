@@ -42,7 +42,7 @@ struct ReplayThroughOutputTests {
     func theOutputIsHandedEveryFrameAndButtonInOrder(file: String) throws {
         let (description, raw) = try Self.read(file, desc: Self.recordings.first { $0.file == file }?.desc)
 
-        var replay = RecordingReplay(description: description, config: EngineConfig())
+        var replay = EngineReplay(description: description, config: EngineConfig())
         let output = RecordingOutput()
         output.deviceAdded(OutputDevice(id: replay.translator.device, info: replay.translator.deviceInfo))
         var events: [EngineEvent] = []
@@ -92,7 +92,7 @@ struct ReplayThroughOutputTests {
         // Consumed second presses are the double presses; the events are those of a plain replay.
         let doublePresses = events.compactMap { if case .doublePress(let e) = $0 { e } else { nil } }
         #expect(output.buttons.filter { $0.pressed && $0.consumed && $0.verdict != .bounce }.map(\.time) == doublePresses.map(\.time))
-        var plain = RecordingReplay(description: description, config: EngineConfig())
+        var plain = EngineReplay(description: description, config: EngineConfig())
         var plainEvents: [EngineEvent] = []
         for e in raw { plain.feed(type: e.type, code: e.code, value: e.value, time: e.time) { plainEvents.append($0) } }
         plain.finish { plainEvents.append($0) }
@@ -107,12 +107,12 @@ struct ReplayThroughOutputTests {
 
     @Test func theCintiq22HDTDoublePressesConsumeTheirSecondPressAndRelease() throws {
         let (description, raw) = try Self.read("Wacom_Cintiq_22HDT_Pen.events", desc: nil)
-        var replay = RecordingReplay(description: description, config: EngineConfig())
+        var replay = EngineReplay(description: description, config: EngineConfig())
         let output = RecordingOutput()
         for e in raw { replay.feedEffects(type: e.type, code: e.code, value: e.value, time: e.time) { output.apply($0) } }
         let consumed = output.buttons.filter { if case .doublePress = $0.verdict { true } else { false } }
         #expect(consumed.count == 10, "five double presses, each a press and its release")
-        // The third pairs 683.638 with 684.130: the press at 683.177 became a button-drag (RecordingReplayTests).
+        // The third pairs 683.638 with 684.130: the press at 683.177 became a button-drag (EngineReplayTests).
         #expect(consumed.filter(\.pressed).map(\.time) == [1_369_413_645_958_613, 1_369_413_674_459_418, 1_369_413_684_130_337,
                                                            1_369_413_696_352_252, 1_369_413_717_020_101])
         #expect(consumed.filter(\.pressed).map(\.verdict) == [1_369_413_645_468_622, 1_369_413_673_998_426, 1_369_413_683_638_328,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import StylusCore
+import StylusProtocol
 import Glibc
 import Testing
 @testable import stylusctl

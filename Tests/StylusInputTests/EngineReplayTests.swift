@@ -5,7 +5,7 @@ import StylusCore
 
 /// The engine over real Wacom recordings (whot/evemu-devices, MIT).
 @Suite("Replay of real recordings")
-struct RecordingReplayTests {
+struct EngineReplayTests {
     static func doublePresses(_ events: [EngineEvent]) -> [DoublePressEvent] {
         events.compactMap { if case .doublePress(let e) = $0 { e } else { nil } }
     }
@@ -58,7 +58,7 @@ struct RecordingReplayTests {
         config.bind(.side(.stylus), to: .exec("touch /tmp/must-not-exist"))
         let presses = Self.doublePresses(try Fixtures.replay("Wacom_Cintiq_22HDT_Pen.events", config: config))
         #expect(presses.count == 5)
-        #expect(presses.allSatisfy { $0.outcome == .ignored(reason: RecordingReplay.shellActionReason) })
+        #expect(presses.allSatisfy { $0.outcome == .ignored(reason: EngineReplay.shellActionReason) })
         // What the engine performs itself still counts as applied.
         let toggles = Self.doublePresses(try Fixtures.replay("Wacom_Cintiq_22HDT_Pen.events"))
         #expect(toggles.allSatisfy { $0.outcome == .applied })

@@ -2,7 +2,7 @@
 /// Runs the engine over one device's evdev stream with the stream's own
 /// timestamps. Timers fire at their deadlines, in order with the input, so
 /// the result depends only on the recording and the configuration.
-public struct RecordingReplay {
+public struct EngineReplay {
     public private(set) var engine: Engine
     public private(set) var translator: EvdevTranslator
     public private(set) var evdevEventCount = 0
