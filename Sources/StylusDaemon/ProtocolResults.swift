@@ -44,15 +44,6 @@ extension DevicesResult {
 extension DevicesResult.Node {
     init(_ node: ProbedNode) {
         self.init(path: node.path, name: node.name, id: node.id, kind: Kind(rawValue: node.kind.rawValue) ?? .other,
-                  error: node.error, looksLikePen: node.looksLikePen, pen: node.pen.map(DevicesResult.Pen.init),
-                  pad: node.pad.map { DevicesResult.Pad(buttons: $0.buttons) })
-    }
-}
-
-extension DevicesResult.Pen {
-    init(_ pen: PenCapabilities) {
-        self.init(pressureLevels: pen.pressureLevels, sideButtons: pen.sideButtons, eraser: pen.eraser, tilt: pen.tilt,
-                  distance: pen.distance, display: pen.display, libwacomModel: pen.libwacomModel,
-                  libwacomStylusButtons: pen.libwacomStylusButtons, notes: pen.notes)
+                  error: node.error, looksLikePen: node.looksLikePen, pen: node.pen, pad: node.pad)
     }
 }

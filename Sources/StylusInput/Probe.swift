@@ -28,29 +28,6 @@ public struct ProbedNode: Codable, Equatable, Sendable {
     }
 }
 
-public struct PenCapabilities: Codable, Equatable, Sendable {
-    public var pressureLevels: Int?
-    public var sideButtons: [String]
-    public var eraser: Bool
-    public var tilt: Bool
-    public var distance: Bool
-    /// A pen display (INPUT_PROP_DIRECT) rather than an external tablet.
-    public var display: Bool
-    /// The stylus button count libwacom knows for this tablet's pens, if it knows the tablet.
-    public var libwacomModel: String?
-    public var libwacomStylusButtons: Int?
-    public var notes: [String]
-
-    enum CodingKeys: String, CodingKey {
-        case pressureLevels = "pressure_levels", sideButtons = "side_buttons", eraser, tilt, distance, display
-        case libwacomModel = "libwacom_model", libwacomStylusButtons = "libwacom_stylus_buttons", notes
-    }
-}
-
-public struct PadCapabilities: Codable, Equatable, Sendable {
-    public var buttons: Int
-}
-
 public struct ProbeReport: Codable, Equatable, Sendable {
     public var nodes: [ProbedNode]
     /// Nil when at least one pen is usable; otherwise why stylusd runs button-only.

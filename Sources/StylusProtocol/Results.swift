@@ -375,41 +375,8 @@ public struct DevicesResult: Codable, Equatable, Sendable {
         }
     }
 
-    public struct Pen: Codable, Equatable, Sendable {
-        public var pressureLevels: Int?
-        public var sideButtons: [String]
-        public var eraser: Bool
-        public var tilt: Bool
-        public var distance: Bool
-        /// A pen display rather than an external tablet.
-        public var display: Bool
-        public var libwacomModel: String?
-        public var libwacomStylusButtons: Int?
-        public var notes: [String]
-
-        enum CodingKeys: String, CodingKey {
-            case pressureLevels = "pressure_levels", sideButtons = "side_buttons", eraser, tilt, distance, display
-            case libwacomModel = "libwacom_model", libwacomStylusButtons = "libwacom_stylus_buttons", notes
-        }
-
-        public init(pressureLevels: Int?, sideButtons: [String], eraser: Bool, tilt: Bool, distance: Bool, display: Bool,
-                    libwacomModel: String?, libwacomStylusButtons: Int?, notes: [String]) {
-            self.pressureLevels = pressureLevels
-            self.sideButtons = sideButtons
-            self.eraser = eraser
-            self.tilt = tilt
-            self.distance = distance
-            self.display = display
-            self.libwacomModel = libwacomModel
-            self.libwacomStylusButtons = libwacomStylusButtons
-            self.notes = notes
-        }
-    }
-
-    public struct Pad: Codable, Equatable, Sendable {
-        public var buttons: Int
-        public init(buttons: Int) { self.buttons = buttons }
-    }
+    public typealias Pen = PenCapabilities
+    public typealias Pad = PadCapabilities
 
     public var nodes: [Node]
     /// Nil when at least one pen is usable; otherwise why stylusd runs button-only.

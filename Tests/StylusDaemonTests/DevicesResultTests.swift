@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import StylusCore
 import Testing
 @testable import StylusDaemon
 @testable import StylusInput
