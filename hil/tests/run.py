@@ -19,13 +19,14 @@ from stylustest import run_tests  # noqa: E402
 
 import action_tests  # noqa: E402  (key: and click: bindings: the virtual keyboard and pointer)
 import device_tests  # noqa: E402  (pens and pads coming and going, probe, udev, systemd, a recording)
+import eraser_tests  # noqa: E402  (the pen's eraser end in both eraser modes)
 import filter_behaviour_tests  # noqa: E402  (filter mode: what the desktop sees of the clone)
 import filter_safety_tests  # noqa: E402  (filter mode: waiting to grab, kill -9, the watchdog)
 import filter_tests  # noqa: E402  (filter mode: the grabbed pen's buttons on its virtual clone)
 import flood_tests  # noqa: E402  (the loop under a flood of devices and reload)
 import output_switch_tests  # noqa: E402  (stylusctl output: observe frees the pen, filter grabs it)
 
-MODULES = [action_tests, device_tests, filter_behaviour_tests, filter_safety_tests, filter_tests, flood_tests,
+MODULES = [action_tests, device_tests, eraser_tests, filter_behaviour_tests, filter_safety_tests, filter_tests, flood_tests,
            output_switch_tests]
 
 
