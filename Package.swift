@@ -64,10 +64,19 @@ let package = Package(
         // config.toml: presets, errors that name file, line and key, and the
         // parser child that reads it (started, waited for, answered).
         .target(name: "StylusConfig", dependencies: ["StylusCore", "StylusSystem", "StylusProtocol"]),
-        // The TOML parsing itself, in the child only (TOMLKit: toml++ and Foundation).
+        // A TOML 1.0 parser of our own, pure Swift without Foundation: TOMLKit
+        // (toml++ and Foundation with ICU's data) made the parser child 55 MiB.
+        .target(name: "StylusTOML"),
+        // TOMLKit is only the tests' oracle: the same tree as StylusTOML's over
+        // the docs' examples, the test configs and generated documents.
+        .testTarget(
+            name: "StylusTOMLTests",
+            dependencies: ["StylusTOML", .product(name: "TOMLKit", package: "TOMLKit")]
+        ),
+        // config.toml's TOML tree read into settings, and the parser child's `main`.
         .target(
             name: "StylusConfigParser",
-            dependencies: ["StylusConfig", "StylusCore", "StylusSystem", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["StylusConfig", "StylusCore", "StylusSystem", "StylusTOML"]
         ),
         .executableTarget(name: "stylusd-parse-config", dependencies: ["StylusConfig", "StylusConfigParser", "StylusSystem"]),
         // The imperative shell: the event loop around the engine.

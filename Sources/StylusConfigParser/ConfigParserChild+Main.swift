@@ -128,5 +128,5 @@ extension ConfigParserChild {
 
 private extension String {
     /// NUL separates the answer's fields, so none may be inside one.
-    var replacingNUL: String { contains("\u{0}") ? replacingOccurrences(of: "\u{0}", with: "\u{FFFD}") : self }
+    var replacingNUL: String { contains("\u{0}") ? replacing("\u{0}", with: "\u{FFFD}") : self }
 }
