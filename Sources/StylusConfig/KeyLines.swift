@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /// Finds the line a key is set on: "interval_ms" at top level, "precision.curve"
-/// under [precision]. Good enough for error messages; TOMLKit keeps no positions.
+/// under [precision]. Good enough for error messages; the TOML tree keeps no positions.
 package struct KeyLines {
     private var entries: [(table: String, key: String, line: Int)] = []
 
