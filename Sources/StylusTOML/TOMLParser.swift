@@ -259,7 +259,8 @@ private struct TOMLParser {
         for (index, part) in path.enumerated() {
             let isLast = index == path.count - 1
             let key = TOMLTable.Key(part)
-            let name = Self.dotted(Array(path[...index]))
+            // Only an error needs the name: a file of many keys should not pay for it.
+            var name: String { Self.dotted(Array(path[...index])) }
             switch table.entries[key] {
             case nil:
                 guard table.depth < TOMLTable.maxDepth else { throw error("tables nest deeper than \(TOMLTable.maxDepth)", at: start) }
@@ -309,7 +310,7 @@ private struct TOMLParser {
         var target = table
         for (index, part) in path.enumerated() {
             let key = TOMLTable.Key(part)
-            let name = Self.dotted(tablePath + path[...index])
+            var name: String { Self.dotted(tablePath + path[...index]) }
             if index == path.count - 1 {
                 guard target.entries[key] == nil else { throw error("\(name) is set twice", at: start) }
                 target.entries[key] = .value(value)
