@@ -6,6 +6,10 @@ import StylusTOML
 // What config.toml's keys mean: the TOML tree (StylusTOML) checked against
 // stylusd's settings, every problem named by file, line and key.
 extension ConfigParserChild {
+    /// A file of thousands of bad keys is not a file to fix line by line, and
+    /// its every problem would not fit the child's answer (`maxReplyBytes`).
+    public static let maxProblemsListed = 100
+
     public static func parse(_ text: String, file: String) throws(ConfigError) -> EngineConfig {
         try parse(Array(text.utf8), file: file)
     }
@@ -196,7 +200,10 @@ extension ConfigParserChild {
             // In the file's order; a problem without a line (none so far) last.
             let ordered = problems.enumerated().sorted { ($0.element.line ?? .max, $0.offset) < ($1.element.line ?? .max, $1.offset) }.map(\.element)
             first = ordered[0]
-            first.others = Array(ordered.dropFirst())
+            first.others = Array(ordered.dropFirst().prefix(maxProblemsListed - 1))
+            if ordered.count > maxProblemsListed {
+                first.others.append(ConfigError(file: file, line: nil, key: nil, message: "\(ordered.count - maxProblemsListed) more problems not listed"))
+            }
             throw first
         }
         return config

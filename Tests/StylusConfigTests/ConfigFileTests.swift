@@ -215,6 +215,14 @@ struct ConfigFileAllProblemsTests {
         #expect(e.others.count == 4)
     }
 
+    @Test func aFileOfThousandsOfBadKeysListsTheFirstHundredAndCountsTheRest() throws {
+        let text = (1...5000).map { "[table\($0)]\nkey = \($0)\n" }.joined()
+        let e = try ConfigParserClientTests.error(ConfigParserClientTests.parse(text))
+        #expect(e.all.count == ConfigParserChild.maxProblemsListed + 1, "\(e.all.count) problems")
+        #expect(e.all.dropLast().map(\.line) == Array(stride(from: 1, through: 199, by: 2)), "in file order, each with its line")
+        #expect(e.all.last?.message == "4900 more problems not listed", "\(e.all.last?.message ?? "")")
+    }
+
     @Test func oneProblemIsStillOneLine() throws {
         let e = try #require(ConfigFileTests.error("debounce_ms = 101\n"))
         #expect(e.others.isEmpty && !e.description.contains("\n"))
