@@ -114,6 +114,11 @@ def test_make_demo_keeps_to_itself(home):
 
 def test_make_install_into_a_folder(home):
     destdir = os.path.join(home, "root")
+    # What an install from before stylusd became its own parser child left: this one replaces it.
+    earlier = os.path.join(destdir, "usr", "libexec", "stylusd", "stylusd-parse-config")
+    os.makedirs(os.path.dirname(earlier))
+    with open(earlier, "w") as f:
+        f.write("#!/bin/sh\n")
     r = subprocess.run(["make", "--no-print-directory", "install", f"DESTDIR={destdir}", "PREFIX=/usr"], cwd=ROOT,
                        capture_output=True, text=True, timeout=1200,
                        env={k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL")})
@@ -155,7 +160,7 @@ def test_make_install_into_a_folder(home):
         check(shown.returncode == 0 and not missing, f"man -l {page}: status {shown.returncode}, lacks {missing}: {shown.stderr[-300:]}")
     # The installed daemon parses config.toml in a child that is itself (stylusd parse-config-child):
     # a good file starts it, a bad one is refused with its line, and stylusctl finds the same parser.
-    check(not os.path.exists(os.path.join(usr, "libexec")), "something was installed in libexec; stylusd is its own parser")
+    check(not os.path.exists(os.path.join(usr, "libexec", "stylusd")), "libexec/stylusd is left or was installed; stylusd is its own parser")
     example = os.path.join(usr, "share/doc/stylusd/examples/config.toml")
     recording = os.path.join(ROOT, "Tests", "Fixtures", "recordings", "Wacom_Cintiq_22HDT_Pen.events")
     with stylustest.Daemon([os.path.join(usr, "bin", "stylusd")], os.path.join(home, "daemon"), "--config", example,
