@@ -3,6 +3,8 @@
 SWIFT      ?= swift
 PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
+# Where installs before the parser child became stylusd put stylusd-parse-config:
+# install and uninstall remove it from there.
 LIBEXECDIR ?= $(PREFIX)/libexec/stylusd
 USERUNITDIR ?= $(PREFIX)/lib/systemd/user
 # udev reads /usr/lib/udev/rules.d and /etc/udev/rules.d, not /usr/local.
@@ -23,7 +25,7 @@ DEB_TEST   := $(DEB_BUILD) python3 evemu-tools groff-base man-db tmux $(COMPLETI
 RECORDING  := Tests/Fixtures/recordings/Wacom_Cintiq_22HDT_Pen.events
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: need-swift gnome-extension startup-order test-firstrun overlay test-overlay install-overlay bench-overlay bench-flood bench-filter all deps deps-test deps-ci build release release-bench run demo test check test-swift test-crosscheck test-contract test-fuzz test-sanitize test-asan test-tsan test-docs fuzz hil bench bench-latency install install-paths-check install-build install-udev uninstall clean
+.PHONY: need-swift gnome-extension startup-order test-firstrun overlay test-overlay install-overlay bench-overlay bench-flood bench-filter all deps deps-test deps-ci build release release-bench run demo test check test-swift test-crosscheck test-contract test-fuzz test-sanitize test-asan test-tsan test-docs fuzz hil bench bench-latency install install-build install-udev uninstall clean
 
 all: build
 
@@ -200,9 +202,8 @@ release-bench: deps
 	$(SWIFT) build -c release --no-color-diagnostics
 
 bench: release release-bench overlay
-	@# What make install installs (stripped), where the daemon finds its parser beside it.
+	@# What make install installs (stripped).
 	install -Dm755 -s --strip-program=$(STRIP) .build-static/release/stylusd .build-static/installed/stylusd
-	install -Dm755 -s --strip-program=$(STRIP) .build-static/release/stylusd-parse-config .build-static/installed/stylusd-parse-config
 	python3 bench/bench.py --bin .build/release --installed .build-static/installed
 	$(MAKE) --no-print-directory bench-latency
 	$(MAKE) --no-print-directory bench-flood
@@ -244,8 +245,10 @@ bench-filter: release release-bench
 # stay resident in every process that loads it; the executable's own symbols not
 # exported (the toolchain's link file asks for it; nothing looks them up); and
 # the functions the daemon runs until it idles placed together
-# (packaging/stylusd.order, made by `make startup-order`). All three products
-# use the same flags, so that one build does not undo another's.
+# (packaging/stylusd.order, made by `make startup-order`). Both products
+# use the same flags, so that one build does not undo another's. The config
+# parser child is stylusd itself (`stylusd parse-config-child`): a program of
+# its own would carry a Swift runtime of its own, 5+ MiB on disk.
 TOOLCHAIN_CLANG := $(dir $(realpath $(shell command -v $(SWIFT))))clang
 INSTALL_LINK   := -Xswiftc -use-ld=lld -Xswiftc -L$(CURDIR)/.build-static/stdc++ \
                   -Xlinker --no-export-dynamic -Xlinker -z -Xlinker pack-relative-relocs \
@@ -257,20 +260,20 @@ install-build: deps
 		*) echo "install-build: libstdc++.a not found (libstdc++-12-dev); the binaries load the shared libstdc++ and use about 1 MiB more" ;; \
 	esac
 	@# SwiftPM does not know the link reads the order file: a newer one (a pull) links again.
-	@for p in stylusd stylusctl stylusd-parse-config; do \
+	@for p in stylusd stylusctl; do \
 		[ .build-static/release/$$p -nt packaging/stylusd.order ] || rm -f .build-static/release/$$p; \
 	done
 	$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static $(INSTALL_LINK) --product stylusd
-	$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static $(INSTALL_LINK) --product stylusd-parse-config
 	$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static $(INSTALL_LINK) --product stylusctl
 
 # The binaries are stripped as they are installed (the build keeps its symbols).
 # Completions and man pages for both programs come from their argument parsers.
-install: install-paths-check install-build install-overlay
+install: install-build install-overlay
 	install -Dm755 -s --strip-program=$(STRIP) .build-static/release/stylusd $(DESTDIR)$(BINDIR)/stylusd
 	install -Dm755 -s --strip-program=$(STRIP) .build-static/release/stylusctl $(DESTDIR)$(BINDIR)/stylusctl
-	@# The daemon's config parser (stylusd links no TOML parser); install-paths-check made sure stylusd finds it.
-	install -Dm755 -s --strip-program=$(STRIP) .build-static/release/stylusd-parse-config $(DESTDIR)$(LIBEXECDIR)/stylusd-parse-config
+	@# An earlier install's parser program: stylusd is its own parser child now.
+	rm -f $(DESTDIR)$(LIBEXECDIR)/stylusd-parse-config
+	rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null || true
 	install -d $(DESTDIR)$(USERUNITDIR)
 	sed 's|^ExecStart=.*|ExecStart=$(BINDIR)/stylusd|' systemd/stylusd.service > $(DESTDIR)$(USERUNITDIR)/stylusd.service
 	install -m644 systemd/stylusd.socket $(DESTDIR)$(USERUNITDIR)/stylusd.socket
@@ -297,16 +300,6 @@ startup-order: install-build
 	tools/startup-order.sh .build-static/release/stylusd packaging/stylusd.order
 	$(MAKE) --no-print-directory install-build
 
-# stylusd looks for its parser beside itself, in ../libexec/stylusd, then in
-# /usr/local/libexec/stylusd, /usr/libexec/stylusd and /usr/lib/stylusd
-# (ConfigParse.parserCandidates): a LIBEXECDIR elsewhere would install a daemon that cannot reload.
-install-paths-check:
-	@libexec=$$(realpath -m "$(LIBEXECDIR)"); \
-	case "$$libexec" in \
-	"$$(realpath -m "$(BINDIR)/../libexec/stylusd")"|/usr/local/libexec/stylusd|/usr/libexec/stylusd|/usr/lib/stylusd) ;; \
-	*) echo "make install: LIBEXECDIR=$(LIBEXECDIR) is not where stylusd looks for stylusd-parse-config; use $(BINDIR)/../libexec/stylusd, /usr/local/libexec/stylusd, /usr/libexec/stylusd or /usr/lib/stylusd" >&2; exit 2;; \
-	esac
-
 # Only the udev rules (what the probe's permission hint points at).
 install-udev:
 	install -Dm644 udev/70-stylusd.rules $(DESTDIR)$(UDEVRULESDIR)/70-stylusd.rules
@@ -315,8 +308,9 @@ install-udev:
 
 # Everything install put there and nothing else: the programs, the canvas,
 # units, autostart entry, udev rules, the module list, the libinput quirk,
-# completions, man pages and the example. A folder is removed only when
-# empty (it may be shared: /usr/local/bin).
+# completions, man pages and the example, and an earlier install's parser
+# program in LIBEXECDIR. A folder is removed only when empty (it may be
+# shared: /usr/local/bin).
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/stylusd $(DESTDIR)$(BINDIR)/stylusctl $(DESTDIR)$(BINDIR)/stylus-canvas \
 	      $(DESTDIR)$(LIBEXECDIR)/stylusd-parse-config \

@@ -7,7 +7,6 @@ let package = Package(
     products: [
         .executable(name: "stylusd", targets: ["stylusd"]),
         .executable(name: "stylusctl", targets: ["stylusctl"]),
-        .executable(name: "stylusd-parse-config", targets: ["stylusd-parse-config"]),
         .library(name: "StylusProtocol", targets: ["StylusProtocol"]),
         .library(name: "StylusClient", targets: ["StylusClient"]),
         // For stylus-canvas (Overlay/), which builds apart because it links GTK.
@@ -64,12 +63,21 @@ let package = Package(
         // config.toml: presets, errors that name file, line and key, and the
         // parser child that reads it (started, waited for, answered).
         .target(name: "StylusConfig", dependencies: ["StylusCore", "StylusSystem", "StylusProtocol"]),
-        // The TOML parsing itself, in the child only (TOMLKit: toml++ and Foundation).
+        // A TOML 1.0 parser of our own, pure Swift without Foundation: TOMLKit
+        // (toml++ and Foundation with ICU's data) made the parser child 55 MiB.
+        .target(name: "StylusTOML"),
+        // TOMLKit is only the tests' oracle: the same tree as StylusTOML's over
+        // the docs' examples, the test configs and generated documents.
+        .testTarget(
+            name: "StylusTOMLTests",
+            dependencies: ["StylusTOML", .product(name: "TOMLKit", package: "TOMLKit")]
+        ),
+        // config.toml's TOML tree read into settings, and the parser child's `main`
+        // (`stylusd parse-config-child`: the daemon's own binary, a process apart).
         .target(
             name: "StylusConfigParser",
-            dependencies: ["StylusConfig", "StylusCore", "StylusSystem", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["StylusConfig", "StylusCore", "StylusSystem", "StylusTOML"]
         ),
-        .executableTarget(name: "stylusd-parse-config", dependencies: ["StylusConfig", "StylusConfigParser", "StylusSystem"]),
         // The imperative shell: the event loop around the engine.
         .target(
             name: "StylusDaemon",
@@ -79,15 +87,15 @@ let package = Package(
         .executableTarget(
             name: "stylusd",
             dependencies: [
-                "StylusCore", "StylusProtocol", "StylusInput", "StylusOutput", "StylusDaemon", "StylusConfig",
+                "StylusCore", "StylusProtocol", "StylusInput", "StylusOutput", "StylusDaemon", "StylusConfig", "StylusConfigParser",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "stylusctl",
             dependencies: [
-                // No StylusConfigParser: `config check` and calibrate start the daemon's parser,
-                // stylusd-parse-config, so stylusctl links neither TOMLKit nor Foundation's data.
+                // No StylusConfigParser: `config check` and calibrate start the daemon's parser
+                // child, `stylusd parse-config-child`, found beside stylusctl.
                 "StylusCore", "StylusProtocol", "StylusClient", "StylusConfig", "StylusSystem", "CLinux",
                 "CanvasModel",   // strokes --svg draws shapes as the canvas does
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -294,10 +294,10 @@ def bench_requests(args):
 
 
 def bench_size(args):
-    """What `make install` puts on disk: the four programs stripped as it strips them, and the
+    """What `make install` puts on disk: the three programs stripped as it strips them, and the
     peers' Installed-Size as Debian gives it (their runtimes, Python or GTK, shared)."""
     say("6b. Installed size: the programs stripped (the Swift runtime inside each), against the peers")
-    programs = {name: os.path.join(ROOT, ".build-static", "release", name) for name in ("stylusd", "stylusctl", "stylusd-parse-config")}
+    programs = {name: os.path.join(ROOT, ".build-static", "release", name) for name in ("stylusd", "stylusctl")}
     programs["stylus-canvas"] = os.path.join(ROOT, "Overlay", ".build-static", "release", "stylus-canvas")
     sizes = {}
     with tempfile.TemporaryDirectory() as scratch:
@@ -312,7 +312,7 @@ def bench_size(args):
         say(f"   {name}: {size / 1048576:.1f} MiB")
     total = sum(sizes.values()) / 1048576
     if len(sizes) == len(programs):
-        say(f"   all four: {total:.1f} MiB -> <= 50 MiB {verdict(total <= 50)}")
+        say(f"   all three: {total:.1f} MiB -> <= 50 MiB {verdict(total <= 50)}")
     for peer in ("interception-tools", "gromit-mpx", "input-remapper-daemon", "python3-inputremapper"):
         shown = subprocess.run(["apt-cache", "show", peer], capture_output=True, text=True).stdout
         kib = next((int(line.split()[1]) for line in shown.splitlines() if line.startswith("Installed-Size:")), None)

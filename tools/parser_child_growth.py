@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """How much the kept config parser child grows per reload, and when it starts
-afresh: talks to `stylusd-parse-config parse-config-child --serve` as the
+afresh: talks to `stylusd parse-config-child --serve` as the
 daemon does (one request at a time) and prints, every 50 answers, the child's
 VmRSS and the answer count its command line carries after a fresh start.
 
     tools/parser_child_growth.py [--program PATH] [--limit-kib N] [--reloads N]
 
-The figure in docs/SECURITY.md (about 0.9 KiB a small file, a fresh start
-every ~73 answers with --limit-kib 64) comes from this, on the release build."""
+The figures in docs/SECURITY.md come from this, on the release build
+(`--program .build-static/release/stylusd` for the installed link)."""
 import argparse
 import subprocess
 import sys
@@ -24,7 +24,7 @@ def status_kib(pid, field):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--program", default=".build/release/stylusd-parse-config")
+    ap.add_argument("--program", default=".build/release/stylusd")
     ap.add_argument("--limit-kib", type=int, default=8192)
     ap.add_argument("--reloads", type=int, default=750)
     a = ap.parse_args()

@@ -19,7 +19,7 @@ func fail(_ message: String) -> Never {
 
 // The config target parses in a child, which is this program started again
 // (ConfigParserClient.selfExecutable): it must answer as stylusd would. _exit:
-// no leak report (TOMLKit leaks by design) and no libFuzzer at all.
+// the child is no fuzzer run, so nothing of libFuzzer's or LeakSanitizer's at exit.
 if CommandLine.arguments.count >= 2, CommandLine.arguments[1] == ConfigParserChild.command {
     _exit(ConfigParserChild.main(arguments: Array(CommandLine.arguments.dropFirst(2))))
 }

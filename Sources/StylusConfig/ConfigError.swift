@@ -38,10 +38,10 @@ extension ConfigError {
         ConfigError(file: file, line: nil, key: nil, message: "\(count) bytes; a config file is at most \(ConfigParserChild.maxBytes)")
     }
 
-    /// The parser died, hung or answered nonsense: toml++ is the likely cause.
+    /// The parser child died, hung or answered nonsense: a bug, since the parser names every problem a file can have.
     static func parserDied(_ how: String, file: String) -> ConfigError {
         ConfigError(file: file, line: nil, key: nil, message:
-            "the TOML parser (toml++ in TOMLKit) \(how) on this file instead of naming the problem; check its brackets, quotes and table names")
+            "the config parser \(how) on this file instead of naming the problem; this is a bug in stylusd, please report it with the file")
     }
 
     /// The child could not be started or followed; nothing is known about the file.

@@ -8,14 +8,13 @@ import Glibc
 #endif
 
 /// The child side of config parsing: the process that parses config.toml
-/// with TOMLKit, apart from the daemon, and the conversation with it.
+/// (StylusTOML), apart from the daemon, and the conversation with it.
 /// `ConfigParserClient` is the parent side: it starts this child, writes
 /// the file and reads the answer. `PROGRAM parse-config-child -- FILE`
 /// reads the file's bytes on standard input and answers on standard output.
-/// The child's code (`main`, `parse`) lives in StylusConfigParser, with
-/// TOMLKit; the programs that link it offer it as a hidden subcommand
-/// (stylus-fuzz) or are it (stylusd-parse-config, which stylusd and
-/// stylusctl start: neither links a TOML parser).
+/// The child's code (`main`, `parse`) lives in StylusConfigParser; the
+/// programs that link it offer it as a hidden subcommand: stylusd, which
+/// starts itself as the child and which stylusctl starts, and stylus-fuzz.
 ///
 /// The answer: exit status 0 and the configuration as JSON, or exit status
 /// 3 and `line NUL key-or-\u{1} NUL message`, repeated (NUL between) for
@@ -62,12 +61,12 @@ public enum ConfigParserChild {
     /// `<file bytes> <config bytes>\n`, the file's name, then the config;
     /// each answer is `<status> <bytes>\n` and then what the one-shot child
     /// would print, its status what that child would exit with. It ends at
-    /// EOF or on a malformed request. TOMLKit keeps what it parsed
-    /// (LebJe/TOMLKit#26; about 0.9 KiB a small file here), so once malloc
-    /// has handed out `growthLimitFlag`'s KiB more than after its first answer,
-    /// the child execs itself afresh: same process, same pipes. The daemon
-    /// never has to start a replacement, whose posix_spawn would stop its
-    /// loop until the exec.
+    /// EOF or on a malformed request. Should the child keep memory from one
+    /// answer to the next (TOMLKit, the parser before StylusTOML, kept about
+    /// 0.9 KiB a small file), then once malloc has handed out
+    /// `growthLimitFlag`'s KiB more than after its first answer, the child
+    /// execs itself afresh: same process, same pipes. The daemon never has
+    /// to start a replacement, whose posix_spawn would stop its loop until the exec.
     public static let serveFlag = "--serve"
     /// After `serveFlag`: how much the child may grow, in KiB, before it starts afresh.
     package static let growthLimitFlag = "--growth-limit-kib"

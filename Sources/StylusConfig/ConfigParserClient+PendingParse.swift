@@ -162,7 +162,7 @@ extension ConfigParserClient {
                 result = ConfigParserChild.decode(status: reply.status, reply: reply.bytes, file: file)
                 server.finished(child, keep: !child.reachedEnd)
             } else {
-                // It ended without an answer: toml++ aborted on this file, most likely.
+                // It ended without an answer: the parser crashed on this file.
                 let ending = child.wait()
                 server.finished(child, keep: false)
                 if case .signalled(let signo) = ending {

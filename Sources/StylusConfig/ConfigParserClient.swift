@@ -14,17 +14,15 @@ import Glibc
 /// reload, since starting a process per reload cost the daemon a vfork and
 /// an exec each time, and on a slow machine most of a second of CPU. That
 /// child is started at the first request and started again after it died
-/// (toml++ aborting on a file kills only it) or hung (killed at the
-/// deadline); once what TOMLKit kept passes its growth limit it execs
-/// itself afresh, in the same process. A file too big for one write into
-/// the pipe goes to a one-shot child instead (`OneShotParse`).
+/// or hung (killed at the deadline); once it has grown past its growth
+/// limit it execs itself afresh, in the same process. A file too big for
+/// one write into the pipe goes to a one-shot child instead (`OneShotParse`).
 ///
-/// Why a child at all: toml++, inside TOMLKit 0.6.0, is built with its
-/// assertions on, and the config fuzzer found inputs that trip them: in
-/// this process, a typo in config.toml would abort the daemon on start or
-/// on reload; a child that dies takes only itself down. TOMLKit also never
-/// frees what it parses (LebJe/TOMLKit#26), which in the daemon grew by
-/// 4 KiB per `reload`; in the child it goes when the child does.
+/// Why a child at all: config.toml is the daemon's one input that anyone
+/// able to write the user's config directory controls, and its parser the
+/// daemon's largest piece of input handling. A bug in it (toml++, the
+/// parser before StylusTOML, aborted on typos the fuzzer found, and leaked
+/// 4 KiB a reload) costs the child, not the daemon's loop.
 public final class ConfigParserClient {
     /// A config file parses in milliseconds; this is only for a parser that never ends (µs).
     public static let timeLimit: Int64 = 10_000_000
@@ -44,28 +42,27 @@ public final class ConfigParserClient {
         set { configuredExecutable.withLock { $0 = newValue } }
     }
 
-    /// The daemon's parser, `stylusd-parse-config`: the first of
-    /// `parserCandidates` that is executable, else the first candidate
-    /// though it is missing: starting it then fails with ENOENT, which
-    /// names the file.
+    /// The daemon, whose binary is the parser child too (`stylusd
+    /// parse-config-child`), for a program that is not the daemon
+    /// (stylusctl): the first of `parserCandidates` that is executable, else
+    /// the first candidate though it is missing: starting it then fails with
+    /// ENOENT, which names the file.
     public static var parserBesideThisProgram: String {
         let candidates = parserCandidates(program: runningProgram())
         return candidates.first { access($0, X_OK) == 0 } ?? candidates.first ?? parserName
     }
 
-    public static let parserName = "stylusd-parse-config"
-    /// Where `make install` may put the parser when BINDIR and LIBEXECDIR
-    /// are not the default pair (the Makefile refuses any other place).
-    public static let installedParserDirectories = ["/usr/local/libexec/stylusd", "/usr/libexec/stylusd", "/usr/lib/stylusd"]
+    public static let parserName = "stylusd"
+    /// Where `make install` (its default PREFIX) and the Debian package put stylusd.
+    public static let installedParserDirectories = ["/usr/local/bin", "/usr/bin"]
 
     /// In order: the directory of the running program (where SwiftPM builds
-    /// it), `../libexec/stylusd/` from there (where `make install` and the
-    /// Debian package put it), then `installedParserDirectories`.
+    /// stylusd, and where `make install` and the Debian package put it beside
+    /// stylusctl), then `installedParserDirectories`.
     public static func parserCandidates(program: String?) -> [String] {
         var directories: [String] = []
         if let program, let slash = program.lastIndex(of: "/") {
-            let directory = String(program[..<slash])
-            directories += [directory, directory + "/../libexec/stylusd"]
+            directories.append(String(program[..<slash]))
         }
         return (directories + installedParserDirectories).map { "\($0)/\(parserName)" }
     }
@@ -95,7 +92,7 @@ public final class ConfigParserClient {
 
     /// The parser child's environment: this process's, with the marker set.
     /// The Swift runtime's backtracer would spend seconds symbolicating a
-    /// toml++ abort and print a page about it; the parent reports it in one line.
+    /// crash and print a page about it; the parent reports it in one line.
     static func childEnvironment() -> [String] {
         var environment = ProcessEnvironment.current
         environment["SWIFT_BACKTRACE"] = "enable=no"

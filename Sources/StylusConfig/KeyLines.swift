@@ -1,19 +1,28 @@
 // SPDX-License-Identifier: MIT
 /// Finds the line a key is set on: "interval_ms" at top level, "precision.curve"
-/// under [precision]. Good enough for error messages; TOMLKit keeps no positions.
+/// under [precision]. Good enough for error messages; the TOML tree keeps no positions.
 package struct KeyLines {
-    private var entries: [(table: String, key: String, line: Int)] = []
+    private struct Entry: Hashable {
+        var table: String
+        var key: String
+    }
+
+    /// The first line of each: a file of many bad keys is answered in one pass, not one scan of the file per key.
+    private var firstLine: [Entry: Int] = [:]
 
     package init(_ text: String) {
         var table = ""
+        func record(_ entry: Entry, _ line: Int) {
+            if firstLine[entry] == nil { firstLine[entry] = line }
+        }
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.drop { $0 == " " || $0 == "\t" }
             if line.hasPrefix("[") {
                 table = String(line.dropFirst().prefix { $0 != "]" }).trimmingCharacters(in: " \t\"")
-                entries.append((table: "", key: table, line: index + 1))
+                record(Entry(table: "", key: table), index + 1)
             } else if let equals = line.firstIndex(of: "="), !line.hasPrefix("#") {
                 let key = String(line[..<equals]).trimmingCharacters(in: " \t\"")
-                entries.append((table: table, key: key, line: index + 1))
+                record(Entry(table: table, key: key), index + 1)
             }
         }
     }
@@ -25,9 +34,9 @@ package struct KeyLines {
     package func line(of path: String) -> Int? {
         for dot in path.indices where path[dot] == "." {
             let table = String(path[..<dot]), key = String(path[path.index(after: dot)...])
-            if let line = entries.first(where: { $0.table == table && $0.key == key })?.line { return line }
+            if let line = firstLine[Entry(table: table, key: key)] { return line }
         }
-        if let line = entries.first(where: { $0.table == "" && $0.key == path })?.line { return line }
+        if let line = firstLine[Entry(table: "", key: path)] { return line }
         guard let last = path.lastIndex(of: "."), path[..<last].contains(".") else { return nil }
         return line(of: String(path[..<last]))
     }

@@ -11,10 +11,10 @@ extension ConfigParserChild {
     /// Runs the child; `arguments` are those after the command word (an
     /// optional `--`, then the file's name for messages). Returns the exit status.
     public static func main(arguments: [String]) -> Int32 {
-        // Nothing may turn toml++'s abort into anything but death by SIGABRT.
+        // A crash must end the child by its signal, which the parent names: no handler of an abort here.
         signal(SIGABRT, SIG_DFL)
-        // Started by stylusd or stylusctl, which name an abort in one line of their own:
-        // toml++'s assertion text, with the paths of whoever built it, would only confuse.
+        // Started by stylusd or stylusctl, which name a crash in one line of their own:
+        // the runtime's crash text, with the paths of whoever built it, would only confuse.
         if getenv(ConfigParserClient.childMarker) != nil {
             let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
             if null >= 0 { dup2(null, STDERR_FILENO); close(null) }
@@ -46,7 +46,7 @@ extension ConfigParserChild {
     static func serve(_ options: ServeOptions) -> Int32 {
         var input = LineReader(fd: STDIN_FILENO)
         var answered = options.answeredBefore
-        // What TOMLKit kept is measured from the first answer on: the first
+        // What the child keeps is measured from the first answer on: the first
         // parse sets up what every later one reuses.
         var baseline: Footprint?
         while true {
@@ -128,5 +128,5 @@ extension ConfigParserChild {
 
 private extension String {
     /// NUL separates the answer's fields, so none may be inside one.
-    var replacingNUL: String { contains("\u{0}") ? replacingOccurrences(of: "\u{0}", with: "\u{FFFD}") : self }
+    var replacingNUL: String { contains("\u{0}") ? replacing("\u{0}", with: "\u{FFFD}") : self }
 }

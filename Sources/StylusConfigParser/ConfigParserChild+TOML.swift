@@ -1,29 +1,28 @@
 // SPDX-License-Identifier: MIT
 public import StylusCore
 public import StylusConfig
-import TOMLKit
+import StylusTOML
 
-// The TOML side of config.toml: only the parser child links it (toml++ and
-// TOMLKit's Foundation stay out of the daemon's memory).
+// What config.toml's keys mean: the TOML tree (StylusTOML) checked against
+// stylusd's settings, every problem named by file, line and key.
 extension ConfigParserChild {
+    /// A file of thousands of bad keys is not a file to fix line by line, and
+    /// its every problem would not fit the child's answer (`maxReplyBytes`).
+    public static let maxProblemsListed = 100
+
     public static func parse(_ text: String, file: String) throws(ConfigError) -> EngineConfig {
         try parse(Array(text.utf8), file: file)
     }
 
     /// The file's bytes as read: they need not be UTF-8, and the error says so.
     public static func parse(_ bytes: [UInt8], file: String) throws(ConfigError) -> EngineConfig {
-        if let problem = TOMLGuard.problem(in: bytes) {
-            throw ConfigError(file: file, line: problem.line, key: nil, message: problem.message)
+        let table: TOMLTable
+        do throws(TOMLError) {
+            table = try TOMLTable(parsing: bytes)
+        } catch {
+            throw ConfigError(file: file, line: error.line, key: nil, message: "not valid TOML (column \(error.column)): \(error.message)")
         }
         let text = String(decoding: bytes, as: UTF8.self)
-        let table: TOMLTable
-        do {
-            table = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw ConfigError(file: file, line: error.source.begin.line, key: nil, message: "not valid TOML: \(error.description)")
-        } catch {
-            throw ConfigError(file: file, line: nil, key: nil, message: "not valid TOML: \(error)")
-        }
         let lines = KeyLines(text)
         func fail(_ key: String, _ message: String) -> ConfigError {
             ConfigError(file: file, line: lines.line(of: key), key: key, message: message)
@@ -52,7 +51,7 @@ extension ConfigParserChild {
         func integer(_ table: TOMLTable, _ key: String, _ path: String) -> Int? {
             guard let value = table[key] else { return nil }
             guard let int = value.int else {
-                report(path, "expected a whole number, found \(value.type)")
+                report(path, "expected a whole number, found \(value.typeName)")
                 return nil
             }
             return int
@@ -61,7 +60,7 @@ extension ConfigParserChild {
             guard let value = table[key] else { return nil }
             if let double = value.double { return double }
             if let int = value.int { return Double(int) }
-            report(path, "expected a number, found \(value.type)")
+            report(path, "expected a number, found \(value.typeName)")
             return nil
         }
         func subtable(_ key: String, allowed: [String]?) -> TOMLTable? {
@@ -110,7 +109,7 @@ extension ConfigParserChild {
             if let v = number(precision, "report_step", "precision.report_step") { config.precision.reportStep = v; setInFile(.reportStep) }
             if let value = precision["curve"] {
                 setInFile(.curve)
-                let points = value.array.map { Array($0) } ?? []
+                let points = value.array ?? []
                 let numbers = points.compactMap { $0.double ?? $0.int.map(Double.init) }
                 if points.count == 4, numbers.count == 4, numbers.allSatisfy({ (0...100).contains($0) }) {
                     config.precision.curve = PressureCurve(x1: numbers[0] / 100, y1: numbers[1] / 100, x2: numbers[2] / 100, y2: numbers[3] / 100)
@@ -129,7 +128,7 @@ extension ConfigParserChild {
                     style.tool = tool
                     styled = true
                 } else {
-                    report("canvas.tool", "\(value.string.map { "unknown tool \"\($0)\"" } ?? "expected a string, found \(value.type)"); use \(DrawingTool.allCases.map(\.rawValue).joined(separator: ", "))")
+                    report("canvas.tool", "\(value.string.map { "unknown tool \"\($0)\"" } ?? "expected a string, found \(value.typeName)"); use \(DrawingTool.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
             }
             if let value = canvas["color"] {
@@ -137,7 +136,7 @@ extension ConfigParserChild {
                     style.color = color
                     styled = true
                 } else {
-                    report("canvas.color", "expected a colour \"#RRGGBB\" (six hex digits, e.g. \"#3465a4\"), found \(value.string.map { "\"\($0)\"" } ?? "\(value.type)")")
+                    report("canvas.color", "expected a colour \"#RRGGBB\" (six hex digits, e.g. \"#3465a4\"), found \(value.string.map { "\"\($0)\"" } ?? "\(value.typeName)")")
                 }
             }
             if let width = number(canvas, "width", "canvas.width") {
@@ -150,7 +149,7 @@ extension ConfigParserChild {
             }
             if styled { config.style = style }
             if let value = canvas["palette"] {
-                let items = value.array.map { Array($0) } ?? []
+                let items = value.array ?? []
                 let colors = items.compactMap { $0.string.flatMap(StrokeColor.init(hex:)) }
                 if value.array != nil, (1...16).contains(items.count), colors.count == items.count {
                     config.palette = colors
@@ -171,14 +170,14 @@ extension ConfigParserChild {
                 if let name = value.string, let mode = OutputChoice(rawValue: name) {
                     config.output.mode = mode
                 } else {
-                    report("output.mode", "\(value.string.map { "unknown mode \"\($0)\"" } ?? "expected a string, found \(value.type)"); use \(OutputChoice.spelledOut)")
+                    report("output.mode", "\(value.string.map { "unknown mode \"\($0)\"" } ?? "expected a string, found \(value.typeName)"); use \(OutputChoice.spelledOut)")
                 }
             }
             if let value = output["capture_while_canvas_open"] {
                 if let capture = value.bool {
                     config.output.captureWhileCanvasOpen = capture
                 } else {
-                    report("output.capture_while_canvas_open", "expected true or false, found \(value.type)")
+                    report("output.capture_while_canvas_open", "expected true or false, found \(value.typeName)")
                 }
             }
             if let value = output["passthrough"] {
@@ -191,7 +190,7 @@ extension ConfigParserChild {
                         }
                         let value = passthrough[key]!
                         guard let name = value.string, let mode = Passthrough(rawValue: name) else {
-                            report(path, "\(value.string.map { "unknown passthrough \"\($0)\"" } ?? "expected a string, found \(value.type)"); use \(Passthrough.spelledOut)")
+                            report(path, "\(value.string.map { "unknown passthrough \"\($0)\"" } ?? "expected a string, found \(value.typeName)"); use \(Passthrough.spelledOut)")
                             continue
                         }
                         config.output.passthrough[button.rawValue] = mode
@@ -208,7 +207,10 @@ extension ConfigParserChild {
             // In the file's order; a problem without a line (none so far) last.
             let ordered = problems.enumerated().sorted { ($0.element.line ?? .max, $0.offset) < ($1.element.line ?? .max, $1.offset) }.map(\.element)
             first = ordered[0]
-            first.others = Array(ordered.dropFirst())
+            first.others = Array(ordered.dropFirst().prefix(maxProblemsListed - 1))
+            if ordered.count > maxProblemsListed {
+                first.others.append(ConfigError(file: file, line: nil, key: nil, message: "\(ordered.count - maxProblemsListed) more problems not listed"))
+            }
             throw first
         }
         return config

@@ -43,7 +43,7 @@ struct Stylusctl: ParsableCommand {
             printError(message)
             Glibc.exit(Status.usage)
         }
-        // The parser child of `config check` and calibrate is the daemon's own parser program.
+        // The parser child of `config check` and calibrate is the daemon's: `stylusd parse-config-child`.
         ConfigParserClient.defaultExecutable = ConfigParserClient.parserBesideThisProgram
         main(arguments)
     }

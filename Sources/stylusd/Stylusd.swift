@@ -2,6 +2,7 @@
 import ArgumentParser
 import FoundationEssentials
 import StylusConfig
+import StylusConfigParser
 import StylusCore
 import StylusDaemon
 import StylusInput
@@ -30,9 +31,13 @@ struct Stylusd: ParsableCommand {
     /// they are the default subcommand's, which ArgumentParser's root help leaves out.
     /// The completion scripts complete them too (`completionScriptWithDefaultSubcommand`).
     static func main() {
-        // config.toml is parsed by a program beside this one: stylusd links no TOML parser.
-        ConfigParserClient.defaultExecutable = ConfigParserClient.parserBesideThisProgram
         let arguments = Array(CommandLine.arguments.dropFirst())
+        // The config parser child (ConfigParserClient starts it, from the daemon and
+        // from stylusctl): this binary, so that the parser costs no Swift runtime of
+        // its own on disk, and a process of its own, so that a bug in it costs only it.
+        if arguments.first == ConfigParserChild.command {
+            Glibc.exit(ConfigParserChild.main(arguments: Array(arguments.dropFirst())))
+        }
         if ["--help", "-h", "help"].contains(arguments.first), arguments.count == 1 {
             _ = writeAll(STDOUT_FILENO, Array(fullHelp().utf8))
             return

@@ -91,8 +91,8 @@ struct ConfigFileTests {
         #expect(e.message.hasPrefix("not valid TOML"))
     }
 
-    // Found by the config fuzzer: toml++ aborts the process on these headers
-    // unless they are refused before it sees them.
+    // Found by the config fuzzer: toml++ (in TOMLKit, the parser before
+    // StylusTOML) aborted the process on these headers.
     @Test(arguments: [
         ("[!]\n", 1, "found \"!]\""),
         ("interval_ms = 500\n[[ é]]\n", 2, "found \"é]]\""),
@@ -137,22 +137,21 @@ struct ConfigFileTests {
         let notUTF8 = try #require(error(Array("interval_ms = 500\n# caf".utf8) + [0xe9, 0x0a]))
         #expect(notUTF8.line == 2)
         #expect(notUTF8.message.contains("not UTF-8"), "\(notUTF8)")
-        // TOMLKit hands toml++ a C string: the NUL would end the file early.
+        // A parser reading a C string would have stopped at the NUL, silently.
         let nul = try #require(error(Array("interval_ms = 300\u{0}\ninterval_ms = 2000\n".utf8)))
         #expect(nul.line == 1)
         #expect(nul.message.contains("NUL"), "\(nul)")
     }
 
-    // Found by the config fuzzer: `[}]` as a value trips an assertion inside
-    // toml++ that aborts whatever process parses it.
-    @Test func aParserAbortIsAnErrorAndNotTheCallersDeath() throws {
+    // Found by the config fuzzer: `[}]` as a value aborted toml++ (TOMLKit), the parser before StylusTOML.
+    @Test func whatAbortedTheOldParserIsAnErrorWithItsLine() throws {
         let stylusd = try Built.stylusd
         do {
             _ = try ConfigParserClient.parse(Array("[precision]\ncurve = [}]\n".utf8), file: "config.toml", executable: stylusd)
             Issue.record("accepted")
         } catch {
-            #expect(error.file == "config.toml")
-            #expect(error.message.contains("killed by signal 6"), "\(error)")
+            #expect(error.file == "config.toml" && error.line == 2, "\(error)")
+            #expect(error.message.hasPrefix("not valid TOML (column 10): expected a value"), "\(error)")
         }
         let good = try ConfigParserClient.parse(Array("interval_ms = 640\n".utf8), file: "config.toml", executable: stylusd)
         #expect(good.doublePressIntervalMS == 640)
@@ -214,6 +213,14 @@ struct ConfigFileAllProblemsTests {
         let e = try ConfigParserClientTests.error(ConfigParserClientTests.parse(Self.text))
         #expect(e == ConfigFileTests.error(Self.text), "the child's answer is this process's error, every problem of it")
         #expect(e.others.count == 4)
+    }
+
+    @Test func aFileOfThousandsOfBadKeysListsTheFirstHundredAndCountsTheRest() throws {
+        let text = (1...5000).map { "[table\($0)]\nkey = \($0)\n" }.joined()
+        let e = try ConfigParserClientTests.error(ConfigParserClientTests.parse(text))
+        #expect(e.all.count == ConfigParserChild.maxProblemsListed + 1, "\(e.all.count) problems")
+        #expect(e.all.dropLast().map(\.line) == Array(stride(from: 1, through: 199, by: 2)), "in file order, each with its line")
+        #expect(e.all.last?.message == "4900 more problems not listed", "\(e.all.last?.message ?? "")")
     }
 
     @Test func oneProblemIsStillOneLine() throws {

@@ -12,8 +12,8 @@ import Glibc
 enum Built {
     static var stylusd: String {
         get throws {
-            try #require(ConfigParserClient.executableBesideThisProgram(named: "stylusd-parse-config"),
-                         "no executable stylusd-parse-config beside \(ConfigParserClient.runningProgram() ?? "the test runner"); build it first (swift build --build-tests)")
+            try #require(ConfigParserClient.executableBesideThisProgram(named: "stylusd"),
+                         "no executable stylusd beside \(ConfigParserClient.runningProgram() ?? "the test runner"); build it first (swift build --build-tests)")
         }
     }
 
@@ -44,15 +44,13 @@ struct ConfigParserClientTests {
 
     struct ParseSucceeded: Error {}
 
-    @Test func theDaemonLooksForItsParserBesideItThenInLibexecThenWhereMakeInstallMayPutIt() {
-        #expect(ConfigParserClient.parserCandidates(program: "/home/u/bin/stylusd") == [
-            "/home/u/bin/stylusd-parse-config",
-            "/home/u/bin/../libexec/stylusd/stylusd-parse-config",
-            "/usr/local/libexec/stylusd/stylusd-parse-config",
-            "/usr/libexec/stylusd/stylusd-parse-config",
-            "/usr/lib/stylusd/stylusd-parse-config",
+    @Test func stylusctlLooksForTheDaemonsParserBesideItThenWhereMakeInstallAndTheDebPutIt() {
+        #expect(ConfigParserClient.parserCandidates(program: "/home/u/bin/stylusctl") == [
+            "/home/u/bin/stylusd",
+            "/usr/local/bin/stylusd",
+            "/usr/bin/stylusd",
         ])
-        #expect(ConfigParserClient.parserCandidates(program: nil).first == "/usr/local/libexec/stylusd/stylusd-parse-config")
+        #expect(ConfigParserClient.parserCandidates(program: nil).first == "/usr/local/bin/stylusd")
     }
 
     @Test func aGoodFileComesBackAsThisProcessParsesIt() throws {
@@ -77,9 +75,9 @@ struct ConfigParserClientTests {
     }
 
     @Test func aParserAbortIsReportedAndTheCallerLivesOn() throws {
-        let error = try Self.error(Self.parse("[precision]\ncurve = [}]\n"))
+        let error = try Self.error(Self.parse("[precision]\ncurve = [}]\n", executable: Built.script("abort")))
         #expect(error.line == nil)
-        #expect(error.message == "the TOML parser (toml++ in TOMLKit) was killed by signal 6 (Aborted) on this file instead of naming the problem; check its brackets, quotes and table names")
+        #expect(error.message == "the config parser was killed by signal 6 (Aborted) on this file instead of naming the problem; this is a bug in stylusd, please report it with the file")
     }
 
     @Test func aChildThatHangsIsKilledAtTheDeadline() throws {

@@ -32,8 +32,8 @@ struct FuzzRegressionTests {
     func everySavedFindingPassesItsTarget(target: FuzzTarget) throws {
         if target == .config {
             // The config target parses in a child, which this test runner cannot be.
-            ConfigParserClient.defaultExecutable = try #require(ConfigParserClient.executableBesideThisProgram(named: "stylusd-parse-config"),
-                "no executable stylusd-parse-config beside \(ConfigParserClient.runningProgram() ?? "the test runner"); build it first (swift build --build-tests)")
+            ConfigParserClient.defaultExecutable = try #require(ConfigParserClient.executableBesideThisProgram(named: "stylusd"),
+                "no executable stylusd beside \(ConfigParserClient.runningProgram() ?? "the test runner"); build it first (swift build --build-tests)")
         }
         for path in Self.files(target) {
             let problems = target.run(try readFile(path))

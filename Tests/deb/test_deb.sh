@@ -74,6 +74,23 @@ if [ $inside = 1 ]; then
     out=$(in_root stylusd probe 2>&1) && [ -n "$out" ] && pass "stylusd probe: ${out%%$'\n'*}" \
         || fail "stylusd probe: '$out'"
 
+    # stylusctl parses config.toml in a child that is the installed stylusd
+    # (`stylusd parse-config-child`; no parser program of its own): the
+    # example passes, a duplicate key is named by its line.
+    if out=$(in_root stylusctl config check /usr/share/doc/stylusd/examples/config.toml 2>&1); then
+        pass "stylusctl config check, the packaged example: ${out##*/}"
+    else
+        fail "stylusctl config check of the packaged example: '$out'"
+    fi
+    printf 'interval_ms = 300\ninterval_ms = 400\n' >"$root/tmp/bad.toml"
+    if out=$(in_root stylusctl config check /tmp/bad.toml 2>&1); then
+        fail "stylusctl config check accepted a key set twice: '$out'"
+    elif [[ $out == *"/tmp/bad.toml:2: "* ]]; then
+        pass "stylusctl config check names a bad file's line: $out"
+    else
+        fail "stylusctl config check of a bad file: '$out'"
+    fi
+
     # The installed daemon answers the installed client (no seat here: it
     # runs button-only).
     in_root mkdir -p /tmp/run

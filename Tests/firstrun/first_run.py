@@ -114,6 +114,11 @@ def test_make_demo_keeps_to_itself(home):
 
 def test_make_install_into_a_folder(home):
     destdir = os.path.join(home, "root")
+    # What an install from before stylusd became its own parser child left: this one replaces it.
+    earlier = os.path.join(destdir, "usr", "libexec", "stylusd", "stylusd-parse-config")
+    os.makedirs(os.path.dirname(earlier))
+    with open(earlier, "w") as f:
+        f.write("#!/bin/sh\n")
     r = subprocess.run(["make", "--no-print-directory", "install", f"DESTDIR={destdir}", "PREFIX=/usr"], cwd=ROOT,
                        capture_output=True, text=True, timeout=1200,
                        env={k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL")})
@@ -153,10 +158,9 @@ def test_make_install_into_a_folder(home):
         text = " ".join(shown.stdout.split())
         missing = [w for w in wanted if w not in text]
         check(shown.returncode == 0 and not missing, f"man -l {page}: status {shown.returncode}, lacks {missing}: {shown.stderr[-300:]}")
-    # The installed daemon parses config.toml with the parser in libexec/stylusd: a good file
-    # starts it, a bad one is refused with its line.
-    parser = os.path.join(usr, "libexec/stylusd/stylusd-parse-config")
-    check(os.path.isfile(parser), "the config parser is not installed in libexec/stylusd")
+    # The installed daemon parses config.toml in a child that is itself (stylusd parse-config-child):
+    # a good file starts it, a bad one is refused with its line, and stylusctl finds the same parser.
+    check(not os.path.exists(os.path.join(usr, "libexec", "stylusd")), "libexec/stylusd is left or was installed; stylusd is its own parser")
     example = os.path.join(usr, "share/doc/stylusd/examples/config.toml")
     recording = os.path.join(ROOT, "Tests", "Fixtures", "recordings", "Wacom_Cintiq_22HDT_Pen.events")
     with stylustest.Daemon([os.path.join(usr, "bin", "stylusd")], os.path.join(home, "daemon"), "--config", example,
@@ -168,7 +172,9 @@ def test_make_install_into_a_folder(home):
     refused = subprocess.run([os.path.join(usr, "bin", "stylusd"), "--config", bad, "--replay", recording,
                               "--socket", os.path.join(home, "bad.sock")],
                              capture_output=True, text=True, timeout=60)
-    check(refused.returncode != 0 and "bad.toml" in refused.stderr, f"a bad config.toml: {refused.returncode} {refused.stderr[-500:]}")
+    check(refused.returncode != 0 and "bad.toml:2: " in refused.stderr, f"a bad config.toml: {refused.returncode} {refused.stderr[-500:]}")
+    checked = subprocess.run([os.path.join(usr, "bin", "stylusctl"), "config", "check", bad], capture_output=True, text=True, timeout=60)
+    check(checked.returncode != 0 and "bad.toml:2: " in checked.stderr, f"stylusctl config check: {checked.returncode} {checked.stderr[-500:]}")
     sizes = {p: os.path.getsize(os.path.join(usr, "bin", p)) >> 20 for p in ("stylusd", "stylusctl")}
     print(f"  installed (stripped): stylusd {sizes['stylusd']} MiB, stylusctl {sizes['stylusctl']} MiB")
     # make uninstall with the same variables takes away every file install put there.

@@ -684,7 +684,7 @@ def as_unprivileged(args, script=os.path.join("Tests", "overlay", "layer_shell_t
                         ignore=shutil.ignore_patterns("__pycache__"))
     bin_dir = os.path.join(scratch, "bin")
     os.makedirs(bin_dir)
-    for name in ("stylusd", "stylusctl", "stylusd-parse-config"):
+    for name in ("stylusd", "stylusctl"):
         shutil.copy2(os.path.join(args.bin, name), bin_dir)
     shutil.copy2(args.canvas, os.path.join(scratch, "stylus-canvas"))
     if copy_extension:   # (the GNOME extensions' build folder, the path of the one to test in it)

@@ -15,7 +15,7 @@ for sanitizer in "${sanitizers[@]}"; do
     scratch=.build-$sanitizer
     reports=$PWD/$scratch/reports
     rm -rf "$reports"; mkdir -p "$reports"
-    # LeakSanitizer: TOMLKit never frees what it parses (Tests/sanitize/lsan.supp).
+    # LeakSanitizer: TOMLKit, the TOML tests' oracle, never frees what it parses (Tests/sanitize/lsan.supp).
     export ASAN_OPTIONS="log_path=$reports/asan:detect_leaks=1"
     export LSAN_OPTIONS="suppressions=$PWD/Tests/sanitize/lsan.supp:print_suppressions=0"
     export TSAN_OPTIONS="log_path=$reports/tsan:halt_on_error=1"
