@@ -87,7 +87,7 @@ struct KeptParserChildTests {
         let server = ConfigParserClient(executable: try Built.stylusd, growthLimitKiB: 64)
         var pids: Set<pid_t> = []
         var descriptorsAtFirst: [String] = []
-        for i in 0..<250 {
+        for i in 0..<80 {
             let (result, _) = try Self.parse(server, "interval_ms = \(300 + i % 500)\n")
             #expect(try result.get().doublePressIntervalMS == 300 + i % 500, "reload \(i + 1)")
             if let pid = server.keptPID { pids.insert(pid) }
@@ -103,7 +103,7 @@ struct KeptParserChildTests {
         let arguments = try Self.commandLine(of: pid)
         try #require(arguments.count >= 2 && arguments[arguments.count - 2] == ConfigParserChild.answeredFlag, "it started afresh: \(arguments)")
         let answered = try #require(arguments.last.flatMap { Int($0) })
-        #expect(answered > 0 && answered <= 250)
+        #expect(answered > 0 && answered <= 80)
         #expect(try Self.descriptors(of: pid) == descriptorsAtFirst, "no descriptor leaked across an exec")
         #expect(arguments.suffix(5).dropLast() == [ConfigParserChild.serveFlag, ConfigParserChild.growthLimitFlag, "64", ConfigParserChild.answeredFlag],
                 "it keeps its limit and says how many answers came before: \(arguments)")
