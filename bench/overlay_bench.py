@@ -177,16 +177,6 @@ INK_PRESSURE = 1200        # of 2047 (0.59): a line 3.9 px wide on a 1280 px scr
 LEAD_IN_S = 4              # hover before the double press: the overlay connects meanwhile
 
 
-def axis_max(header, name):
-    """The Max of an axis in an evemu header (`#     Event code 0 (ABS_X)` then `#       Max  95840`)."""
-    for i, line in enumerate(header):
-        if f"({name})" in line:
-            for following in header[i + 1:i + 6]:
-                if following.split()[1:2] == ["Max"]:
-                    return int(following.split()[2])
-    raise ValueError(f"no {name} range in the recording's header")
-
-
 def ink_recording(path):
     """A session of the bundled recording's pen (its header: the same Cintiq 22HDT) written so
     that each sample's ink can be told apart on screen: hover while the overlay connects, a
@@ -198,7 +188,7 @@ def ink_recording(path):
     before, so a pixel under a sample is often inked by the sample before it."""
     with open(ot.RECORDING) as f:
         header = [l for l in f if not l.startswith("E:")]
-    x_max, y_max = axis_max(header, "ABS_X"), axis_max(header, "ABS_Y")
+    x_max, y_max = ot.axis_max(header, "ABS_X"), ot.axis_max(header, "ABS_Y")
     ux = lambda px: round((px + 0.5) / ot.WIDTH * x_max)    # the middle of screen pixel px
     uy = lambda py: round((py + 0.5) / ot.HEIGHT * y_max)
     out = []

@@ -171,6 +171,64 @@ def screen_points(strokes, width, height):
             for s in strokes for p in s["points"]]
 
 
+def axis_max(header, name):
+    """The Max of an axis in an evemu header (`#     Event code 0 (ABS_X)` then `#       Max  95840`)."""
+    for i, line in enumerate(header):
+        if f"({name})" in line:
+            for following in header[i + 1:i + 6]:
+                if following.split()[1:2] == ["Max"]:
+                    return int(following.split()[2])
+    raise ValueError(f"no {name} range in the recording's header")
+
+
+def pen_session(path, strokes, period_us=5000):
+    """An evemu recording of the bundled recording's pen (its header) that hovers while the
+    overlay connects, opens the canvas by a BTN_STYLUS double press, then draws `strokes`:
+    (end, [(x, y) in screen pixels, ...]) each, `end` "pen" or "eraser" (BTN_TOOL_RUBBER)."""
+    with open(RECORDING) as f:
+        header = [l for l in f if not l.startswith("E:")]
+    x_max, y_max = axis_max(header, "ABS_X"), axis_max(header, "ABS_Y")
+    ux = lambda px: round((px + 0.5) / WIDTH * x_max)
+    uy = lambda py: round((py + 0.5) / HEIGHT * y_max)
+    out, t = [], [1_000_000 * 1_000_000]
+    EV_KEY, EV_ABS = 1, 3
+    TOOL = {"pen": 0x140, "eraser": 0x141}
+    BTN_TOUCH, BTN_STYLUS, ABS_X, ABS_Y, ABS_PRESSURE, ABS_DISTANCE = 0x14a, 0x14b, 0, 1, 0x18, 0x19
+
+    def frame(*events, after_us=period_us):
+        t[0] += after_us
+        stamp = f"{t[0] // 1_000_000}.{t[0] % 1_000_000:06d}"
+        out.extend(f"E: {stamp} {kind:04x} {code:04x} {value}\n" for kind, code, value in events)
+        out.append(f"E: {stamp} 0000 0000 0\n")
+
+    def hover(ms, x=20):
+        for i in range(ms * 1000 // period_us):
+            frame((EV_ABS, ABS_X, ux(x) + i % 2))
+    frame((EV_KEY, TOOL["pen"], 1), (EV_ABS, ABS_X, ux(20)), (EV_ABS, ABS_Y, uy(20)), (EV_ABS, ABS_DISTANCE, 30))
+    hover(3000)           # the overlay connects
+    for _ in range(2):    # 100 ms presses 300 ms apart: a double press
+        frame((EV_KEY, BTN_STYLUS, 1))
+        frame((EV_KEY, BTN_STYLUS, 0), after_us=100_000)
+        hover(200)
+    hover(2000)           # the fade in and the overlay's ack
+    tool = "pen"
+    for end, points in strokes:
+        if end != tool:
+            frame((EV_KEY, TOOL[tool], 0), after_us=50_000)
+            frame((EV_KEY, TOOL[end], 1), (EV_ABS, ABS_X, ux(points[0][0])), (EV_ABS, ABS_Y, uy(points[0][1])),
+                  (EV_ABS, ABS_DISTANCE, 30), after_us=50_000)
+            tool = end
+        frame((EV_ABS, ABS_X, ux(points[0][0])), (EV_ABS, ABS_Y, uy(points[0][1])), (EV_ABS, ABS_DISTANCE, 0),
+              (EV_ABS, ABS_PRESSURE, 1200), (EV_KEY, BTN_TOUCH, 1))
+        for x, y in points[1:]:
+            frame((EV_ABS, ABS_X, ux(x)), (EV_ABS, ABS_Y, uy(y)))
+        frame((EV_ABS, ABS_PRESSURE, 0), (EV_ABS, ABS_DISTANCE, 10), (EV_KEY, BTN_TOUCH, 0))
+        hover(100, points[-1][0])
+    frame((EV_KEY, TOOL[tool], 0), after_us=50_000)
+    with open(path, "w") as f:
+        f.writelines(header + out)
+
+
 # ---------------------------------------------------------------- the daemon and the overlay
 
 class Watcher:
@@ -753,6 +811,44 @@ def test_without_a_window_manager_the_canvas_covers_the_monitor():
         desktop.close()
 
 
+def test_an_eraser_set_to_stroke_takes_the_strokes_it_touches_off_the_screen_whole():
+    """`[canvas] eraser = "stroke"`: three lines drawn with the pen, then the eraser end
+    down across the middle one only: that whole line leaves the screen, the other two stay;
+    undo brings it back, redo takes it off again."""
+    with private_directory("stylus-canvas-test-") as root:
+        os.makedirs(os.path.join(root, "stylusd"))
+        with open(os.path.join(root, "stylusd", "config.toml"), "w") as f:
+            f.write('[canvas]\neraser = "stroke"\n')
+        lines = [[(x, y) for x in range(300, 981, 10)] for y in (250, 400, 550)]
+        recording = os.path.join(root, "eraser.events")
+        pen_session(recording, [("pen", line) for line in lines] + [("eraser", [(640, y) for y in range(350, 451, 10)])])
+        s = Stack(ARGS, DESKTOP_SESSION, root, (), True, recording=recording, speed="1")
+        try:
+            erase = s.watcher.wait(lambda e: e["event"] == "canvas" and e.get("cause") == "erase", 40, "an erase")
+            check(erase["stroke_count"] == 2, f"the eraser did not take exactly one of three strokes: {erase}")
+            s.wait_overlay("(rebuild)", 5)
+
+            def shown(image, y):
+                return [x for x in range(320, 961, 40) if inked(image, x, y)]
+            s.settle_screen()
+            image = DESKTOP_SESSION.screenshot()
+            check(len(shown(image, 250)) == 17 and len(shown(image, 550)) == 17, "a line the eraser did not touch lost ink")
+            check(not shown(image, 400), f"the erased line still shows at x = {shown(image, 400)}")
+            since = time.monotonic()
+            s.request("undo")
+            s.wait_overlay("strokes: 3 (rebuild)", 5, since)
+            s.settle_screen()
+            check(len(shown(DESKTOP_SESSION.screenshot(), 400)) == 17, "undo did not bring the erased line back")
+            since = time.monotonic()
+            s.request("redo")
+            s.wait_overlay("strokes: 2 (rebuild)", 5, since)
+            s.settle_screen()
+            check(not shown(DESKTOP_SESSION.screenshot(), 400), "redo did not take the line off again")
+            print("  the rubbed line left the screen whole, came back on undo, left again on redo", flush=True)
+        finally:
+            s.close()
+
+
 def click_lands_on(seen):
     """A click at the middle of the xev window; whether xev saw a new ButtonPress within 0.5 s."""
     n = len([l for l in seen if "ButtonPress" in l])
@@ -789,6 +885,7 @@ def test_a_daemon_that_dies_holding_the_pen_leaves_no_click_through_canvas():
 
 TESTS = [test_replay_double_press_opens_the_canvas_with_its_ink, test_minimize_reopen_same_pixels,
          test_see_through_over_applications, test_escape_minimizes, test_undo, test_tools_and_colours_draw_as_their_style_says,
+         test_an_eraser_set_to_stroke_takes_the_strokes_it_touches_off_the_screen_whole,
          test_click_through_reaches_the_window_below, test_without_click_through_the_canvas_takes_the_click,
          test_with_the_pen_captured_the_canvas_lets_clicks_through,
          test_in_filter_mode_without_the_pen_captured_the_canvas_takes_the_click,
