@@ -215,12 +215,14 @@ struct ConfigFileAllProblemsTests {
         #expect(e.others.count == 4)
     }
 
-    @Test func aFileOfThousandsOfBadKeysListsTheFirstHundredAndCountsTheRest() throws {
-        let text = (1...5000).map { "[table\($0)]\nkey = \($0)\n" }.joined()
+    // 500 tables, not thousands: under AddressSanitizer on a busy machine the child
+    // needs several seconds for 5000, near its 10 s limit. The cut at 100 is the same.
+    @Test func aFileOfHundredsOfBadKeysListsTheFirstHundredAndCountsTheRest() throws {
+        let text = (1...500).map { "[table\($0)]\nkey = \($0)\n" }.joined()
         let e = try ConfigParserClientTests.error(ConfigParserClientTests.parse(text))
         #expect(e.all.count == ConfigParserChild.maxProblemsListed + 1, "\(e.all.count) problems")
         #expect(e.all.dropLast().map(\.line) == Array(stride(from: 1, through: 199, by: 2)), "in file order, each with its line")
-        #expect(e.all.last?.message == "4900 more problems not listed", "\(e.all.last?.message ?? "")")
+        #expect(e.all.last?.message == "400 more problems not listed", "\(e.all.last?.message ?? "")")
     }
 
     @Test func oneProblemIsStillOneLine() throws {
