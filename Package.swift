@@ -89,7 +89,7 @@ let package = Package(
                 // No StylusConfigParser: `config check` and calibrate start the daemon's parser,
                 // stylusd-parse-config, so stylusctl links neither TOMLKit nor Foundation's data.
                 "StylusCore", "StylusProtocol", "StylusClient", "StylusConfig", "StylusSystem", "CLinux",
-                "CanvasModel",   // strokes --svg draws shapes as the canvas does
+                "CanvasModel",   // strokes --svg: CanvasModel's SVG writer
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -148,7 +148,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StylusctlTests",
-            dependencies: ["stylusctl", "StylusProtocol", "StylusCore", "StylusConfig",
+            dependencies: ["stylusctl", "StylusProtocol", "StylusCore", "StylusConfig", "CanvasModel",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(

@@ -3,6 +3,7 @@ import StylusCore
 import Glibc
 import Testing
 @testable import stylusctl
+import CanvasModel
 
 @Suite("stylusctl strokes --svg")
 struct StrokesSVGTests {
