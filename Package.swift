@@ -74,6 +74,7 @@ let package = Package(
         .target(
             name: "StylusDaemon",
             dependencies: ["StylusCore", "StylusProtocol", "StylusInput", "StylusOutput", "StylusUinput", "StylusConfig", "StylusSystem", "CLinux",
+                           "CanvasModel",   // export's SVG: the one writer stylusctl uses too
                            .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(
@@ -89,7 +90,7 @@ let package = Package(
                 // No StylusConfigParser: `config check` and calibrate start the daemon's parser,
                 // stylusd-parse-config, so stylusctl links neither TOMLKit nor Foundation's data.
                 "StylusCore", "StylusProtocol", "StylusClient", "StylusConfig", "StylusSystem", "CLinux",
-                "CanvasModel",   // strokes --svg: CanvasModel's SVG writer
+                "CanvasModel",   // strokes --svg: the SVG writer the daemon's export uses
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -16,6 +16,8 @@ final class ActionPerformer {
     private unowned let outputs: OutputController
     private let log: (String) -> Void
     private let warn: (String) -> Void
+    /// Starts a `submit`'s picture (the daemon's exporter); nil when started, else why not.
+    var submit: () -> String? = { "no exporter" }
 
     init(handler: CommandHandler, outputs: OutputController, log: @escaping (String) -> Void, warn: @escaping (String) -> Void) {
         commands = CommandLauncher(log: log)
@@ -52,7 +54,9 @@ final class ActionPerformer {
             return withDevices { $0.press(chord) }
         case .click(let button):
             return withDevices { $0.click(button) }
-        case .toggleCanvas, .togglePrecision, .undo, .redo, .style, .clearCanvas, .openCanvas, .minimizeCanvas, .none:
+        case .submit:
+            return submit()
+        case .toggleCanvas, .togglePrecision, .undo, .redo, .style, .clearCanvas, .openCanvas, .minimizeCanvas, .discard, .none:
             return nil   // the engine's own
         }
     }

@@ -33,6 +33,8 @@ struct Stylusd: ParsableCommand {
         // config.toml is parsed by a program beside this one: stylusd links no TOML parser.
         ConfigParserClient.defaultExecutable = ConfigParserClient.parserBesideThisProgram
         let arguments = Array(CommandLine.arguments.dropFirst())
+        // The daemon's SVG helper (`export` to a .svg file): not a command for people, so not in the help.
+        if arguments.first == Exporter.svgChildCommand { Glibc.exit(Exporter.svgChildMain(Array(arguments.dropFirst()))) }
         if ["--help", "-h", "help"].contains(arguments.first), arguments.count == 1 {
             _ = writeAll(STDOUT_FILENO, Array(fullHelp().utf8))
             return

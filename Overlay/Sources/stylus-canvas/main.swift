@@ -8,6 +8,7 @@ import Glibc
 
 let usage = """
     usage: stylus-canvas [--socket PATH] [--click-through] [--fade-ms N] [--monitor WHICH] [--verbose]
+           stylus-canvas --render-png PATH --size WIDTHxHEIGHT < strokes.json
            stylus-canvas --version | --help
 
     The canvas overlay of stylusd: a fullscreen, see-through window that opens
@@ -31,6 +32,10 @@ let usage = """
                         order of monitors, from 0). The choice and its reason
                         are logged on standard error
       --verbose         log what the overlay does on standard error
+      --render-png PATH draw the strokes on standard input (the JSON of
+                        `stylusctl strokes`) into a transparent PNG of --size
+                        with the canvas's renderer, and exit: stylusd's PNG
+                        export runs this; no display is needed
     """
 
 func parseOptions(_ arguments: [String]) -> Options {
@@ -66,6 +71,11 @@ func parseOptions(_ arguments: [String]) -> Options {
         }
     }
     return options
+}
+
+// The daemon's PNG export: drawn and written before anything of GTK or the socket starts.
+if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--render-png", CommandLine.arguments[3] == "--size" {
+    exit(MainActor.assumeIsolated { RenderPNG.run(path: CommandLine.arguments[2], size: CommandLine.arguments[4]) })
 }
 
 let options = parseOptions(Array(CommandLine.arguments.dropFirst()))
