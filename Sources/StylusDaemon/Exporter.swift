@@ -11,7 +11,7 @@ import Glibc
 /// `export` and `submit`: the drawing written to a file by a helper process
 /// whose pipe sits in the poll set, so that neither drawing a big canvas nor
 /// a slow disk ever stops the loop. The loop only checks the request and
-/// encodes the strokes (the JSON `strokes` answers with) as the helper's input.
+/// copies the strokes into the helper's input.
 ///
 /// A PNG is drawn by the canvas's own renderer, `stylus-canvas --render-png`
 /// (cairo and the canvas's `InkLayers`: the picture is what the screen
@@ -19,7 +19,9 @@ import Glibc
 /// this program itself (`stylusd render-svg-child`, CanvasModel's
 /// `SVGDrawing`, the writer `stylusctl strokes --svg` uses), so SVG works
 /// where stylus-canvas is not installed. One helper runs at a time; the
-/// others wait in order, each with the strokes of the moment it was asked.
+/// others wait in order, each with the strokes of the moment it was asked,
+/// as `StrokeRecords` (a copy of the points, where JSON held the loop for a
+/// quarter of a second at 100 000 points).
 public final class Exporter {
     /// A helper that has not finished by then is stopped and its request answered with the reason.
     static let timeout: Int64 = 20_000_000
@@ -223,7 +225,7 @@ public final class Exporter {
     /// An error when the helper cannot be found or started (nothing is queued then).
     func start(_ target: Target, canvas: Canvas, submit: Bool, waiter: Waiter, now: Int64) -> ProtocolError? {
         if target.format == .png, case .failure(let error) = findRenderer() { return error }
-        let input = Response.EncodedResult(StrokesResult(canvas: canvas)).bytes
+        let input = StrokeRecords.encode(canvas.strokes)
         queue.append(Job(target: target, submit: submit, waiter: waiter, input: input, strokeCount: canvas.strokes.count, hasContent: canvas.hasContent))
         if running == nil, let failed = startNext(now: now).first {
             return failed.outcome.failure
@@ -306,8 +308,8 @@ public final class Exporter {
 
     // MARK: The SVG helper
 
-    /// `stylusd render-svg-child PATH WIDTHxHEIGHT`: the strokes (the JSON of
-    /// `strokes`) on standard input, the SVG written to PATH through a
+    /// `stylusd render-svg-child PATH WIDTHxHEIGHT`: the strokes (`StrokeRecords`,
+    /// or the JSON of `strokes`) on standard input, the SVG written to PATH through a
     /// temporary file beside it. Prints the reason and exits 1 on failure.
     public static func svgChildMain(_ arguments: [String]) -> Int32 {
         func fail(_ message: String) -> Int32 {
@@ -319,8 +321,8 @@ public final class Exporter {
             return fail("usage: stylusd \(svgChildCommand) PATH WIDTHxHEIGHT (strokes as JSON on standard input)")
         }
         let path = arguments[0]
-        guard let input = try? readToEnd(STDIN_FILENO), let strokes = try? ProtocolV1.decode(StrokesResult.self, from: input) else {
-            return fail("cannot write \(path): the strokes on standard input are not the JSON `strokes` answers with")
+        guard let input = try? readToEnd(STDIN_FILENO), let strokes = StrokeRecords.decode(input) else {
+            return fail("cannot write \(path): the strokes on standard input are neither stylusd's stroke records nor the JSON `strokes` answers with")
         }
         let document = svg(strokes, width: size[0], height: size[1])
         do {
@@ -332,11 +334,11 @@ public final class Exporter {
     }
 
     /// The drawing as the export's SVG: ink on transparent, as the PNG is.
-    static func svg(_ strokes: StrokesResult, width: Int, height: Int) -> String {
+    static func svg(_ strokes: [Stroke], width: Int, height: Int) -> String {
         var drawing = SVGDrawing(width: width, height: height)
-        for stroke in strokes.strokes {
+        for stroke in strokes {
             drawing.add(style: stroke.style, points: stroke.points.map {
-                InkPoint(x: Double($0.point.x), y: Double($0.point.y), pressure: Double($0.point.pressure))
+                InkPoint(x: Double($0.x), y: Double($0.y), pressure: Double($0.pressure))
             })
         }
         return drawing.document(background: nil)

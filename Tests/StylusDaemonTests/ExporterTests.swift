@@ -74,12 +74,10 @@ struct ExporterTests {
     }
 
     @Test func theExportsSVGIsTheInkOnTransparent() {
-        let strokes = StrokesResult(canvas: "open", strokes: [
-            .init(device: 1, tool: "pen", color: "#3465a4", width: 8, points: [
-                .init(StrokePoint(x: 0.25, y: 0.5, pressure: 1, tiltX: 0, tiltY: 0, time: 1)),
-                .init(StrokePoint(x: 0.75, y: 0.5, pressure: 1, tiltX: 0, tiltY: 0, time: 2)),
-            ]),
-        ])
+        let strokes = [Stroke(device: DeviceID(1), style: StrokeStyle(tool: .pen, color: StrokeColor(hex: "#3465a4")!, width: 8), points: [
+            StrokePoint(x: 0.25, y: 0.5, pressure: 1, tiltX: 0, tiltY: 0, time: 1),
+            StrokePoint(x: 0.75, y: 0.5, pressure: 1, tiltX: 0, tiltY: 0, time: 2),
+        ])]
         let svg = Exporter.svg(strokes, width: 400, height: 200)
         #expect(svg.contains(#"<line x1="100.0" y1="100.0" x2="300.0" y2="100.0" stroke-width="2.0"/>"#), "\(svg)")
         #expect(svg.contains(##"stroke="#3465a4""##) && !svg.contains("fill=\"white\"/>\n<g"), "no background: ink on transparent")

@@ -35,6 +35,23 @@ struct ExportProtocolTests {
         #expect(f.error.message.contains(message), "\(f.error.message)")
     }
 
+    @Test func theHelpersGetEveryStrokesStyleAndPointsBackAndTheJSONToo() throws {
+        let strokes = [
+            Stroke(device: DeviceID(3), style: StrokeStyle(tool: .highlighter, color: StrokeColor(hex: "#edd400")!, width: 12.5),
+                   points: [StrokePoint(x: 0.1, y: 0.2, pressure: 0.3, tiltX: 5, tiltY: 6, time: 7),
+                            StrokePoint(x: 1, y: 0, pressure: 1, tiltX: 0, tiltY: 0, time: 8)]),
+            Stroke(device: DeviceID(3), style: StrokeStyle(tool: .eraser), points: []),
+        ]
+        let read = try #require(StrokeRecords.decode(StrokeRecords.encode(strokes)))
+        #expect(read.map(\.style) == strokes.map(\.style))
+        #expect(read.map { $0.points.map { [$0.x, $0.y, $0.pressure] } } == strokes.map { $0.points.map { [$0.x, $0.y, $0.pressure] } },
+                "the very bits of every point")
+        #expect(StrokeRecords.decode(Array(StrokeRecords.encode(strokes).dropLast(4))) == nil, "a cut record is refused, not read short")
+        let json = Response.EncodedResult(StrokesResult(canvas: Canvas(state: .open, strokes: strokes))).bytes
+        #expect(StrokeRecords.decode(json)?.map(\.style) == strokes.map(\.style))
+        #expect(StrokeRecords.decode(Array("nonsense".utf8)) == nil)
+    }
+
     @Test func aDrawingsEndIsOnItsCanvasEvent() {
         var event = CanvasEvent(state: .minimizing, source: .command, cause: .submit, hasContent: true, strokeCount: 2, time: 5)
         event.result = .submitted

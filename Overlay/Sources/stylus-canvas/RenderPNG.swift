@@ -7,8 +7,8 @@ import Glibc
 #endif
 
 /// `stylus-canvas --render-png PATH --size WIDTHxHEIGHT`: the daemon's PNG
-/// export. The strokes (the JSON `strokes` answers with) come on standard
-/// input; they are drawn by `InkLayers`, the renderer the canvas shows them
+/// export. The strokes (`StrokeRecords` from the daemon, or the JSON
+/// `strokes` answers with) come on standard input; they are drawn by `InkLayers`, the renderer the canvas shows them
 /// with, onto a transparent picture of that size, which goes to PATH through
 /// a temporary file beside it (a full disk or a crash never leaves half a
 /// picture under that name). Cairo and zlib only: no display, no GTK start-up. On
@@ -27,17 +27,14 @@ enum RenderPNG {
             return fail("--size takes WIDTHxHEIGHT, each \(ExportFormat.sideRange.lowerBound)-\(ExportFormat.sideRange.upperBound), not \"\(size)\"")
         }
         let (width, height) = (sides[0], sides[1])
-        let strokes: StrokesResult
-        do {
-            strokes = try ProtocolV1.decode(StrokesResult.self, from: readStandardInput())
-        } catch {
-            return fail("cannot write \(path): the strokes on standard input are not the JSON `strokes` answers with (\(error))")
+        guard let strokes = StrokeRecords.decode(readStandardInput()) else {
+            return fail("cannot write \(path): the strokes on standard input are neither stylusd's stroke records nor the JSON `strokes` answers with")
         }
         let ink = InkLayers(geometry: InkGeometry(width: Double(width), height: Double(height)))
         _ = ink.ensure(width: width, height: height, scale: 1)
-        ink.redrawFinished(strokes.strokes.map { stroke in
-            InkStroke(device: stroke.device, style: stroke.style, points: stroke.points.map {
-                InkPoint(x: Double($0.point.x), y: Double($0.point.y), pressure: Double($0.point.pressure))
+        ink.redrawFinished(strokes.map { stroke in
+            InkStroke(device: stroke.device.rawValue, style: stroke.style, points: stroke.points.map {
+                InkPoint(x: Double($0.x), y: Double($0.y), pressure: Double($0.pressure))
             })
         })
         let picture = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height)
