@@ -235,9 +235,14 @@ final class CommandHandler {
         }
     }
 
-    /// The picture size of an export that names none: the area the tablet maps to (`Exporter.defaultSize`).
+    /// The picture size of an export that names none: the area the tablet maps to, as the
+    /// running canvas reports it (its monitors), else as the pens' proportions suggest
+    /// (`Exporter.defaultSize`).
     var defaultExportSize: (width: Int, height: Int) {
-        Exporter.defaultSize(pens: engine.deviceIDs.compactMap { engine.deviceInfo($0)?.area })
+        if let area = runningOverlay, let width = area.width, let height = area.height {
+            return Exporter.fitted(width: width, height: height)
+        }
+        return Exporter.defaultSize(pens: engine.deviceIDs.compactMap { engine.deviceInfo($0)?.area })
     }
 
     /// A submit's picture is written: the engine ends the drawing (its event, a clear, a minimize).

@@ -94,6 +94,15 @@ public final class Exporter {
         return (width, 900)
     }
 
+    /// A canvas's area as a picture: as it is, or scaled down to fit the
+    /// largest side an export allows (a wall of monitors), keeping its proportions.
+    static func fitted(width: Int, height: Int) -> (width: Int, height: Int) {
+        let limit = ExportFormat.sideRange.upperBound
+        guard width > limit || height > limit else { return (max(width, 1), max(height, 1)) }
+        let scale = Double(limit) / Double(max(width, height))
+        return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
+    }
+
     /// The target for `path`, or why it cannot be written: its folder must
     /// exist, be a folder and be writable, and the path must not be a folder.
     static func target(path: String, width: Int, height: Int) -> Result<Target, ProtocolError> {

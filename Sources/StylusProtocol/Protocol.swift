@@ -184,7 +184,9 @@ public enum ClientCommand: Equatable, Sendable {
         case .precision(let request): ["action": .string(request.rawValue)]
         case .subscribe(let topics), .unsubscribe(let topics): ["topics": .array(topics.map { .string($0.rawValue) })]
         case .output(let mode): ["mode": .string(mode.rawValue)]
-        case .overlay(let report): ["backend": .string(report.backend), "outputs": .number(Double(report.outputs))]
+        case .overlay(let report):
+            ["backend": .string(report.backend), "outputs": .number(Double(report.outputs))].merging(
+                [("width", report.width), ("height", report.height)].compactMap { k, v in v.map { (k, JSONValue.number(Double($0))) } }) { a, _ in a }
         case .export(let path, let width, let height):
             ["path": .string(path)].merging([("width", width), ("height", height)].compactMap { k, v in v.map { (k, JSONValue.number(Double($0))) } }) { a, _ in a }
         case .tool(let tool, let color, let width):
@@ -286,7 +288,18 @@ public enum ClientCommand: Equatable, Sendable {
             guard case .number(let n)? = fields["outputs"], n == n.rounded(), (0...Double(OverlayReport.maxOutputs)).contains(n) else {
                 throw ProtocolError(code: .badRequest, message: "overlay needs \"outputs\": a whole number from 0 to \(OverlayReport.maxOutputs)")
             }
-            self = .overlay(OverlayReport(backend: backend, outputs: Int(n)))
+            var area: [Int] = []
+            for key in ["width", "height"] {
+                guard let value = fields[key] else { continue }
+                guard case .number(let side) = value, side == side.rounded(), let whole = Int(exactly: side), OverlayReport.sideRange.contains(whole) else {
+                    throw ProtocolError(code: .badRequest, message: "overlay's \"\(key)\" (the area the tablet maps to) must be a whole number of pixels from 1 to \(OverlayReport.sideRange.upperBound), not \(Self.quoted(value))")
+                }
+                area.append(whole)
+            }
+            guard area.count != 1 else {
+                throw ProtocolError(code: .badRequest, message: "overlay takes \"width\" and \"height\" together, or neither")
+            }
+            self = .overlay(OverlayReport(backend: backend, outputs: Int(n), width: area.first, height: area.last))
         }
     }
 }

@@ -208,12 +208,21 @@ public struct StatusResult: Codable, Equatable, Sendable {
 public struct OverlayReport: Codable, Equatable, Sendable {
     public var backend: String
     public var outputs: Int
+    /// The area the tablet maps to, in the desktop's logical pixels (the
+    /// monitors the canvas covers): the size `export` draws at when it is
+    /// given none. Nil from an overlay that does not say.
+    public var width: Int?
+    public var height: Int?
     public static let maxBackendLength = 32
     public static let maxOutputs = 64
+    /// A side of the area, in pixels: 64 monitors of 8K side by side, and more.
+    public static let sideRange = 1...1_048_576
 
-    public init(backend: String, outputs: Int) {
+    public init(backend: String, outputs: Int, width: Int? = nil, height: Int? = nil) {
         self.backend = backend
         self.outputs = outputs
+        self.width = width
+        self.height = height
     }
 
     static func isBackendName(_ name: String) -> Bool {

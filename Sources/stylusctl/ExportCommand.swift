@@ -15,7 +15,8 @@ struct ExportCommand: ParsableCommand {
         discussion: """
             The format is the file name's: .png (ink on transparent, drawn by the canvas's renderer, stylus-canvas, \
             which must be installed) or .svg (written by stylusd itself). The size is the area the tablet maps to \
-            (1600 pixels wide at the tablet's proportions) unless --width and --height give one, each \
+            (the monitors the running canvas covers, else 1600 pixels wide at the tablet's proportions) unless \
+            --width and --height give one, each \
             \(ExportFormat.sideRange.lowerBound)-\(ExportFormat.sideRange.upperBound). The drawing is not changed.
             """)
     @Argument(help: "The file to write, ending in .png or .svg.", completion: .file(extensions: ["png", "svg"])) var file: String

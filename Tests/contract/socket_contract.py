@@ -368,6 +368,21 @@ def test_export_writes_an_svg_and_a_png_and_leaves_the_drawing_as_it_was(root):
         check(not leftovers, f"temporary files left: {leftovers}")
 
 
+def test_export_without_a_size_draws_the_running_canvases_area(root):
+    with Daemon(root) as d:
+        c = d.connect()
+        target = os.path.join(root, "a.svg")
+        r = c.request("export", path=target)
+        check(r["ok"] and (r["result"]["width"], r["result"]["height"]) == (1600, 900), f"no canvas and no pen: {r}")
+        # This client stands for the canvas; its area is used while it runs (as it does, it is this test).
+        r = c.request("overlay", backend="x11", outputs=2, width=2560, height=1080)
+        check(r["ok"] and r["result"]["overlay"] == {"backend": "x11", "outputs": 2, "width": 2560, "height": 1080}, f"{r}")
+        r = c.request("export", path=target)
+        check(r["ok"] and (r["result"]["width"], r["result"]["height"]) == (2560, 1080), f"{r}")
+        with open(target) as f:
+            check('viewBox="0 0 2560 1080"' in f.read(300), "the SVG is not the canvas's size")
+
+
 def test_png_export_without_the_renderer_names_it_and_svg_still_works(root):
     with Daemon(root, env={"STYLUSD_RENDERER": "", "PATH": "/nonexistent"}) as d:
         c = d.connect()
