@@ -14,8 +14,9 @@ public enum Command: Equatable, Sendable {
     case style(StyleRequest)
     /// Ends the drawing as `submitted`, once the shell has written it to
     /// `path`: a canvas event with the result and the path, then an undoable
-    /// clear and, if the canvas is open, a minimize.
-    case submit(path: String)
+    /// clear and, if the canvas is open, a minimize. `source`: what asked for
+    /// the submit (a double press's pen or pad, or a command).
+    case submit(path: String, source: ChangeSource = .command)
     /// Ends the drawing as `cancelled`: an undoable clear and, if open, a minimize.
     case discard
     case precision(PrecisionRequest)
@@ -316,8 +317,8 @@ public struct Engine: Sendable {
             return redo(source: .command, at: time, into: &effects)
         case .style(let request):
             return changeStyle(request, source: .command, at: time, into: &effects)
-        case .submit(let path):
-            return endDrawing(.submitted, path: path, source: .command, at: time, into: &effects)
+        case .submit(let path, let source):
+            return endDrawing(.submitted, path: path, source: source, at: time, into: &effects)
         case .discard:
             return endDrawing(.cancelled, path: nil, source: .command, at: time, into: &effects)
         case .precision(let request):

@@ -16,8 +16,9 @@ final class ActionPerformer {
     private unowned let outputs: OutputController
     private let log: (String) -> Void
     private let warn: (String) -> Void
-    /// Starts a `submit`'s picture (the daemon's exporter); nil when started, else why not.
-    var submit: () -> String? = { "no exporter" }
+    /// Starts a `submit`'s picture (the daemon's exporter) for a double press of
+    /// the pen or the pad; nil when started, else why not.
+    var submit: (ChangeSource) -> String? = { _ in "no exporter" }
 
     init(handler: CommandHandler, outputs: OutputController, log: @escaping (String) -> Void, warn: @escaping (String) -> Void) {
         commands = CommandLauncher(log: log)
@@ -55,7 +56,8 @@ final class ActionPerformer {
         case .click(let button):
             return withDevices { $0.click(button) }
         case .submit:
-            return submit()
+            if case .pad = request.button { return submit(.pad) }
+            return submit(.pen)
         case .toggleCanvas, .togglePrecision, .undo, .redo, .style, .clearCanvas, .openCanvas, .minimizeCanvas, .discard, .none:
             return nil   // the engine's own
         }

@@ -246,8 +246,8 @@ final class CommandHandler {
     }
 
     /// A submit's picture is written: the engine ends the drawing (its event, a clear, a minimize).
-    func submitted(path: String, now: Int64) {
-        _ = engine.perform(.submit(path: path), at: now, into: &effects)
+    func submitted(path: String, source: ChangeSource, now: Int64) {
+        _ = engine.perform(.submit(path: path, source: source), at: now, into: &effects)
     }
 
     // MARK: Actions

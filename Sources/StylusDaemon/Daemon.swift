@@ -96,7 +96,7 @@ public final class Daemon {
             outputs = OutputController(input: options.input, handler: handler, publish: { [unowned self] in self.publish() }, log: info, warn: warning)
             actions = ActionPerformer(handler: handler, outputs: outputs, log: info, warn: warning)
             exporter = Exporter(environment: options.environment, svgWriter: ConfigParserClient.selfExecutable, log: info)
-            actions.submit = { [unowned self] in self.startExport(.submit, waiter: Exporter.Waiter(client: nil, id: .null))?.message }
+            actions.submit = { [unowned self] in self.startExport(.submit, waiter: Exporter.Waiter(client: nil, id: .null, source: $0))?.message }
             outputs.start(config: config)
             handler.outputStatus = { [unowned self] in self.outputs.info }
             handler.actionUnavailable = { [unowned self] in self.actions.unavailableReason($0) }
@@ -262,7 +262,7 @@ public final class Daemon {
             switch outcome {
             case .success:
                 if job.submit {
-                    handler.submitted(path: job.target.path, now: monotonicMicroseconds())
+                    handler.submitted(path: job.target.path, source: job.waiter.source, now: monotonicMicroseconds())
                     publish()
                 }
             case .failure(let error):

@@ -42,10 +42,12 @@ public final class Exporter {
         var height: Int
     }
 
-    /// Who waits for the answer: a client's request, or nobody (a double press's `submit`).
+    /// Who waits for the answer: a client's request, or nobody (a double press's `submit`,
+    /// whose pen or pad is the source of the canvas events that end the drawing).
     struct Waiter {
         var client: ClientConnection?
         var id: JSONValue
+        var source: ChangeSource = .command
     }
 
     struct Job {

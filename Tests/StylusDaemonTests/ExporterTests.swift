@@ -120,12 +120,12 @@ struct ExporterTests {
         guard case .object(let o) = discard, case .object(let result)? = o["result"] else { throw CommandHandlerTests.Failure("\(discard)") }
         #expect(result["changed"] == .bool(false), "a minimized, empty canvas: nothing to discard")
         _ = CommandHandlerTests.ask(h, #"{"id":4,"cmd":"open"}"#, topics: &topics)
-        h.submitted(path: "/p/a.png", now: 2_000)
+        h.submitted(path: "/p/a.png", source: .pad, now: 2_000)
         guard case .canvas(let ended)? = h.effects.events.first(where: { if case .canvas(let e) = $0 { e.cause == .submit } else { false } }) else {
             Issue.record("no submit event: \(h.effects.events)")
             return
         }
-        #expect(ended.result == .submitted && ended.path == "/p/a.png")
+        #expect(ended.result == .submitted && ended.path == "/p/a.png" && ended.source == .pad, "a pad's double press asked for it")
     }
 
     @Test func withoutTheRendererPNGExportSaysWhatIsMissing() {

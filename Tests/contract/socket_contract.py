@@ -504,6 +504,33 @@ def test_discard_minimizes_clears_and_undo_takes_it_back(root):
         check(ctl.returncode == 0 and "nothing to discard" in ctl.stdout, f"{ctl.stdout} {ctl.stderr}")
 
 
+def test_a_double_press_bound_to_submit_or_discard_ends_the_drawing(root):
+    """The recording's first BTN_STYLUS double press (9.5 s in, 2.4 s at --speed 4) on a canvas opened at once."""
+    if not os.path.exists(RENDERER):
+        raise Failure(f"submit writes a PNG: build the renderer first (make overlay; {RENDERER})")
+    for action, result in [("submit", "submitted"), ("discard", "cancelled")]:
+        pictures = os.path.join(root, action, "Pictures")
+        with Daemon(os.path.join(root, action), "--replay", RECORDING, "--speed", "4", "--transition-ms", "0", "--bind", f"BTN_STYLUS={action}",
+                    env={"STYLUSD_RENDERER": RENDERER, "XDG_PICTURES_DIR": pictures}) as d:
+            watcher = d.connect()
+            watcher.request("subscribe", topics=["canvas", "double-press"])
+            d.connect().request("open")
+            deadline = time.monotonic() + 20
+            press = ended = None
+            while time.monotonic() < deadline and not ended:
+                e = watcher.next_event()
+                if e["event"] == "double-press" and press is None:
+                    press = e
+                if e["event"] == "canvas" and e["cause"] == action:
+                    ended = e
+            check(press and press["action"] == action and press["outcome"] == "applied", f"{action}: {press}")
+            check(ended and ended["source"] == "pen" and ended["result"] == result and ended["has_content"] is True, f"{action}: {ended}")
+            if action == "submit":
+                check(os.path.dirname(ended["path"]) == os.path.join(pictures, "stylusd") and png_size(ended["path"])[0] > 0, f"{ended}")
+            else:
+                check("path" not in ended, f"{ended}")
+
+
 def test_minimize_says_minimized_on_its_canvas_events(root):
     with Daemon(root, "--transition-ms", "0") as d:
         c = d.connect()
