@@ -121,7 +121,7 @@ ci-docs: ci-swift
 ci-canvas: ci-docs
 	+@$(STAGE) run canvas -- $(MAKE) --no-print-directory overlay
 ci-contract: ci-canvas
-	+@$(STAGE) run contract --needs release -- $(MAKE) --no-print-directory test-contract
+	+@$(STAGE) run contract --needs release,canvas -- $(MAKE) --no-print-directory test-contract
 ci-overlay: ci-contract
 	+@$(STAGE) run overlay --needs release,canvas -- $(MAKE) --no-print-directory test-overlay
 ci-fuzz: ci-overlay
@@ -156,7 +156,8 @@ test-firstrun: release
 	python3 Tests/firstrun/first_run.py
 
 # The socket contract against a live daemon on this machine, and the
-# double-press actions a daemon performs itself (exec:, preset:).
+# double-press actions a daemon performs itself (exec:, preset:). PNG export
+# and submit run the canvas's renderer: `make overlay` first (make test does).
 test-contract: release
 	python3 Tests/contract/socket_contract.py --bin $(BIN)
 	python3 Tests/actions/actions_test.py --bin $(BIN)

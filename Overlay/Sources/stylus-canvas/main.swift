@@ -60,6 +60,7 @@ func parseOptions(_ arguments: [String]) -> Options {
             let which = value(argument)
             guard !which.isEmpty, !which.hasPrefix("-") else { fail("--monitor takes auto, all, a connector's name or a number from 0") }
             options.monitor = MonitorRequest(argument: which)
+        case "--render-png": fail("--render-png takes PATH --size WIDTHxHEIGHT and nothing else, in that order")
         case "--verbose", "-v": options.verbose = true
         case "--help", "-h":
             print(usage)
