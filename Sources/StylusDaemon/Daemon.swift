@@ -95,7 +95,7 @@ public final class Daemon {
             if let (canvas, precision) = saver.restore() { handler.restore(canvas: canvas, precisionEnabled: precision) }
             outputs = OutputController(input: options.input, handler: handler, publish: { [unowned self] in self.publish() }, log: info, warn: warning)
             actions = ActionPerformer(handler: handler, outputs: outputs, log: info, warn: warning)
-            exporter = Exporter(environment: options.environment, svgWriter: ConfigParserClient.selfExecutable, log: info)
+            exporter = Exporter(environment: options.environment, svgWriter: ConfigParserClient.selfExecutable, log: warning)
             actions.submit = { [unowned self] in self.startExport(.submit, waiter: Exporter.Waiter(client: nil, id: .null, source: $0))?.message }
             outputs.start(config: config)
             handler.outputStatus = { [unowned self] in self.outputs.info }
@@ -259,14 +259,10 @@ public final class Daemon {
     /// Answers the exports that ended; a submit's written picture ends the drawing.
     func finishExports(_ finished: [(job: Exporter.Job, outcome: Result<ExportResult, ProtocolError>)]) {
         for (job, outcome) in finished {
-            switch outcome {
-            case .success:
-                if job.submit {
-                    handler.submitted(path: job.target.path, source: job.waiter.source, now: monotonicMicroseconds())
-                    publish()
-                }
-            case .failure(let error):
-                if job.waiter.client == nil { warn("submit (a double press) failed, the drawing is unchanged: \(error.message)") }
+            // A failure is in the log already (the exporter's), and in the answer.
+            if case .success = outcome, job.submit {
+                handler.submitted(path: job.target.path, source: job.waiter.source, now: monotonicMicroseconds())
+                publish()
             }
             guard let client = job.waiter.client else { continue }
             client.awaitsDeferredAnswer = false

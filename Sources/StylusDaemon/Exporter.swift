@@ -75,8 +75,6 @@ public final class Exporter {
 
     var fd: Int32? { running?.child.fd }
     var deadline: Int64? { running.map { $0.startedAt + Self.timeout } }
-    var isIdle: Bool { running == nil && queue.isEmpty }
-
     /// Whether a running or queued job will write `path`: two submits in one second get two names.
     func isWriting(_ path: String) -> Bool { running?.job.target.path == path || queue.contains { $0.target.path == path } }
 
@@ -291,6 +289,7 @@ public final class Exporter {
             let program = job.target.format == .png ? Self.rendererName : "stylusd \(Self.svgChildCommand)"
             outcome = .failure(ProtocolError(code: .failed, message: said.isEmpty ? "\(program) could not write \(job.target.path): \(ending)" : said))
         }
+        if case .failure(let error) = outcome { log("\(job.submit ? "submit" : "export") failed, the drawing is unchanged: \(error.message)") }
         return [(job, outcome)] + startNext(now: now)
     }
 
@@ -301,6 +300,7 @@ public final class Exporter {
         running = nil
         unlinkLeftovers(job.target.path)
         let error = ProtocolError(code: .failed, message: "writing \(job.target.path) did not finish within \(Self.timeout / 1_000_000) s and was stopped; the drawing is unchanged")
+        log("\(job.submit ? "submit" : "export") failed: \(error.message)")
         return [(job, .failure(error))] + startNext(now: now)
     }
 
