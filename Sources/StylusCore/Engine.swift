@@ -459,6 +459,8 @@ public struct Engine: Sendable {
         if result == .cancelled, canvas.strokes.isEmpty, canvas.state == .minimized || canvas.state == .minimizing {
             return .unchanged(reason: "nothing to discard: the canvas is \(canvas.state.rawValue) and empty")
         }
+        // As minimize is. A submit's picture is already written by then: it ends the drawing whatever the state.
+        if result == .cancelled, canvas.state == .opening { return .refused(reason: "canvas is opening; wait for the transition to end") }
         let minimizes = canvas.state == .open
         // A stroke in progress is part of the drawing that ends: finished now, cleared with the rest, not begun again.
         if minimizes { for i in devices.indices { endStroke(device: i, at: time, into: &effects) } }

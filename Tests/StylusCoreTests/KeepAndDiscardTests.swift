@@ -44,10 +44,13 @@ struct KeepAndDiscardTests {
         #expect(h.engine.canvas.strokes.count == 2, "the stroke in progress was part of the discarded drawing")
     }
 
-    @Test func discardOfNothingChangesNothing() {
+    @Test func discardOfNothingChangesNothingAndWhileOpeningIsRefused() {
         var h = EngineHarness()
         #expect(h.command(.discard, at: 10) == .unchanged(reason: "nothing to discard: the canvas is minimized and empty"))
         #expect(h.canvasEvents.isEmpty)
+        #expect(h.command(.openCanvas, at: 20) == .done)
+        #expect(h.command(.discard, at: 30) == .refused(reason: "canvas is opening; wait for the transition to end"))
+        #expect(h.engine.canvas.state == .opening && h.canvasEvents.allSatisfy { $0.cause != .discard })
     }
 
     @Test func submitNamesItsFileThenClearsAndMinimizes() {
