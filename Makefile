@@ -123,7 +123,7 @@ ci-docs: ci-swift
 ci-canvas: ci-docs
 	+@$(STAGE) run canvas -- $(MAKE) --no-print-directory overlay
 ci-contract: ci-canvas
-	+@$(STAGE) run contract --needs release -- $(MAKE) --no-print-directory test-contract
+	+@$(STAGE) run contract --needs release,canvas -- $(MAKE) --no-print-directory test-contract
 ci-overlay: ci-contract
 	+@$(STAGE) run overlay --needs release,canvas -- $(MAKE) --no-print-directory test-overlay
 ci-fuzz: ci-overlay
@@ -158,7 +158,8 @@ test-firstrun: release
 	python3 Tests/firstrun/first_run.py
 
 # The socket contract against a live daemon on this machine, and the
-# double-press actions a daemon performs itself (exec:, preset:).
+# double-press actions a daemon performs itself (exec:, preset:). PNG export
+# and submit run the canvas's renderer: `make overlay` first (make test does).
 test-contract: release
 	python3 Tests/contract/socket_contract.py --bin $(BIN)
 	python3 Tests/actions/actions_test.py --bin $(BIN)
@@ -329,7 +330,7 @@ uninstall:
 # stylus-canvas, the canvas overlay: Overlay/ is its own SwiftPM package (it
 # uses the root package's StylusClient), so the daemon never needs GTK.
 DEB_OVERLAY      := libgtk-4-dev libwayland-dev libwayland-bin wayland-protocols librust-wayland-protocols-dev libxkbcommon-dev
-DEB_OVERLAY_TEST := xvfb xauth imagemagick x11-apps x11-utils openbox xcompmgr xdotool hsetroot weston sway grim xwayland wtype python3-gi gir1.2-gtk-4.0 \
+DEB_OVERLAY_TEST := xvfb xauth imagemagick librsvg2-bin x11-apps x11-utils openbox xcompmgr xdotool hsetroot weston sway grim xwayland wtype python3-gi gir1.2-gtk-4.0 \
                     gnome-shell gjs mutter dbus-user-session dbus-x11
 # One tree, the shipped build: the tests, make run, install and the .deb use it.
 OVERLAY_BIN      := Overlay/.build-static/release/stylus-canvas
@@ -398,6 +399,8 @@ bench-overlay: release release-bench overlay
 	@# The layer-shell canvas under headless sway, in the same run (its daemon: the shipped build, which `nobody` can run).
 	python3 bench/layer_shell_bench.py --bin $(BIN) --canvas $(OVERLAY_BIN)
 	python3 bench/gnome_bench.py --bin $(BIN) --canvas $(OVERLAY_BIN)
+	@# export of a full 1920x1080 canvas, PNG through the canvas's renderer and SVG (no display).
+	python3 bench/export_bench.py --bin $(BIN) --canvas $(OVERLAY_BIN) | tee -a bench-report.txt
 
 # The Debian package, .build-deb/stylusd_VERSION_ARCH.deb: what `make install
 # PREFIX=/usr` installs, stylus-canvas built with the Swift runtime inside

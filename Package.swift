@@ -82,6 +82,7 @@ let package = Package(
         .target(
             name: "StylusDaemon",
             dependencies: ["StylusCore", "StylusProtocol", "StylusInput", "StylusOutput", "StylusUinput", "StylusConfig", "StylusSystem", "CLinux",
+                           "CanvasModel",   // export's SVG: the one writer stylusctl uses too
                            .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(
@@ -97,7 +98,7 @@ let package = Package(
                 // No StylusConfigParser: `config check` and calibrate start the daemon's parser
                 // child, `stylusd parse-config-child`, found beside stylusctl.
                 "StylusCore", "StylusProtocol", "StylusClient", "StylusConfig", "StylusSystem", "CLinux",
-                "CanvasModel",   // strokes --svg draws shapes as the canvas does
+                "CanvasModel",   // strokes --svg: the SVG writer the daemon's export uses
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -156,7 +157,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StylusctlTests",
-            dependencies: ["stylusctl", "StylusProtocol", "StylusCore", "StylusConfig",
+            dependencies: ["stylusctl", "StylusProtocol", "StylusCore", "StylusConfig", "CanvasModel",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(

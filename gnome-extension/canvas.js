@@ -624,9 +624,18 @@ class StylusCanvas {
             s.fitLive(this.book.liveStrokes);
             return s;
         });
+        // The area the tablet maps to: what an export draws at when it is given no size.
+        this.area = {width: x1 - x0, height: y1 - y0};
         this.updateReactive();
         if (this.connected)
-            this.link.request('overlay', {backend: 'gnome-extension', outputs: this.surfaces.length});
+            this.reportOverlay();
+    }
+
+    reportOverlay() {
+        const report = {backend: 'gnome-extension', outputs: this.surfaces.length};
+        if (this.area && this.area.width > 0 && this.area.height > 0)
+            Object.assign(report, this.area);
+        this.link.request('overlay', report);
     }
 
     destroySurface(s) {
@@ -644,7 +653,7 @@ class StylusCanvas {
             this.setCapturesPen(!!(status.output && (status.output.captures_pen ?? status.output.mode === 'filter')));
             if (status.tool)
                 this.currentStyle = makeStyle(status.tool.tool, status.tool.color, status.tool.width);
-            this.link.request('overlay', {backend: 'gnome-extension', outputs: this.surfaces.length});
+            this.reportOverlay();
             if (update.again || status.canvas.stroke_count !== this.book.finished.length)
                 this.fetchStrokes();
             this.follow(status.canvas.state);

@@ -59,7 +59,8 @@ def section(title, lines, note=""):
 
 def main(stylusd):
     with private_directory("stylusd-transcript-") as root, \
-            Daemon([stylusd], root, "--replay", RECORDING, "--loop", "--bind", "BTN_STYLUS2=toggle-canvas") as daemon:
+            Daemon([stylusd], root, "--replay", RECORDING, "--loop", "--bind", "BTN_STYLUS2=toggle-canvas",
+                   env={"XDG_PICTURES_DIR": os.path.join(root, "Pictures")}) as daemon:
         s = Session(daemon.socket)
         section("Connecting: `hello`", s.take())
         s.send('{"id":1,"cmd":"status"}'); section("`status`", s.take())
@@ -89,6 +90,26 @@ def main(stylusd):
         s.send('{"id":"tool-2","cmd":"tool","tool":"highlighter","color":"#edd400","width":12}', events=1,
                until=lambda m: m["event"] == "tool")
         section("`tool` setting the style", s.take(), "Any of `tool`, `color`, `width`; the others stay. Subscribers of `tool` get the event.")
+        compact = dict(separators=(",", ":"))
+        s.send(json.dumps({"id": "export-1", "cmd": "export", "path": os.path.join(root, "drawing.svg"), "width": 800, "height": 450}, **compact))
+        section("`export`", s.take(), "A helper writes the file; the answer comes when it is written. A `.png` is drawn by "
+                "stylus-canvas's renderer, a `.svg` by stylusd itself. The drawing is unchanged.")
+        s.send(json.dumps({"id": "export-2", "cmd": "export", "path": os.path.join(root, "nope", "a.png")}, **compact))
+        s.send('{"id":"export-3","cmd":"export","path":"/tmp/a.webp"}')
+        s.send('{"id":"export-4","cmd":"export","path":"/tmp/a.png","width":0,"height":600}')
+        section("`export` errors", s.take(), "Each names the value and what is accepted; nothing is written and the drawing is unchanged.")
+        s.send('{"id":"discard-1","cmd":"discard"}', events=3, until=lambda m: m["event"] == "canvas")
+        section("`discard`", s.take(), "Ends the drawing as `cancelled`: its own event, a clear, and the minimize, whose events "
+                "carry the same `result`. `undo` brings the strokes back.")
+        s.send('{"id":"undo-3","cmd":"undo"}'); s.take()
+        time.sleep(0.4)   # the minimize's transition ends
+        if os.environ.get("STYLUSD_RENDERER"):
+            # A submit waits until an opening canvas is open.
+            s.send('{"id":"open-2","cmd":"open"}', events=1, until=lambda m: m["event"] == "canvas" and m["state"] == "open"); s.take()
+            s.send('{"id":"submit-1","cmd":"submit"}', events=3, until=lambda m: m["event"] == "canvas")
+            section("`submit`", s.take(), "Writes a PNG into the export folder, named by the local date and time, then ends the "
+                    "drawing as `submitted` (the file's path on the first event), clears and minimizes.")
+            s.send('{"id":"undo-4","cmd":"undo"}'); s.take()
         s.send('{"id":14,"cmd":"unsubscribe","topics":["precision","device"]}'); section("`unsubscribe`", s.take())
         s.send('{"id":15,"cmd":"subscribe","topics":["pen"]}', events=3, until=lambda m: m["event"] in ("pen", "proximity", "dropped"))
         section("The `pen` topic", s.take(), "Per-sample pen data, with the precision-adjusted position.")

@@ -150,6 +150,14 @@ public final class StylusConnection {
     /// Removes the last finished stroke; `changed` is false (with a reason) when there is none.
     public func undo() throws(StylusClientError) -> StatusResult { try request(.undo) }
     public func redo() throws(StylusClientError) -> StatusResult { try request(.redo) }
+    /// Writes the drawing to `path` (absolute; PNG or SVG by its extension), at `width`×`height` or the default size.
+    public func export(_ path: String, width: Int? = nil, height: Int? = nil) throws(StylusClientError) -> ExportResult {
+        try request(.export(path: path, width: width, height: height))
+    }
+    /// Ends the drawing as submitted: a PNG in the export folder, then a clear and a minimize.
+    public func submit() throws(StylusClientError) -> ExportResult { try request(.submit) }
+    /// Ends the drawing as cancelled: a minimize and a clear that undo takes back.
+    public func discard() throws(StylusClientError) -> StatusResult { try request(.discard) }
     /// The style of the next strokes; with any part given, changed to it.
     public func tool(_ tool: DrawingTool? = nil, color: StrokeColor? = nil, width: Double? = nil) throws(StylusClientError) -> StatusResult {
         try request(.tool(tool: tool, color: color, width: width))

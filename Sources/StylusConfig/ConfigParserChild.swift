@@ -127,6 +127,10 @@ public enum ConfigParserChild {
                   let color = style.string("color").flatMap(StrokeColor.init(hex:)), let width = style.double("width"), style.isDone else { return nil }
             config.style = StrokeStyle(tool: tool, color: color, width: width)
         }
+        if let value = reader.take("exportDirectory") {
+            guard let directory = value.string else { return nil }
+            config.exportDirectory = directory
+        }
         guard reader.isDone else { return nil }
         config.palette = palette
         config.eraser = eraser

@@ -118,7 +118,7 @@ extension ConfigParserChild {
                 }
             }
         }
-        if let canvas = subtable("canvas", allowed: ["max_points", "max_strokes", "tool", "color", "width", "palette", "eraser"]) {
+        if let canvas = subtable("canvas", allowed: ["max_points", "max_strokes", "tool", "color", "width", "palette", "eraser", "export_dir"]) {
             if let v = integer(canvas, "max_points", "canvas.max_points") { config.canvasLimits.maxPoints = v }
             if let v = integer(canvas, "max_strokes", "canvas.max_strokes") { config.canvasLimits.maxStrokes = v }
             var style = StrokeStyle()
@@ -148,6 +148,13 @@ extension ConfigParserChild {
                 }
             }
             if styled { config.style = style }
+            if let value = canvas["export_dir"] {
+                if let text = value.string, text.hasPrefix("/") || text.hasPrefix("~/"), !text.utf8.contains(0) {
+                    config.exportDirectory = text
+                } else {
+                    report("canvas.export_dir", "expected a folder as an absolute path or one starting with ~/, e.g. \"~/Pictures/ink\", found \(value.string.map { "\"\($0)\"" } ?? "\(value.typeName)")")
+                }
+            }
             if let value = canvas["palette"] {
                 let items = value.array ?? []
                 let colors = items.compactMap { $0.string.flatMap(StrokeColor.init(hex:)) }

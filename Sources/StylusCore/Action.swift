@@ -20,6 +20,11 @@ public enum Action: Hashable, Sendable {
     case clearCanvas
     case openCanvas
     case minimizeCanvas
+    /// Ends the drawing as `submitted`: the shell writes it as a PNG into the
+    /// export directory, then the engine clears (undoably) and minimizes.
+    case submit
+    /// Ends the drawing as `cancelled`: minimizes and clears (undoably), like the `discard` command.
+    case discard
     /// Switches the running preset (one of `Action.presetNames`).
     case preset(String)
     /// A shell command line, run with `/bin/sh -c`.
@@ -37,8 +42,8 @@ public enum Action: Hashable, Sendable {
     /// Whether the engine hands this action to the shell instead of performing it.
     public var isPerformedByShell: Bool {
         switch self {
-        case .preset, .exec, .key, .click: true
-        case .toggleCanvas, .togglePrecision, .undo, .redo, .style, .clearCanvas, .openCanvas, .minimizeCanvas, .none: false
+        case .preset, .exec, .key, .click, .submit: true
+        case .toggleCanvas, .togglePrecision, .undo, .redo, .style, .clearCanvas, .openCanvas, .minimizeCanvas, .discard, .none: false
         }
     }
 
@@ -56,6 +61,8 @@ public enum Action: Hashable, Sendable {
         case .clearCanvas: .clearCanvas
         case .openCanvas: .openCanvas
         case .minimizeCanvas: .minimizeCanvas
+        case .submit: .submit
+        case .discard: .discard
         case .preset: .preset
         case .exec: .exec
         case .key: .key
@@ -75,6 +82,8 @@ public enum Action: Hashable, Sendable {
         case clearCanvas = "clear-canvas"
         case openCanvas = "open-canvas"
         case minimizeCanvas = "minimize-canvas"
+        case submit
+        case discard
         case tool
         case color
         case width
@@ -128,6 +137,8 @@ public enum Action: Hashable, Sendable {
             case .clearCanvas: "removes every stroke"
             case .openCanvas: "opens the canvas"
             case .minimizeCanvas: "minimizes the canvas"
+            case .submit: "saves the drawing as a PNG, clears, minimizes"
+            case .discard: "minimizes and clears (undo brings it back)"
             case .preset: "switches preset: \(Action.presetNames.joined(separator: "|"))"
             case .exec: "runs COMMAND with /bin/sh -c, one at a time"
             case .key: "modifiers and a key on a virtual keyboard"
@@ -177,6 +188,8 @@ public enum Action: Hashable, Sendable {
             case .clearCanvas: return .success(.clearCanvas)
             case .openCanvas: return .success(.openCanvas)
             case .minimizeCanvas: return .success(.minimizeCanvas)
+            case .submit: return .success(.submit)
+            case .discard: return .success(.discard)
             case .none?: return .success(.none)
             case let form? where form.argument != nil:
                 return .failure(ActionError("\(text) needs \(form.argument!) after a colon, e.g. \"\(form.example)\""))

@@ -105,6 +105,8 @@ public struct Canvas: Equatable, Sendable {
     struct Transition: Equatable {
         var source: ChangeSource
         var deadline: Microseconds
+        /// A minimize's: how the drawing ended, for both of its canvas events.
+        var result: DrawingResult? = nil
     }
     var transition: Transition?
 

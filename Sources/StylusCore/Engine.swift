@@ -12,6 +12,13 @@ public enum Command: Equatable, Sendable {
     case redo
     /// Changes the style the next stroke gets.
     case style(StyleRequest)
+    /// Ends the drawing as `submitted`, once the shell has written it to
+    /// `path`: a canvas event with the result and the path, then an undoable
+    /// clear and, if the canvas is open, a minimize. `source`: what asked for
+    /// the submit (a double press's pen or pad, or a command).
+    case submit(path: String, source: ChangeSource = .command)
+    /// Ends the drawing as `cancelled`: an undoable clear and, if open, a minimize.
+    case discard
     case precision(PrecisionRequest)
 }
 
@@ -310,6 +317,10 @@ public struct Engine: Sendable {
             return redo(source: .command, at: time, into: &effects)
         case .style(let request):
             return changeStyle(request, source: .command, at: time, into: &effects)
+        case .submit(let path, let source):
+            return endDrawing(.submitted, path: path, source: source, at: time, into: &effects)
+        case .discard:
+            return endDrawing(.cancelled, path: nil, source: .command, at: time, into: &effects)
         case .precision(let request):
             let wanted: Bool = switch request {
             case .enable: true
@@ -383,7 +394,10 @@ public struct Engine: Sendable {
             outcome = Self.doublePressOutcome(openCanvas(source: source, at: time, into: &effects))
         case .minimizeCanvas:
             outcome = Self.doublePressOutcome(minimizeCanvas(source: source, at: time, into: &effects))
-        case .preset, .exec, .key, .click:
+        case .discard:
+            outcome = Self.doublePressOutcome(endDrawing(.cancelled, path: nil, source: source, at: time, into: &effects))
+        case .preset, .exec, .key, .click, .submit:
+            // submit: the shell writes the picture, then performs `Command.submit`.
             // Applied unless the shell, performing it, says otherwise in this same event.
             effects.actionRequests.append(ActionRequest(action: action, device: devices[i].id, button: button, time: time, eventIndex: slot))
             outcome = .applied
@@ -418,7 +432,9 @@ public struct Engine: Sendable {
         }
     }
 
-    private mutating func clearCanvas(source: ChangeSource, at time: Microseconds, into effects: inout Effects) -> CommandOutcome {
+    /// - Parameter restartStrokes: a pen touching the open canvas starts a new stroke at once;
+    ///   not when a drawing ends (the canvas minimizes next).
+    private mutating func clearCanvas(source: ChangeSource, restartStrokes: Bool = true, at time: Microseconds, into effects: inout Effects) -> CommandOutcome {
         for i in devices.indices { devices[i].recordingStroke = nil }
         let hadContent = canvas.hasContent
         // Undoable: the strokes come back (a stroke in progress is cleared with them, as before).
@@ -426,7 +442,7 @@ public struct Engine: Sendable {
         canvas.strokes.removeAll()
         canvas.pointCount = 0
         canvas.isFull = false
-        if canvas.state == .open {
+        if canvas.state == .open, restartStrokes {
             for i in devices.indices where devices[i].tipDown { startStroke(device: i, at: time, into: &effects) }
         }
         effects.events.append(.canvas(canvasEvent(source: source, cause: .clear, at: time)))
@@ -434,7 +450,33 @@ public struct Engine: Sendable {
         return hadContent ? .done : .unchanged(reason: "canvas was already empty")
     }
 
-    private mutating func toggleCanvas(source: ChangeSource, at time: Microseconds, into effects: inout Effects) -> CommandOutcome {
+    /// Ends the drawing: its own event (the result, the path a submit wrote,
+    /// whether it had content), then an undoable clear and, if the canvas is
+    /// open, a minimize whose events carry the same result. Strokes cleared
+    /// here come back with `undo` until the next stroke.
+    private mutating func endDrawing(_ result: DrawingResult, path: String?, source: ChangeSource, at time: Microseconds,
+                                     into effects: inout Effects) -> CommandOutcome {
+        if result == .cancelled, canvas.strokes.isEmpty, canvas.state == .minimized || canvas.state == .minimizing {
+            return .unchanged(reason: "nothing to discard: the canvas is \(canvas.state.rawValue) and empty")
+        }
+        // As minimize is. A submit's picture is already written by then: it ends the drawing whatever the state.
+        if result == .cancelled, canvas.state == .opening { return .refused(reason: "canvas is opening; wait for the transition to end") }
+        let minimizes = canvas.state == .open
+        // A stroke in progress is part of the drawing that ends: finished now, cleared with the rest, not begun again.
+        if minimizes { for i in devices.indices { endStroke(device: i, at: time, into: &effects) } }
+        var event = canvasEvent(source: source, cause: result == .submitted ? .submit : .discard, at: time)
+        event.result = result
+        event.path = path
+        effects.events.append(.canvas(event))
+        effects.stateChanged = true
+        if !canvas.strokes.isEmpty { _ = clearCanvas(source: source, restartStrokes: !minimizes, at: time, into: &effects) }
+        // Opening: the canvas opens, empty; a drawing that ends cannot stop a transition half way.
+        if canvas.state == .open { _ = toggleCanvas(source: source, result: result, at: time, into: &effects) }
+        return .done
+    }
+
+    private mutating func toggleCanvas(source: ChangeSource, result: DrawingResult = .minimized, at time: Microseconds,
+                                       into effects: inout Effects) -> CommandOutcome {
         switch canvas.state {
         case .opening, .minimizing:
             return .refused(reason: "canvas is \(canvas.state.rawValue); a toggle waits until the transition ends")
@@ -444,8 +486,11 @@ public struct Engine: Sendable {
             canvas.state = .minimizing
             for i in devices.indices { endStroke(device: i, at: time, into: &effects) }
         }
-        canvas.transition = Canvas.Transition(source: source, deadline: time + Microseconds(config.transitionMS) * 1000)
-        effects.events.append(.canvas(canvasEvent(source: source, cause: .request, at: time)))
+        canvas.transition = Canvas.Transition(source: source, deadline: time + Microseconds(config.transitionMS) * 1000,
+                                              result: canvas.state == .minimizing ? result : nil)
+        var event = canvasEvent(source: source, cause: .request, at: time)
+        event.result = canvas.transition?.result
+        effects.events.append(.canvas(event))
         effects.output.append(.canvas(canvas.state, time: time))
         effects.stateChanged = true
         if config.transitionMS == 0 { finishTransition(cause: .timeout, at: time, into: &effects) }
@@ -456,7 +501,9 @@ public struct Engine: Sendable {
         guard let transition = canvas.transition else { return }
         canvas.transition = nil
         canvas.state = canvas.state == .opening ? .open : .minimized
-        effects.events.append(.canvas(canvasEvent(source: transition.source, cause: cause, at: time)))
+        var event = canvasEvent(source: transition.source, cause: cause, at: time)
+        event.result = transition.result
+        effects.events.append(.canvas(event))
         effects.output.append(.canvas(canvas.state, time: time))
         effects.stateChanged = true
         if canvas.state == .open {

@@ -60,6 +60,9 @@ public struct EngineConfig: Equatable, Sendable, Codable {
     /// The style a daemon starts with when no drawing was saved (`[canvas]` tool, color,
     /// width); nil when the file sets none. A saved drawing keeps its own current style.
     public var style: StrokeStyle?
+    /// `[canvas] export_dir`: where `submit` writes its PNGs (absolute, or
+    /// `~/…`); nil: `$XDG_PICTURES_DIR/stylusd`. Read by the shell.
+    public var exportDirectory: String?
     /// `[output]`: read by the shell, not by the engine.
     public var output = OutputConfig()
     /// The preset these settings started from (`preset` in the file, or a

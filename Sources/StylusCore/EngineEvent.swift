@@ -94,6 +94,10 @@ public struct CanvasEvent: Equatable, Sendable {
         case redo
         /// An eraser stroke (`[canvas] eraser = "stroke"`) removed the strokes it touched.
         case erase
+        /// `submit` wrote the drawing to `path`; a clear and a minimize follow.
+        case submit
+        /// `discard` threw the drawing away; a clear and a minimize follow.
+        case discard
     }
     public var state: CanvasState
     public var source: ChangeSource
@@ -101,6 +105,22 @@ public struct CanvasEvent: Equatable, Sendable {
     public var hasContent: Bool
     public var strokeCount: Int
     public var time: Microseconds
+    /// How the drawing ended, on the events where it ends: a submit's or a
+    /// discard's own event, and both events of the minimize that follows
+    /// (a plain minimize's say `minimized`). Nil elsewhere.
+    public var result: DrawingResult? = nil
+    /// Where `submit` wrote the drawing (a PNG); nil on every other event.
+    public var path: String? = nil
+}
+
+/// How a drawing ended, as the seed's canvas named it.
+public enum DrawingResult: String, Sendable, CaseIterable {
+    /// Kept: written as a picture (`submit`), then cleared and minimized.
+    case submitted
+    /// Put away with its strokes (`minimize`, `toggle`).
+    case minimized
+    /// Thrown away (`discard`): cleared, undoable until the next stroke.
+    case cancelled
 }
 
 public struct StrokeEvent: Equatable, Sendable {

@@ -16,6 +16,9 @@ final class ActionPerformer {
     private unowned let outputs: OutputController
     private let log: (String) -> Void
     private let warn: (String) -> Void
+    /// Starts a `submit`'s picture (the daemon's exporter) for a double press of
+    /// the pen or the pad; nil when started, else why not.
+    var submit: (ChangeSource) -> String? = { _ in "no exporter" }
 
     init(handler: CommandHandler, outputs: OutputController, log: @escaping (String) -> Void, warn: @escaping (String) -> Void) {
         commands = CommandLauncher(log: log)
@@ -52,7 +55,10 @@ final class ActionPerformer {
             return withDevices { $0.press(chord) }
         case .click(let button):
             return withDevices { $0.click(button) }
-        case .toggleCanvas, .togglePrecision, .undo, .redo, .style, .clearCanvas, .openCanvas, .minimizeCanvas, .none:
+        case .submit:
+            if case .pad = request.button { return submit(.pad) }
+            return submit(.pen)
+        case .toggleCanvas, .togglePrecision, .undo, .redo, .style, .clearCanvas, .openCanvas, .minimizeCanvas, .discard, .none:
             return nil   // the engine's own
         }
     }

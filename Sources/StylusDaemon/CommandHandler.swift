@@ -48,6 +48,15 @@ final class CommandHandler {
         case afterProbe(id: JSONValue)
         /// The daemon replaces its output, then answers with `outputAnswer`.
         case switchOutput(id: JSONValue, to: OutputChoice)
+        /// A helper writes the drawing (`Exporter`); the answer comes when it is done.
+        case export(id: JSONValue, ExportRequest)
+    }
+
+    enum ExportRequest: Equatable {
+        /// `export`: the file named, at the size given or the default one.
+        case file(path: String, width: Int?, height: Int?)
+        /// `submit`: a new PNG in the export folder, then the drawing ends.
+        case submit
     }
 
     /// - Parameter tracksPens: live input (libinput) decides button-only
@@ -146,6 +155,12 @@ final class CommandHandler {
         case .tool(nil, nil, nil): return .now(status(id))
         case .tool(let tool, let color, let width): return .now(perform(.style(.set(tool: tool, color: color, width: width)), id, now))
         case .precision(let action): return .now(perform(.precision(action), id, now))
+        case .export(let path, let width, let height): return .export(id: id, .file(path: path, width: width, height: height))
+        case .submit:
+            // Refused before anything is written: a drawing cannot end while the canvas opens.
+            if engine.canvas.state == .opening { return .now(Response.failure(id: id, ProtocolError(code: .refused, message: "canvas is opening; wait for the transition to end"))) }
+            return .export(id: id, .submit)
+        case .discard: return .now(perform(.discard, id, now))
         case .strokes: return .now(Response.success(id: id, StrokesResult(canvas: engine.canvas)))
         case .subscribe(let added):
             topics.formUnion(added)
@@ -218,6 +233,21 @@ final class CommandHandler {
         case .unchanged(let reason): return status(id, changed: false, reason: reason)
         case .refused(let reason): return Response.failure(id: id, ProtocolError(code: .refused, message: reason))
         }
+    }
+
+    /// The picture size of an export that names none: the area the tablet maps to, as the
+    /// running canvas reports it (its monitors), else as the pens' proportions suggest
+    /// (`Exporter.defaultSize`).
+    var defaultExportSize: (width: Int, height: Int) {
+        if let area = runningOverlay, let width = area.width, let height = area.height {
+            return Exporter.fitted(width: width, height: height)
+        }
+        return Exporter.defaultSize(pens: engine.deviceIDs.compactMap { engine.deviceInfo($0)?.area })
+    }
+
+    /// A submit's picture is written: the engine ends the drawing (its event, a clear, a minimize).
+    func submitted(path: String, source: ChangeSource, now: Int64) {
+        _ = engine.perform(.submit(path: path, source: source), at: now, into: &effects)
     }
 
     // MARK: Actions

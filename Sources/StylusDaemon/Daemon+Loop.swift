@@ -21,6 +21,7 @@ extension Daemon {
                 case .catalog: catalog.fd
                 case .output: outputs.output.pollDescriptor
                 case .saver: saver.fd
+                case .exporter: exporter.fd
                 }
             }
             polled.watchCommands(actions.commands)
@@ -58,6 +59,7 @@ extension Daemon {
                 finishReloads(reloader.timeOut(now: now))
                 // Waiting clients get an answer once no probe is left running.
                 if catalog.timeOut(now: now), catalog.fd == nil { answerProbeWaiters() }
+                finishExports(exporter.timeOut(now: now))
             }
             if polled.isReady(.input) { drain(source) }
             if polled.isReady(.catalog), let report = catalog.readable(now: monotonicMicroseconds()) {
@@ -65,6 +67,7 @@ extension Daemon {
                 if handler.devices != nil || catalog.fd == nil { answerProbeWaiters() }
             }
             if polled.isReady(.saver) { saver.writerRang() }
+            if polled.isReady(.exporter) { finishExports(exporter.readable(now: monotonicMicroseconds())) }
             if !polled.commands.isEmpty { actions.commands.serve(polled.commands) }
             if polled.isReady(.listener) { clients += acceptor.accept(from: listener, connected: clients.count) }
             // Clients accepted just now were not in this poll; they are served next time round.
@@ -124,6 +127,7 @@ extension Daemon {
         consider(saver.saveIfDue(now: monotonicMicroseconds(), persistedState))
         consider(reloader.deadline)
         consider(catalog.deadline)
+        consider(exporter.deadline)
         if !timer.set(deadline) {
             logger.critical("timerfd_settime failed: \(String(cString: strerror(errno))); transitions, saves and helpers' time limits are late until the next event")
         }

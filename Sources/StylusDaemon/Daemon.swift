@@ -28,6 +28,7 @@ public final class Daemon {
     var catalog: DeviceCatalog!
     var outputs: OutputController!
     var actions: ActionPerformer!
+    var exporter: Exporter!
     let acceptor: ClientAcceptor
     var clients: [ClientConnection] = []
     let notifier: ServiceNotifier
@@ -94,6 +95,8 @@ public final class Daemon {
             if let (canvas, precision) = saver.restore() { handler.restore(canvas: canvas, precisionEnabled: precision) }
             outputs = OutputController(input: options.input, handler: handler, publish: { [unowned self] in self.publish() }, log: info, warn: warning)
             actions = ActionPerformer(handler: handler, outputs: outputs, log: info, warn: warning)
+            exporter = Exporter(environment: options.environment, svgWriter: ConfigParserClient.selfExecutable, log: warning)
+            actions.submit = { [unowned self] in self.startExport(.submit, waiter: Exporter.Waiter(client: nil, id: .null, source: $0))?.message }
             outputs.start(config: config)
             handler.outputStatus = { [unowned self] in self.outputs.info }
             handler.actionUnavailable = { [unowned self] in self.actions.unavailableReason($0) }
@@ -190,6 +193,12 @@ public final class Daemon {
                 let outcome = outputs.switchOutput(to: choice, config: handler.engine.config, refuseImpossible: true)
                 client.send(handler.outputAnswer(id: id, outcome), kind: .response)
                 if case .success(true) = outcome { outputs.announce(to: clients) }
+            case .export(let id, let request):
+                if let error = startExport(request, waiter: Exporter.Waiter(client: client, id: id)) {
+                    client.send(Response.failure(id: id, error), kind: .response)
+                } else {
+                    client.awaitsDeferredAnswer = true
+                }
             }
             publish()
             budget -= 1
@@ -221,6 +230,47 @@ public final class Daemon {
         }
         if outputChanged { outputs.announce(to: clients) }
         if reloader.isIdle { notifier.send("READY=1") }
+    }
+
+    /// Checks an `export` or `submit` and hands it to a helper; nil once
+    /// queued (the answer comes in `finishExports`), else why not.
+    func startExport(_ request: CommandHandler.ExportRequest, waiter: Exporter.Waiter) -> ProtocolError? {
+        let target: Result<Exporter.Target, ProtocolError>
+        let size = handler.defaultExportSize
+        switch request {
+        case .file(let path, let width, let height):
+            target = Exporter.target(path: path, width: width ?? size.width, height: height ?? size.height)
+        case .submit:
+            switch exporter.prepareSubmitDirectory(configured: handler.engine.config.exportDirectory) {
+            case .failure(let error): return error
+            case .success(let folder):
+                let path = Exporter.submitPath(directory: folder, at: time(nil)) { [exporter] in access($0, F_OK) == 0 || exporter!.isWriting($0) }
+                target = Exporter.target(path: path, width: size.width, height: size.height)
+            }
+        }
+        switch target {
+        case .failure(let error): return error
+        case .success(let target):
+            if case .submit = request { log("submit: writing the drawing to \(target.path)") }
+            return exporter.start(target, canvas: handler.engine.canvas, submit: request == .submit, waiter: waiter, now: monotonicMicroseconds())
+        }
+    }
+
+    /// Answers the exports that ended; a submit's written picture ends the drawing.
+    func finishExports(_ finished: [(job: Exporter.Job, outcome: Result<ExportResult, ProtocolError>)]) {
+        for (job, outcome) in finished {
+            // A failure is in the log already (the exporter's), and in the answer.
+            if case .success = outcome, job.submit {
+                handler.submitted(path: job.target.path, source: job.waiter.source, now: monotonicMicroseconds())
+                publish()
+            }
+            guard let client = job.waiter.client else { continue }
+            client.awaitsDeferredAnswer = false
+            switch outcome {
+            case .success(let result): client.send(Response.success(id: job.waiter.id, result), kind: .response)
+            case .failure(let error): client.send(Response.failure(id: job.waiter.id, error), kind: .response)
+            }
+        }
     }
 
     func answerProbeWaiters() {

@@ -11,7 +11,7 @@ struct PollSet {
     /// The fixed sources, in poll order; a source with nothing to watch is
     /// polled as -1, which poll skips, so that every slot keeps its place.
     enum Slot: Int, CaseIterable {
-        case input, signals, timer, listener, reloader, catalog, output, saver
+        case input, signals, timer, listener, reloader, catalog, output, saver, exporter
     }
 
     /// `Slot.allCases` makes a new array on every call.

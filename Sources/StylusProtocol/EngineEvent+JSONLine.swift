@@ -44,6 +44,8 @@ extension EngineEvent {
             w.string("cause", e.cause.rawValue)
             w.bool("has_content", e.hasContent)
             w.int("stroke_count", e.strokeCount)
+            if let result = e.result { w.string("result", result.rawValue) }
+            if let path = e.path { w.string("path", path) }
             w.int("time_us", e.time)
         case .stroke(let e):
             w.string("event", "stroke")
@@ -108,7 +110,8 @@ extension EngineEvent {
             }
             return "\(seconds) double press \(e.button) (\((e.time - e.firstPress) / 1000) ms apart) -> \(result)"
         case .canvas(let e):
-            return "\(seconds) canvas \(e.state.rawValue) (\(e.source.rawValue), \(e.cause.rawValue)), \(e.strokeCount) stroke\(e.strokeCount == 1 ? "" : "s")"
+            let ending = e.result.map { ", \($0.rawValue)" + (e.path.map { " to \($0)" } ?? "") } ?? ""
+            return "\(seconds) canvas \(e.state.rawValue) (\(e.source.rawValue), \(e.cause.rawValue)\(ending)), \(e.strokeCount) stroke\(e.strokeCount == 1 ? "" : "s")"
         case .stroke(let e):
             return "\(seconds) stroke \(e.index) recorded, \(counted(e.points, "point"))"
         case .canvasFull(let e):

@@ -81,7 +81,7 @@ public enum Topic: String, CaseIterable, Codable, Sendable {
 /// derive from this list. Adding a command is a case here, its decoding in
 /// `ClientCommand.init(name:fields:)`, and its handler in the daemon.
 public enum CommandName: String, CaseIterable, Codable, Sendable {
-    case status, toggle, open, minimize, ack, strokes, clear, undo, redo, tool, precision, subscribe, unsubscribe, devices, reload, output, overlay
+    case status, toggle, open, minimize, ack, strokes, clear, undo, redo, tool, export, submit, discard, precision, subscribe, unsubscribe, devices, reload, output, overlay
 
     /// The argument a command takes beyond `id` and `cmd`.
     public enum Argument: Sendable, Equatable {
@@ -95,6 +95,8 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case overlayReport
         /// Any of `"tool"`, `"color"`, `"width"` (none: the current style).
         case style
+        /// `"path"` (absolute, ending in .png or .svg), optional `"width"` and `"height"`.
+        case export
     }
 
     public var argument: Argument? {
@@ -104,6 +106,7 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case .output: .outputMode
         case .overlay: .overlayReport
         case .tool: .style
+        case .export: .export
         default: nil
         }
     }
@@ -121,6 +124,9 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case .undo: "Take back the last stroke or clear."
         case .redo: "Take again what undo took back (until a new stroke)."
         case .tool: "Show or set the tool, colour and width of the next strokes."
+        case .export: "Write the drawing to a PNG (as the canvas draws it) or an SVG file."
+        case .submit: "Keep the drawing: save it as a PNG in the export directory, clear, minimize."
+        case .discard: "Throw the drawing away: minimize and clear (undo brings it back)."
         case .precision: "Enable, disable or toggle precision mode."
         case .subscribe: "Print events as they happen."
         case .unsubscribe: "Stop receiving events of some topics."
@@ -136,7 +142,9 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
 }
 
 public enum ClientCommand: Equatable, Sendable {
-    case status, toggle, open, minimize, ack, strokes, clear, undo, redo, devices, reload
+    case status, toggle, open, minimize, ack, strokes, clear, undo, redo, devices, reload, submit, discard
+    /// The drawing into `path` (PNG or SVG, by its extension), at the given size or the default one.
+    case export(path: String, width: Int?, height: Int?)
     /// No change: the current style; else the style with these parts changed.
     case tool(tool: DrawingTool?, color: StrokeColor?, width: Double?)
     case precision(PrecisionRequest)
@@ -157,6 +165,9 @@ public enum ClientCommand: Equatable, Sendable {
         case .undo: .undo
         case .redo: .redo
         case .tool: .tool
+        case .export: .export
+        case .submit: .submit
+        case .discard: .discard
         case .devices: .devices
         case .reload: .reload
         case .precision: .precision
@@ -173,7 +184,11 @@ public enum ClientCommand: Equatable, Sendable {
         case .precision(let request): ["action": .string(request.rawValue)]
         case .subscribe(let topics), .unsubscribe(let topics): ["topics": .array(topics.map { .string($0.rawValue) })]
         case .output(let mode): ["mode": .string(mode.rawValue)]
-        case .overlay(let report): ["backend": .string(report.backend), "outputs": .number(Double(report.outputs))]
+        case .overlay(let report):
+            ["backend": .string(report.backend), "outputs": .number(Double(report.outputs))].merging(
+                [("width", report.width), ("height", report.height)].compactMap { k, v in v.map { (k, JSONValue.number(Double($0))) } }) { a, _ in a }
+        case .export(let path, let width, let height):
+            ["path": .string(path)].merging([("width", width), ("height", height)].compactMap { k, v in v.map { (k, JSONValue.number(Double($0))) } }) { a, _ in a }
         case .tool(let tool, let color, let width):
             [:].merging([("tool", tool.map { JSONValue.string($0.rawValue) }), ("color", color.map { .string($0.hex) }),
                          ("width", width.map { .number($0) })].compactMap { k, v in v.map { (k, $0) } }) { a, _ in a }
@@ -228,6 +243,30 @@ public enum ClientCommand: Equatable, Sendable {
                 width = n
             }
             self = .tool(tool: tool, color: color, width: width)
+        case .export:
+            guard case .string(let path)? = fields["path"] else {
+                throw ProtocolError(code: .badRequest, message: "export needs \"path\": an absolute file name ending in .png or .svg")
+            }
+            guard path.hasPrefix("/"), !path.utf8.contains(0), path.utf8.count < 4096 else {
+                throw ProtocolError(code: .badRequest, message: "export's \"path\" must be absolute (the daemon's folder is not the client's), not \"\(path)\"")
+            }
+            guard ExportFormat(path: path) != nil else {
+                throw ProtocolError(code: .badRequest, message: "cannot tell the format of \"\(path)\": export writes a file ending in .png or .svg")
+            }
+            func side(_ key: String) throws(ProtocolError) -> Int? {
+                guard let value = fields[key] else { return nil }
+                guard case .number(let n) = value, n == n.rounded(), ExportFormat.sideRange.contains(Int(exactly: n) ?? 0) else {
+                    throw ProtocolError(code: .badRequest, message: "\"\(key)\" must be a whole number of pixels from \(ExportFormat.sideRange.lowerBound) to \(ExportFormat.sideRange.upperBound), not \(Self.quoted(value))")
+                }
+                return Int(n)
+            }
+            let width = try side("width"), height = try side("height")
+            guard (width == nil) == (height == nil) else {
+                throw ProtocolError(code: .badRequest, message: "export takes \"width\" and \"height\" together, or neither (the size of the area the tablet maps to)")
+            }
+            self = .export(path: path, width: width, height: height)
+        case .submit: self = .submit
+        case .discard: self = .discard
         case .devices: self = .devices
         case .reload: self = .reload
         case .precision:
@@ -249,7 +288,18 @@ public enum ClientCommand: Equatable, Sendable {
             guard case .number(let n)? = fields["outputs"], n == n.rounded(), (0...Double(OverlayReport.maxOutputs)).contains(n) else {
                 throw ProtocolError(code: .badRequest, message: "overlay needs \"outputs\": a whole number from 0 to \(OverlayReport.maxOutputs)")
             }
-            self = .overlay(OverlayReport(backend: backend, outputs: Int(n)))
+            var area: [Int] = []
+            for key in ["width", "height"] {
+                guard let value = fields[key] else { continue }
+                guard case .number(let side) = value, side == side.rounded(), let whole = Int(exactly: side), OverlayReport.sideRange.contains(whole) else {
+                    throw ProtocolError(code: .badRequest, message: "overlay's \"\(key)\" (the area the tablet maps to) must be a whole number of pixels from 1 to \(OverlayReport.sideRange.upperBound), not \(Self.quoted(value))")
+                }
+                area.append(whole)
+            }
+            guard area.count != 1 else {
+                throw ProtocolError(code: .badRequest, message: "overlay takes \"width\" and \"height\" together, or neither")
+            }
+            self = .overlay(OverlayReport(backend: backend, outputs: Int(n), width: area.first, height: area.last))
         }
     }
 }
@@ -265,6 +315,20 @@ extension ClientCommand {
         case .array: "an array"
         case .object: "an object"
         }
+    }
+}
+
+/// What `export` writes, by the file name's extension (any case).
+public enum ExportFormat: String, Sendable, CaseIterable {
+    case png, svg
+
+    /// A side of an exported picture, in pixels: 8192 × 8192 is 256 MiB of
+    /// pixels for the renderer, the most it is allowed.
+    public static let sideRange = 1...8192
+
+    public init?(path: String) {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        self.init(rawValue: path[path.index(after: dot)...].lowercased())
     }
 }
 

@@ -208,12 +208,21 @@ public struct StatusResult: Codable, Equatable, Sendable {
 public struct OverlayReport: Codable, Equatable, Sendable {
     public var backend: String
     public var outputs: Int
+    /// The area the tablet maps to, in the desktop's logical pixels (the
+    /// monitors the canvas covers): the size `export` draws at when it is
+    /// given none. Nil from an overlay that does not say.
+    public var width: Int?
+    public var height: Int?
     public static let maxBackendLength = 32
     public static let maxOutputs = 64
+    /// A side of the area, in pixels: 64 monitors of 8K side by side, and more.
+    public static let sideRange = 1...1_048_576
 
-    public init(backend: String, outputs: Int) {
+    public init(backend: String, outputs: Int, width: Int? = nil, height: Int? = nil) {
         self.backend = backend
         self.outputs = outputs
+        self.width = width
+        self.height = height
     }
 
     static func isBackendName(_ name: String) -> Bool {
@@ -308,6 +317,32 @@ public struct StrokesResult: Codable, Equatable, Sendable {
             StrokeResult(device: $0.device.rawValue, tool: $0.style.tool.rawValue, color: $0.style.color.hex, width: $0.style.width,
                          points: $0.points.map(Point.init))
         }
+    }
+}
+
+/// `export` and `submit`: the file written.
+public struct ExportResult: Codable, Equatable, Sendable {
+    public var path: String
+    /// `png` or `svg`.
+    public var format: String
+    public var width: Int
+    public var height: Int
+    /// The strokes drawn into it (eraser strokes included).
+    public var strokeCount: Int
+    /// Whether the drawing had ink (`Canvas.hasContent`): false, the picture is blank.
+    public var hasContent: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case path, format, width, height, strokeCount = "stroke_count", hasContent = "has_content"
+    }
+
+    public init(path: String, format: String, width: Int, height: Int, strokeCount: Int, hasContent: Bool) {
+        self.path = path
+        self.format = format
+        self.width = width
+        self.height = height
+        self.strokeCount = strokeCount
+        self.hasContent = hasContent
     }
 }
 

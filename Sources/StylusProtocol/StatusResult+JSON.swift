@@ -75,6 +75,10 @@ extension StatusResult {
                 $0.object { o in
                     o.key("backend"); o.string(overlay.backend)
                     o.key("outputs"); o.int(overlay.outputs)
+                    if let width = overlay.width, let height = overlay.height {
+                        o.key("width"); o.int(width)
+                        o.key("height"); o.int(height)
+                    }
                 }
             }
             $0.key("precision")

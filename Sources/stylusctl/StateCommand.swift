@@ -31,6 +31,7 @@ enum AckKind: StateCommandKind { static let command = ClientCommand.ack }
 enum ClearKind: StateCommandKind { static let command = ClientCommand.clear }
 enum UndoKind: StateCommandKind { static let command = ClientCommand.undo }
 enum RedoKind: StateCommandKind { static let command = ClientCommand.redo }
+enum DiscardKind: StateCommandKind { static let command = ClientCommand.discard }
 
 /// One definition for every `StateCommandKind`; name and help come from `CommandName`.
 struct StateCommand<Kind: StateCommandKind>: ParsableCommand {

@@ -18,7 +18,7 @@ enum StatusPart {
 
     init(_ command: ClientCommand) {
         switch command {
-        case .toggle, .open, .minimize, .ack, .clear, .undo, .redo: self = .canvas
+        case .toggle, .open, .minimize, .ack, .clear, .undo, .redo, .discard: self = .canvas
         case .tool: self = .tool
         case .precision: self = .precision
         case .output: self = .output

@@ -126,6 +126,9 @@ extension CommandName {
         case .undo: StateCommand<UndoKind>.self
         case .redo: StateCommand<RedoKind>.self
         case .tool: ToolCommand.self
+        case .export: ExportCommand.self
+        case .submit: SubmitCommand.self
+        case .discard: StateCommand<DiscardKind>.self
         case .strokes: Strokes.self
         case .precision: PrecisionCommand.self
         case .subscribe: Watch.self

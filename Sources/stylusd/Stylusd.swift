@@ -38,6 +38,8 @@ struct Stylusd: ParsableCommand {
         if arguments.first == ConfigParserChild.command {
             Glibc.exit(ConfigParserChild.main(arguments: Array(arguments.dropFirst())))
         }
+        // The daemon's SVG helper (`export` to a .svg file): not a command for people, so not in the help.
+        if arguments.first == Exporter.svgChildCommand { Glibc.exit(Exporter.svgChildMain(Array(arguments.dropFirst()))) }
         if ["--help", "-h", "help"].contains(arguments.first), arguments.count == 1 {
             _ = writeAll(STDOUT_FILENO, Array(fullHelp().utf8))
             return

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import FoundationEssentials
 import StylusCore
 import Testing
 @testable import StylusConfig
@@ -24,6 +25,15 @@ struct CanvasStyleConfigTests {
         #expect(try ConfigFileTests.load("").style == nil)
     }
 
+    @Test func theExportFolderIsReadAndCrossesToTheDaemon() throws {
+        let c = try ConfigFileTests.load("[canvas]\nexport_dir = \"~/Pictures/ink\"\n")
+        #expect(c.exportDirectory == "~/Pictures/ink")
+        // The parser child hands it to the daemon as JSON, read by the daemon's own reader.
+        let sent = try JSONEncoder().encode(c)
+        #expect(ConfigParserChild.readConfiguration(Array(sent))?.exportDirectory == "~/Pictures/ink")
+        #expect(try ConfigFileTests.load("").exportDirectory == nil)
+    }
+
     @Test(arguments: [
         ("tool = \"brush\"", "canvas.tool", "unknown tool \"brush\""),
         ("color = \"#12345\"", "canvas.color", "expected a colour \"#RRGGBB\""),
@@ -33,6 +43,8 @@ struct CanvasStyleConfigTests {
         ("palette = [\"red\"]", "canvas.palette", "expected 1 to 16 colours"),
         ("eraser = \"strokes\"", "canvas.eraser", "unknown eraser \"strokes\"; use \"pixel\" or \"stroke\""),
         ("eraser = 1", "canvas.eraser", "expected a string, found integer"),
+        ("export_dir = \"Pictures\"", "canvas.export_dir", "expected a folder as an absolute path or one starting with ~/"),
+        ("export_dir = 3", "canvas.export_dir", "expected a folder as an absolute path"),
     ])
     func aBadValueNamesItsKeyAndWhatIsAccepted(line: String, key: String, message: String) {
         guard let error = ConfigFileTests.error("[canvas]\n\(line)\n") else {

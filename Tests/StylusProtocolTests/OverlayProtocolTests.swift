@@ -11,6 +11,13 @@ struct OverlayProtocolTests {
         #expect(String(decoding: request.line, as: UTF8.self) == #"{"backend":"layer-shell","cmd":"overlay","id":2,"outputs":2}"# + "\n")
         #expect(try Self.decode(#"{"id":2,"cmd":"overlay","backend":"layer-shell","outputs":2}"#).get() == request)
         #expect(CommandName.overlay.argument == .overlayReport)
+        let sized = Request(id: .number(2), command: .overlay(OverlayReport(backend: "x11", outputs: 1, width: 1920, height: 1080)))
+        #expect(try Request.decode(Array(sized.line.dropLast())).get() == sized, "the area the tablet maps to goes with the report")
+        for (line, message) in [(#"{"id":3,"cmd":"overlay","backend":"x11","outputs":1,"width":1920}"#, #"overlay takes "width" and "height" together, or neither"#),
+                                (#"{"id":3,"cmd":"overlay","backend":"x11","outputs":1,"width":0,"height":5}"#, #"overlay's "width" (the area the tablet maps to) must be a whole number of pixels from 1 to 1048576, not 0"#)] {
+            guard case .failure(let f) = Self.decode(line) else { Issue.record("accepted \(line)"); continue }
+            #expect(f.error.message == message)
+        }
     }
 
     @Test(arguments: [

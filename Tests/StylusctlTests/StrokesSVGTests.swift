@@ -4,6 +4,7 @@ import StylusProtocol
 import Glibc
 import Testing
 @testable import stylusctl
+import CanvasModel
 
 @Suite("stylusctl strokes --svg")
 struct StrokesSVGTests {

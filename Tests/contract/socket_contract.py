@@ -323,6 +323,239 @@ def test_strokes_keep_their_style_and_undo_redo_and_an_undone_clear_give_them_ba
         check(ctl.returncode == 0 and c.request("status")["result"]["canvas"]["stroke_count"] == 0, f"stylusctl redo: {ctl.stdout} {ctl.stderr}")
 
 
+RENDERER = os.path.join(ROOT, "Overlay", ".build-static", "release", "stylus-canvas")
+
+
+def png_size(path):
+    """A PNG's width and height from its IHDR, after checking its signature."""
+    with open(path, "rb") as f:
+        head = f.read(24)
+    check(head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR", f"{path} is not a PNG: {head[:16]!r}")
+    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+
+
+def test_export_writes_an_svg_and_a_png_and_leaves_the_drawing_as_it_was(root):
+    renderer = os.path.exists(RENDERER)
+    env = {"STYLUSD_RENDERER": RENDERER} if renderer else {}
+    with Daemon(root, "--replay", RECORDING, "--transition-ms", "0", env=env) as d:
+        c = d.connect()
+        draw_recorded_strokes(d, c, 2)
+        c.request("minimize")   # the replay draws no more
+        strokes = c.request("strokes")["result"]["strokes"]
+        svg = os.path.join(root, "drawing.svg")
+        r = c.request("export", path=svg)
+        check(r["ok"] and r["result"]["path"] == svg and r["result"]["format"] == "svg" and r["result"]["width"] == 1600
+              and r["result"]["stroke_count"] == len(strokes) and r["result"]["has_content"] is True, f"{r}")
+        with open(svg) as f:
+            text = f.read()
+        check(text.startswith('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1600 ') and text.count("<line ") > 10, text[:200])
+        r = c.request("export", path=svg, width=800, height=450)
+        check(r["ok"] and (r["result"]["width"], r["result"]["height"]) == (800, 450), f"{r}")
+        png = os.path.join(root, "drawing.PNG")
+        r = c.request("export", path=png, width=640, height=360)
+        if renderer:
+            check(r["ok"] and r["result"]["format"] == "png", f"{r}")
+            check(png_size(png) == (640, 360), f"{png_size(png)}")
+        else:
+            check(r["error"]["code"] == "failed" and "stylus-canvas" in r["error"]["message"], f"{r}")
+        check(c.request("strokes")["result"]["strokes"] == strokes, "export changed the drawing")
+        # stylusctl: a relative name is the caller's folder's, not the daemon's.
+        ctl = subprocess.run([os.path.join(BIN, "stylusctl"), "export", "again.svg", "--width", "320", "--height", "180"],
+                             env=d.env, capture_output=True, text=True, timeout=20, cwd=root)
+        check(ctl.returncode == 0 and "again.svg: SVG 320×180" in ctl.stdout, f"{ctl.stdout} {ctl.stderr}")
+        check(os.path.exists(os.path.join(root, "again.svg")), "stylusctl export wrote nothing")
+        leftovers = [n for n in os.listdir(root) if n.endswith(".stylusd-partial")]
+        check(not leftovers, f"temporary files left: {leftovers}")
+
+
+def test_export_without_a_size_draws_the_running_canvases_area(root):
+    with Daemon(root) as d:
+        c = d.connect()
+        target = os.path.join(root, "a.svg")
+        r = c.request("export", path=target)
+        check(r["ok"] and (r["result"]["width"], r["result"]["height"]) == (1600, 900), f"no canvas and no pen: {r}")
+        # This client stands for the canvas; its area is used while it runs (as it does, it is this test).
+        r = c.request("overlay", backend="x11", outputs=2, width=2560, height=1080)
+        check(r["ok"] and r["result"]["overlay"] == {"backend": "x11", "outputs": 2, "width": 2560, "height": 1080}, f"{r}")
+        r = c.request("export", path=target)
+        check(r["ok"] and (r["result"]["width"], r["result"]["height"]) == (2560, 1080), f"{r}")
+        with open(target) as f:
+            check('viewBox="0 0 2560 1080"' in f.read(300), "the SVG is not the canvas's size")
+
+
+def test_png_export_without_the_renderer_names_it_and_svg_still_works(root):
+    with Daemon(root, env={"STYLUSD_RENDERER": "", "PATH": "/nonexistent"}) as d:
+        c = d.connect()
+        r = c.request("export", path=os.path.join(root, "a.png"))
+        # stylusd looks beside itself too: only where no stylus-canvas lies next to it is it missing.
+        if not os.path.exists(os.path.join(BIN, "stylus-canvas")):
+            check(r["ok"] is False and "PNG export needs the canvas renderer stylus-canvas, which is not installed" in r["error"]["message"]
+                  and ".svg" in r["error"]["message"], f"{r}")
+            check(not os.path.exists(os.path.join(root, "a.png")), "a file was written")
+        r = c.request("export", path=os.path.join(root, "a.svg"))
+        check(r["ok"], f"{r}")
+    with Daemon(root, env={"STYLUSD_RENDERER": "/nonexistent/stylus-canvas"}) as d:
+        r = d.connect().request("export", path=os.path.join(root, "a.png"))
+        check(r["ok"] is False and "STYLUSD_RENDERER=/nonexistent/stylus-canvas" in r["error"]["message"], f"{r}")
+
+
+def test_a_bad_export_names_the_value_and_the_drawing_and_daemon_carry_on(root):
+    with Daemon(root, "--replay", RECORDING, "--transition-ms", "0") as d:
+        c = d.connect()
+        draw_recorded_strokes(d, c, 1)
+        c.request("minimize")
+        strokes = c.request("strokes")["result"]["strokes"]
+        missing = os.path.join(root, "nope", "a.svg")
+        for fields, code, message in [
+                (dict(path=missing), "bad-request", f"the folder {os.path.dirname(missing)} does not exist"),
+                (dict(path="/proc/a.svg"), "bad-request", "the folder /proc "),
+                (dict(path=os.path.join(root, "a.jpg")), "bad-request", "ending in .png or .svg"),
+                (dict(path="a.svg"), "bad-request", "must be absolute"),
+                (dict(path=os.path.join(root, "a.svg"), width=0, height=100), "bad-request", "from 1 to 8192, not 0"),
+                (dict(path=os.path.join(root, "a.svg"), width=100, height=10000), "bad-request", "from 1 to 8192, not 10000"),
+                (dict(path=root + "/"), "bad-request", "ending in .png or .svg")]:
+            r = c.request("export", **fields)
+            check(r["ok"] is False and r["error"]["code"] == code and message in r["error"]["message"], f"{fields}: {r}")
+        ctl = stylusctl(d, "export", os.path.join(root, "x.svg"), "--width", "0", "--height", "5")
+        check(ctl.returncode == 64 and "--width takes 1 to 8192 pixels, not 0" in ctl.stderr, f"{ctl.returncode} {ctl.stderr}")
+        check(c.request("strokes")["result"]["strokes"] == strokes and c.request("status")["ok"], "the drawing or the daemon changed")
+
+
+def test_export_to_a_full_disk_says_so_and_leaves_no_file(root):
+    full = os.path.join(root, "full")
+    os.makedirs(full)
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", full], capture_output=True).returncode != 0:
+        print("    (a full disk needs a small tmpfs, which only root can mount: not checked here)")
+        return
+    try:
+        fd = os.open(os.path.join(full, "filler"), os.O_WRONLY | os.O_CREAT)
+        try:
+            while True:
+                os.write(fd, b"x" * 4096)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+        with Daemon(root, "--replay", RECORDING, "--transition-ms", "0") as d:
+            c = d.connect()
+            draw_recorded_strokes(d, c, 1)
+            c.request("minimize")
+            target = os.path.join(full, "a.svg")
+            r = c.request("export", path=target)
+            check(r["ok"] is False and "No space left on device" in r["error"]["message"] and target in r["error"]["message"], f"{r}")
+            check(sorted(os.listdir(full)) == ["filler"], f"left in the full disk: {os.listdir(full)}")
+            check(c.request("status")["ok"], "the daemon stopped serving")
+    finally:
+        subprocess.run(["umount", full])
+
+
+def next_canvas_event(watcher):
+    """The next `canvas` event: a pen drawing meanwhile sends `stroke` events on the same topic."""
+    while True:
+        e = watcher.next_event()
+        if e["event"] == "canvas":
+            return e
+
+
+def test_submit_writes_a_png_into_pictures_ends_the_drawing_and_undo_brings_it_back(root):
+    if not os.path.exists(RENDERER):
+        raise Failure(f"submit writes a PNG: build the renderer first (make overlay; {RENDERER})")
+    pictures = os.path.join(root, "Pictures")
+    with Daemon(root, "--replay", RECORDING, "--transition-ms", "0",
+                env={"STYLUSD_RENDERER": RENDERER, "HOME": root, "XDG_PICTURES_DIR": pictures}) as d:
+        c = d.connect()
+        draw_recorded_strokes(d, c, 1)
+        watcher = d.connect()
+        watcher.request("subscribe", topics=["canvas"])
+        count = c.request("status")["result"]["canvas"]["stroke_count"]
+        r = c.request("submit")
+        check(r["ok"] and r["result"]["format"] == "png" and r["result"]["has_content"] is True, f"{r}")
+        path = r["result"]["path"]
+        check(os.path.dirname(path) == os.path.join(pictures, "stylusd") and os.path.basename(path).startswith("stylusd-"), path)
+        check(png_size(path)[0] == 1600, "not the default width")
+        events = [next_canvas_event(watcher) for _ in range(3)]
+        first = events[0]
+        check(first["cause"] == "submit" and first["result"] == "submitted" and first["path"] == path and first["has_content"] is True, f"{first}")
+        check(any(e["cause"] == "clear" for e in events) and any(e.get("result") == "submitted" and e["state"] in ("minimizing", "minimized")
+                                                                  for e in events[1:] + [next_canvas_event(watcher)]), f"{events}")
+        status = c.request("status")["result"]["canvas"]
+        check(status["state"] == "minimized" and status["stroke_count"] == 0, f"{status}")
+        check(c.request("undo")["result"]["canvas"]["stroke_count"] >= count, "undo did not bring the submitted strokes back")
+        ctl = stylusctl(d, "submit")
+        check(ctl.returncode == 0 and ".png: PNG 1600×" in ctl.stdout, f"{ctl.stdout} {ctl.stderr}")
+
+
+def test_discard_minimizes_clears_and_undo_takes_it_back(root):
+    with Daemon(root, "--replay", RECORDING, "--transition-ms", "0") as d:
+        c = d.connect()
+        draw_recorded_strokes(d, c, 1)
+        watcher = d.connect()
+        watcher.request("subscribe", topics=["canvas"])
+        r = c.request("discard")
+        check(r["ok"] and r["result"]["changed"] and r["result"]["canvas"]["state"] in ("minimizing", "minimized")
+              and r["result"]["canvas"]["stroke_count"] == 0, f"{r}")
+        first = next_canvas_event(watcher)
+        check(first["cause"] == "discard" and first["result"] == "cancelled" and "path" not in first, f"{first}")
+        check(c.request("undo")["result"]["canvas"]["stroke_count"] > 0, "undo did not bring the discarded drawing back")
+        check(c.request("discard")["ok"], "discard again")
+        r = c.request("discard")
+        check(r["ok"] and r["result"]["changed"] is False and "nothing to discard" in r["result"]["reason"], f"{r}")
+        ctl = stylusctl(d, "discard")
+        check(ctl.returncode == 0 and "nothing to discard" in ctl.stdout, f"{ctl.stdout} {ctl.stderr}")
+
+
+def test_a_double_press_bound_to_submit_or_discard_ends_the_drawing(root):
+    """The recording's first BTN_STYLUS double press (9.5 s in, 2.4 s at --speed 4) on a canvas opened at once."""
+    if not os.path.exists(RENDERER):
+        raise Failure(f"submit writes a PNG: build the renderer first (make overlay; {RENDERER})")
+    for action, result in [("submit", "submitted"), ("discard", "cancelled")]:
+        pictures = os.path.join(root, action, "Pictures")
+        with Daemon(os.path.join(root, action), "--replay", RECORDING, "--speed", "4", "--transition-ms", "0", "--bind", f"BTN_STYLUS={action}",
+                    env={"STYLUSD_RENDERER": RENDERER, "XDG_PICTURES_DIR": pictures}) as d:
+            watcher = d.connect()
+            watcher.request("subscribe", topics=["canvas", "double-press"])
+            d.connect().request("open")
+            deadline = time.monotonic() + 20
+            press = ended = None
+            while time.monotonic() < deadline and not ended:
+                e = watcher.next_event()
+                if e["event"] == "double-press" and press is None:
+                    press = e
+                if e["event"] == "canvas" and e["cause"] == action:
+                    ended = e
+            check(press and press["action"] == action and press["outcome"] == "applied", f"{action}: {press}")
+            check(ended and ended["source"] == "pen" and ended["result"] == result and ended["has_content"] is True, f"{action}: {ended}")
+            if action == "submit":
+                check(os.path.dirname(ended["path"]) == os.path.join(pictures, "stylusd") and png_size(ended["path"])[0] > 0, f"{ended}")
+            else:
+                check("path" not in ended, f"{ended}")
+
+
+def test_minimize_says_minimized_on_its_canvas_events(root):
+    with Daemon(root, "--transition-ms", "0") as d:
+        c = d.connect()
+        c.request("open")
+        watcher = d.connect()
+        watcher.request("subscribe", topics=["canvas"])
+        c.request("minimize")
+        events = [watcher.next_event(), watcher.next_event()]
+        check([(e["state"], e.get("result")) for e in events] == [("minimizing", "minimized"), ("minimized", "minimized")], f"{events}")
+
+
+def test_submit_and_discard_are_double_press_actions(root):
+    config = os.path.join(root, "config", "stylusd")
+    os.makedirs(config)
+    with open(os.path.join(config, "config.toml"), "w") as f:
+        f.write('[bindings]\nBTN_STYLUS = "discard"\nBTN_STYLUS2 = "submit"\n')
+    with Daemon(root) as d:
+        r = d.connect().request("status")
+        check(r["ok"], f"{r}")
+        hello = d.connect().hello
+        check("submit" in hello["actions"] and "discard" in hello["actions"] and "export" in hello["commands"], f"{hello}")
+        text = json.dumps(r["result"])
+        check('"discard"' in text and '"submit"' in text, f"the bindings are not in status: {text[:400]}")
+
+
 def test_the_style_survives_a_restart(root):
     style = {"tool": "ellipse", "color": "#75507b", "width": 24}
     with Daemon(root) as d:

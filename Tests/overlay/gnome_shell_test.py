@@ -272,6 +272,9 @@ def test_the_extension_shows_the_ink_over_the_desktop_and_minimizes_back_to_it()
         check(same == 1.0, f"minimized, only {same:.2%} of the desktop below the top bar is back")
         settled = [e for e in d.watcher.states() if e["state"] in ("open", "minimized")]
         check(settled and all(e["cause"] == "ack" for e in settled), f"transitions not ended by the extension: {settled}")
+        # The area the tablet maps to, for an export given no size: the virtual monitor.
+        overlay = d.request("status").get("overlay")
+        check(overlay == {"backend": "gnome-extension", "outputs": 1, "width": WIDTH, "height": HEIGHT}, f"status's overlay: {overlay}")
         print(f"  {inked:.1%} of {n} points inked, {visible:.2%} of the desktop visible; minimized: desktop back; "
               f"{len(settled)} transitions acked", flush=True)
 

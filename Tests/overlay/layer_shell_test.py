@@ -203,7 +203,7 @@ def test_the_canvas_shows_its_ink_over_the_desktop_and_minimizes_back_to_it():
         check(after[2] == before[2], "the desktop 3 s after minimize differs from before the canvas opened")
         settled_by_ack(s.stack)
         overlay = s.stack.request("status").get("overlay")
-        check(overlay == {"backend": "layer-shell", "outputs": 1}, f"status's overlay: {overlay}")
+        check(overlay == {"backend": "layer-shell", "outputs": 1, "width": WIDTH, "height": HEIGHT}, f"status's overlay: {overlay}")
         print(f"  {inked:.1%} of {n} points inked, {visible:.2%} of the desktop away from the ink unchanged; "
               "restored pixel for pixel; both transitions acked", flush=True)
 

@@ -32,7 +32,7 @@ from stylusclient import Client  # noqa: E402
 from stylustest import Failure, check, private_directory, run_tests  # noqa: E402
 
 RECORDING = os.path.join(ROOT, "Tests", "Fixtures", "recordings", "Wacom_Cintiq_22HDT_Pen.events")
-PACKAGES = ["xvfb", "xauth", "imagemagick", "x11-apps", "x11-utils", "openbox", "xcompmgr", "xdotool", "hsetroot"]
+PACKAGES = ["xvfb", "xauth", "imagemagick", "x11-apps", "x11-utils", "openbox", "xcompmgr", "xdotool", "hsetroot", "librsvg2-bin"]
 WIDTH, HEIGHT = 1280, 800
 DESKTOP = (0x2a, 0x6f, 0x97)          # the background hsetroot paints
 DESKTOP_HEX = "#%02x%02x%02x" % DESKTOP
@@ -679,6 +679,75 @@ def test_tools_and_colours_draw_as_their_style_says():
             s.close()
 
 
+def flattened(command, stdin=None):
+    """An image file made opaque over the desktop's colour, as the screen shows the canvas: (width, height, RGB)."""
+    picture = subprocess.run(command, input=stdin, capture_output=True, check=True).stdout
+    ppm = subprocess.run(["convert", "png:-", "-background", DESKTOP_HEX, "-flatten", "-depth", "8", "ppm:-"],
+                         input=picture, capture_output=True, check=True).stdout
+    return parse_ppm(ppm)
+
+
+def ink_agreement(shot, picture, tolerance=24):
+    """Of the pixels either image inks (unlike the desktop), how many the two show alike
+    (every channel within `tolerance`): (agreeing, inked)."""
+    w, h, a = shot
+    w2, h2, b = picture
+    check((w, h) == (w2, h2), f"sizes differ: {w}x{h} and {w2}x{h2}")
+    d = bytes(DESKTOP)
+    agree = inked_count = 0
+    for y in range(h):
+        ra, rb = a[y * w * 3:(y + 1) * w * 3], b[y * w * 3:(y + 1) * w * 3]
+        if ra == rb == d * w:
+            continue   # most rows: bare desktop in both
+        for x in range(w):
+            pa, pb = ra[x * 3:x * 3 + 3], rb[x * 3:x * 3 + 3]
+            if sum(abs(i - j) for i, j in zip(pa, d)) <= 30 and sum(abs(i - j) for i, j in zip(pb, d)) <= 30:
+                continue
+            inked_count += 1
+            if pa == pb or all(abs(i - j) <= tolerance for i, j in zip(pa, pb)):
+                agree += 1
+    return agree, inked_count
+
+
+def test_export_png_and_svg_match_the_canvas():
+    """`export` of the styled drawing (pen, highlighter over it and over itself, arrow,
+    rectangle) and an eraser pass across the pen line, at the screen's size: the PNG
+    (stylus-canvas's renderer, no display) and the SVG (rsvg-convert) each show at least
+    99 % of the canvas's ink pixels as the screen does."""
+    import layer_shell_test as lt
+    with open(lt.styled_state(ARGS.scratch)) as f:
+        state = json.load(f)
+    n = 21
+    state["strokes"].append({"device": 1, "tool": "eraser", "color": "#d61a1c", "width": 8,
+                             "x": [0.3] * n, "y": [0.15 + 0.02 * i for i in range(n)], "pressure": [1.0] * n,
+                             "tilt_x": [0.0] * n, "tilt_y": [0.0] * n, "time_us": [2_000_000 + 10_000 * i for i in range(n)]})
+    path = os.path.join(ARGS.scratch, "export-state.json")
+    with open(path, "w") as f:
+        json.dump(state, f)
+    os.environ["STYLUSD_RENDERER"] = ARGS.canvas
+    with private_directory("stylus-canvas-test-") as root:
+        s = Stack(ARGS, DESKTOP_SESSION, root, (), False, path, False, False)
+        try:
+            s.open_and_wait()
+            shot = DESKTOP_SESSION.screenshot()
+            check(is_desktop(shot, int(0.3 * WIDTH), int(0.25 * HEIGHT)), "the eraser left ink on the pen line: nothing to compare it with")
+            png, svg = os.path.join(root, "export.png"), os.path.join(root, "export.svg")
+            for target in (png, svg):
+                r = s.request("export", path=target, width=WIDTH, height=HEIGHT)
+                check((r["width"], r["height"]) == (WIDTH, HEIGHT), f"{r}")
+            for name, picture in [("PNG", flattened(["cat", png])), ("SVG", flattened(["rsvg-convert", "-w", str(WIDTH), "-h", str(HEIGHT), svg]))]:
+                agree, inked_count = ink_agreement(shot, picture)
+                exact, _ = ink_agreement(shot, picture, tolerance=0)
+                check(inked_count > 2000, f"{name}: only {inked_count} ink pixels: no drawing to compare")
+                check(is_desktop(picture, int(0.3 * WIDTH), int(0.25 * HEIGHT)), f"the {name}'s eraser left the pen line's ink")
+                share = agree / inked_count
+                print(f"  {name}: {agree} of {inked_count} ink pixels agree with the canvas ({share:.2%}; {exact} identical)", flush=True)
+                check(share >= 0.99, f"the exported {name} differs from the canvas: {share:.2%} of {inked_count} ink pixels agree")
+        finally:
+            s.close()
+            os.environ.pop("STYLUSD_RENDERER", None)
+
+
 @contextlib.contextmanager
 def click_target():
     """A small xev window at (300, 300), mapped; yields the list of lines xev prints (its button events)."""
@@ -886,6 +955,7 @@ def test_a_daemon_that_dies_holding_the_pen_leaves_no_click_through_canvas():
 TESTS = [test_replay_double_press_opens_the_canvas_with_its_ink, test_minimize_reopen_same_pixels,
          test_see_through_over_applications, test_escape_minimizes, test_undo, test_tools_and_colours_draw_as_their_style_says,
          test_an_eraser_set_to_stroke_takes_the_strokes_it_touches_off_the_screen_whole,
+         test_export_png_and_svg_match_the_canvas,
          test_click_through_reaches_the_window_below, test_without_click_through_the_canvas_takes_the_click,
          test_with_the_pen_captured_the_canvas_lets_clicks_through,
          test_in_filter_mode_without_the_pen_captured_the_canvas_takes_the_click,

@@ -320,10 +320,13 @@ final class CanvasOverlay: CanvasSurfaceOwner {
         log("presented")
     }
 
-    /// Tells the daemon which route this canvas took and how many outputs it has
-    /// (`stylusctl status` shows it): on each connection, and when the outputs change.
+    /// Tells the daemon which route this canvas took, how many outputs it has
+    /// (`stylusctl status` shows it) and the area the tablet maps to (the size
+    /// `export` draws at): on each connection, and when the outputs or pens change.
     private func reportOverlay(force: Bool = false) {
-        let report = OverlayReport(backend: backend.name, outputs: backend.monitors().count)
+        let monitors = backend.monitors()
+        let area = MonitorPlacement.choose(options.monitor, pens: pens, monitors: monitors)
+        let report = OverlayReport(backend: backend.name, outputs: monitors.count, width: area?.areaWidth, height: area?.areaHeight)
         guard connected, force || report != reported else { return }
         reported = report
         link.send(.overlay(report)) { error in
@@ -345,6 +348,7 @@ final class CanvasOverlay: CanvasSurfaceOwner {
     private func setPens(_ surfaces: [PenSurface]) {
         guard surfaces != pens else { return }
         pens = surfaces
+        reportOverlay()   // the pens choose the monitors, and so the area an export draws
         if shown { present() }
     }
 

@@ -8,6 +8,7 @@ import Glibc
 
 let usage = """
     usage: stylus-canvas [--socket PATH] [--click-through] [--fade-ms N] [--monitor WHICH] [--verbose]
+           stylus-canvas --render-png PATH --size WIDTHxHEIGHT < strokes.json
            stylus-canvas --version | --help
 
     The canvas overlay of stylusd: a fullscreen, see-through window that opens
@@ -31,6 +32,10 @@ let usage = """
                         order of monitors, from 0). The choice and its reason
                         are logged on standard error
       --verbose         log what the overlay does on standard error
+      --render-png PATH draw the strokes on standard input (the JSON of
+                        `stylusctl strokes`) into a transparent PNG of --size
+                        with the canvas's renderer, and exit: stylusd's PNG
+                        export runs this; no display is needed
     """
 
 func parseOptions(_ arguments: [String]) -> Options {
@@ -55,6 +60,7 @@ func parseOptions(_ arguments: [String]) -> Options {
             let which = value(argument)
             guard !which.isEmpty, !which.hasPrefix("-") else { fail("--monitor takes auto, all, a connector's name or a number from 0") }
             options.monitor = MonitorRequest(argument: which)
+        case "--render-png": fail("--render-png takes PATH --size WIDTHxHEIGHT and nothing else, in that order")
         case "--verbose", "-v": options.verbose = true
         case "--help", "-h":
             print(usage)
@@ -66,6 +72,11 @@ func parseOptions(_ arguments: [String]) -> Options {
         }
     }
     return options
+}
+
+// The daemon's PNG export: drawn and written before anything of GTK or the socket starts.
+if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--render-png", CommandLine.arguments[3] == "--size" {
+    exit(MainActor.assumeIsolated { RenderPNG.run(path: CommandLine.arguments[2], size: CommandLine.arguments[4]) })
 }
 
 let options = parseOptions(Array(CommandLine.arguments.dropFirst()))

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+import ArgumentParser
+import StylusClient
+import StylusCore
+import StylusProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `stylusctl export FILE.png|FILE.svg [--width N --height N]`: the daemon
+/// writes the file (so it works with no display and no canvas running).
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: CommandName.export.rawValue, abstract: CommandName.export.summary,
+        discussion: """
+            The format is the file name's: .png (ink on transparent, drawn by the canvas's renderer, stylus-canvas, \
+            which must be installed) or .svg (written by stylusd itself). The size is the area the tablet maps to \
+            (the monitors the running canvas covers, else 1600 pixels wide at the tablet's proportions) unless \
+            --width and --height give one, each \
+            \(ExportFormat.sideRange.lowerBound)-\(ExportFormat.sideRange.upperBound). The drawing is not changed.
+            """)
+    @Argument(help: "The file to write, ending in .png or .svg.", completion: .file(extensions: ["png", "svg"])) var file: String
+    @Option(help: "The picture's width in pixels (with --height).") var width: Int?
+    @Option(help: "The picture's height in pixels (with --width).") var height: Int?
+    @OptionGroup var socket: SocketOption
+    @Flag(help: "Print the daemon's JSON result.") var json = false
+
+    func validate() throws {
+        guard ExportFormat(path: file) != nil else {
+            throw ValidationError("cannot tell the format of \"\(file)\": name a file ending in .png or .svg")
+        }
+        guard (width == nil) == (height == nil) else { throw ValidationError("--width and --height go together") }
+        for (name, value) in [("--width", width), ("--height", height)] {
+            if let value, !ExportFormat.sideRange.contains(value) {
+                throw ValidationError("\(name) takes \(ExportFormat.sideRange.lowerBound) to \(ExportFormat.sideRange.upperBound) pixels, not \(value)")
+            }
+        }
+    }
+
+    func run() throws {
+        let path = absolutePath(file)
+        try client { () throws(StylusClientError) in
+            let response = try socket.connect().send(.export(path: path, width: width, height: height))
+            emit(json ? stylusctl.json(try response.raw()) : describeExport(try response.typed(ExportResult.self)))
+        }
+    }
+}
+
+/// `stylusctl submit`: keeps the drawing as a PNG in the export folder, then clears and minimizes.
+struct SubmitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: CommandName.submit.rawValue, abstract: CommandName.submit.summary,
+        discussion: """
+            The PNG goes to [canvas] export_dir, by default $XDG_PICTURES_DIR/stylusd (~/Pictures/stylusd), \
+            named by the local date and time. The canvas event says "result":"submitted" with the file's path; \
+            `undo` brings the strokes back.
+            """)
+    @OptionGroup var socket: SocketOption
+    @Flag(help: "Print the daemon's JSON result.") var json = false
+
+    func run() throws {
+        try client { () throws(StylusClientError) in
+            let response = try socket.connect().send(.submit)
+            emit(json ? stylusctl.json(try response.raw()) : describeExport(try response.typed(ExportResult.self)))
+        }
+    }
+}
+
+func describeExport(_ r: ExportResult) -> String {
+    "\(r.path): \(r.format.uppercased()) \(r.width)×\(r.height), \(counted(r.strokeCount, "stroke"))\(r.hasContent ? "" : " (no ink: the picture is blank)")"
+}
+
+/// The daemon's working folder is not ours: a relative name is made absolute here.
+func absolutePath(_ path: String) -> String {
+    if path.hasPrefix("/") { return path }
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    guard getcwd(&buffer, buffer.count) != nil else { return path }
+    let cwd = String(cString: buffer)
+    return (cwd == "/" ? "" : cwd) + "/" + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
+}
