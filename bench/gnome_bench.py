@@ -14,7 +14,12 @@
   and never shown, first opened with the strokes drawn, open again after the toggles, and
   after `gnome-extensions disable stylus-canvas@stylusd` (the subtraction the issue asks
   for; gnome-shell gives little back on a disable, so it is a floor, not the cost); and
-  before, after and 10 s after each inking session.
+  over each inking session and, for reference, over 15 s of an animating client window
+  (weston-simple-shm) with the canvas minimized: before, after, and held (after glibc
+  returned its freed pages: malloc_trim(0) called in the shell through gdb, also before
+  each, when gdb is installed). llvmpipe rasterizes on the shell's own thread
+  (LP_NUM_THREADS=0): its rasterizer threads queue frames when they fall behind, up to 64
+  kept for good, which made the shell's memory differ by up to 290 MiB between runs here.
 - idle: gnome-shell's context switches (the threads alive at both ends) and CPU time, two
   5 s windows after 3 s of quiet, canvas minimized and open with no pen, against the same
   shell with the extension disabled (the Shell's own wakeups).
@@ -231,8 +236,26 @@ class ReplayDaemon(gst.Daemon):
             time.sleep(0.05)
 
 
+def trimmed_mib(pid):
+    """gnome-shell's VmRSS once glibc has returned the pages it freed (malloc_trim(0) through
+    gdb), or None without gdb: what the shell still holds, not what it once reached."""
+    if not shutil.which("gdb"):
+        return None
+    subprocess.run(["gdb", "-p", str(pid), "-batch", "-ex", "call (int)malloc_trim(0)"],
+                   capture_output=True, timeout=60)
+    return rss_kib(pid) / 1024
+
+
+def memory_row(rss, held):
+    row = f"gnome-shell VmRSS before {rss[0]:.1f}, after {rss[1]:.1f} ({rss[1] - rss[0]:+.1f}), 10 s later {rss[2]:.1f} MiB"
+    if None not in held:
+        row += f", held {held[1] - held[0]:+.1f} MiB ({held[0]:.1f} -> {held[1]:.1f} after malloc_trim)"
+    return row
+
+
 def ink_cost(pid, state, segments):
     """gnome-shell's CPU time from the session's first tip-down to 0.5 s after its last stroke ended."""
+    held = [trimmed_mib(pid)]
     rss = [rss_kib(pid) / 1024]
     with ReplayDaemon(state=state) as d:
         before = len(d.request("strokes")["strokes"])
@@ -251,7 +274,8 @@ def ink_cost(pid, state, segments):
         d.minimize_and_wait()
         time.sleep(10)
         rss.append(rss_kib(pid) / 1024)
-    return before, points, spent, wall, spent / segments, rss
+    held.append(trimmed_mib(pid))
+    return before, points, spent, wall, spent / segments, rss, held
 
 
 def bench_ink(args, pid, report):
@@ -262,11 +286,32 @@ def bench_ink(args, pid, report):
     # The first session also pays for the memory gnome-shell grows then (page faults): the 16
     # strokes again after the many is the comparison.
     for state in (ot.drawn_state(), many_strokes_state(args.scratch), ot.drawn_state()):
-        before, points, spent, wall, per, rss = ink_cost(pid, state, segments)
+        before, points, spent, wall, per, rss, held = ink_cost(pid, state, segments)
         rows.append(f"over {before} strokes ({points} points) {per:.2f} ms per segment ({spent:.0f} ms CPU in {wall:.1f} s; "
-                    f"gnome-shell VmRSS before {rss[0]:.1f}, after {rss[1]:.1f}, minimized 10 s later {rss[2]:.1f} MiB)")
+                    f"{memory_row(rss, held)})")
     print(f"stylus-canvas@stylusd inking: gnome-shell CPU per pen segment, {segments} segments in {ob.INK_ROWS} strokes "
           f"at 200/s: " + "; ".join(rows), flush=True)
+
+
+def bench_reference(args, pid, report):
+    """What the Shell's own compositing costs: 15 s of a client window redrawn at every frame
+    (weston-simple-shm), the canvas minimized, as long as an inking session."""
+    if not shutil.which("weston-simple-shm"):
+        raise ot.Failure("no weston-simple-shm (weston's clients)")
+    held = [trimmed_mib(pid)]
+    rss = [rss_kib(pid) / 1024]
+    client = subprocess.Popen(["weston-simple-shm"], env=SHELL.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        time.sleep(15)
+        rss.append(rss_kib(pid) / 1024)
+    finally:
+        client.terminate()
+        client.wait()
+    time.sleep(10)
+    rss.append(rss_kib(pid) / 1024)
+    held.append(trimmed_mib(pid))
+    print(f"reference: an animating client window (weston-simple-shm) for 15 s, the canvas minimized: {memory_row(rss, held)}",
+          flush=True)
 
 
 def bench_without(args, pid, report):
@@ -318,7 +363,7 @@ def main():
     try:
         gst.HERE = probe_helper(args.scratch)     # the suite's shell, with the probing helper
         try:
-            SHELL = gst.SHELL = gst.GnomeShell(runtime, args.extension)
+            SHELL = gst.SHELL = gst.GnomeShell(runtime, args.extension, env={"LP_NUM_THREADS": "0"})
         except ot.Failure as error:
             print(f"GNOME bench: NOT MEASURED: {error}", flush=True)
             return 0
@@ -327,7 +372,7 @@ def main():
         report["rss never shown"] = rss_mib(pid)
         # A part that cannot be measured says why; a benchmark never fails the build.
         # The baseline comes before the inking: gnome-shell does not give back what that run grows.
-        for part, run in (("toggle", bench_toggle), ("without", bench_without), ("ink", bench_ink)):
+        for part, run in (("toggle", bench_toggle), ("without", bench_without), ("reference", bench_reference), ("ink", bench_ink)):
             if args.only in ("", part):
                 try:
                     run(args, pid, report)

@@ -82,8 +82,18 @@ function drawsWhole(tool) {
 
 // ---------------------------------------------------------------- the renderer
 
+// A rectangle of pixels {x0, y0, x1, y1}, or null for none.
+function union(a, b) {
+    if (!a)
+        return b;
+    if (!b)
+        return a;
+    return {x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1)};
+}
+
 // Where ink lands on one monitor: normalized (x, y) at (x·W, y·H) of the area
-// the tablet maps to, less the monitor's place in it.
+// the tablet maps to, less the monitor's place in it. Each method that changes
+// a layer returns the rectangle it changed, for the actors to show.
 class InkLayers {
     constructor(width, height, geometry) {
         this.width = width;
@@ -91,6 +101,9 @@ class InkLayers {
         this.geometry = geometry;
         this.finished = new Cairo.ImageSurface(Cairo.Format.ARGB32, width, height);
         this.live = new Cairo.ImageSurface(Cairo.Format.ARGB32, width, height);
+        // Where each layer may hold ink: a clear touches only that, so the
+        // pages of a layer's untouched rows are never made resident.
+        this.inked = new Map([[this.finished, null], [this.live, null]]);
     }
 
     pixel(p) {
@@ -101,23 +114,46 @@ class InkLayers {
         return referenceWidth(style, a, b) * this.geometry.width / REFERENCE_WIDTH;
     }
 
+    // Room around a point of `style` for its round caps, antialiasing and an arrow's wings.
+    around(p, style) {
+        const [x, y] = this.pixel(p);
+        const full = {pressure: 1};
+        const r = this.lineWidth(style, full, full) * 2 + 14;
+        return {x0: x - r, y0: y - r, x1: x + r, y1: y + r};
+    }
+
+    strokeBox(stroke) {
+        let box = null;
+        for (const p of stroke.points)
+            box = union(box, this.around(p, stroke.style));
+        return box;
+    }
+
     clear(surface) {
+        const box = this.inked.get(surface);
+        if (!box)
+            return null;
         const cr = new Cairo.Context(surface);
         cr.setOperator(Cairo.Operator.CLEAR);
-        cr.paint();
+        cr.rectangle(Math.floor(box.x0), Math.floor(box.y0), Math.ceil(box.x1 - box.x0) + 1, Math.ceil(box.y1 - box.y0) + 1);
+        cr.fill();
         cr.$dispose();
+        this.inked.set(surface, null);
+        return box;
     }
 
     redrawFinished(strokes) {
-        this.clear(this.finished);
+        let damage = this.clear(this.finished);
         for (const s of strokes)
-            this.draw(s, this.finished);
+            damage = union(damage, this.draw(s, this.finished));
+        return damage;
     }
 
     redrawLive(strokes) {
-        this.clear(this.live);
+        let damage = this.clear(this.live);
         for (const s of strokes)
-            this.draw(s, this.live);
+            damage = union(damage, this.draw(s, this.live));
+        return damage;
     }
 
     setInk(cr, style) {
@@ -136,17 +172,22 @@ class InkLayers {
 
     // A segment of a stroke in progress; the eraser's clears the finished layer too.
     drawLiveSegment(a, b, style) {
+        const box = union(this.around(a, style), this.around(b, style));
         for (const surface of style.tool === 'eraser' ? [this.live, this.finished] : [this.live]) {
             const cr = new Cairo.Context(surface);
             this.setInk(cr, style);
             this.segment(cr, a, b, style);
             cr.$dispose();
+            this.inked.set(surface, union(this.inked.get(surface), box));
         }
+        return box;
     }
 
     draw(stroke, surface) {
         if (stroke.points.length < 2)
-            return;
+            return null;
+        const box = this.strokeBox(stroke);
+        this.inked.set(surface, union(this.inked.get(surface), box));
         const cr = new Cairo.Context(surface);
         this.setInk(cr, stroke.style);
         if (drawsWhole(stroke.style.tool)) {
@@ -156,6 +197,7 @@ class InkLayers {
                 this.segment(cr, stroke.points[i - 1], stroke.points[i], stroke.style);
         }
         cr.$dispose();
+        return box;
     }
 
     segment(cr, a, b, style) {
@@ -447,12 +489,16 @@ class DaemonLink {
 // ---------------------------------------------------------------- one monitor
 
 // The canvas on one monitor: a container above every window (top chrome, never
-// in the Shell's input region) holding the finished layer, the stroke in
-// progress and a ring per hovering tool as actors of their own. Only what
-// changed is painted again: a pen sample repaints the live layer's actor, which
-// covers just the strokes in progress, and a hover moves a ring's actor without
-// painting at all (a full-screen repaint per sample cost gnome-shell a frame
-// buffer each time, gigabytes while the pen drew).
+// in the Shell's input region) holding the ink as a grid of tiles and a ring per
+// hovering tool. A tile shows its square of both layers, the finished strokes
+// and the strokes in progress over them; a change repaints only the tiles it
+// touches, and a tile exists only once ink has reached it. The Shell gives each
+// repaint of an St.DrawingArea a new pixel buffer and a new texture of the
+// actor's size: square tiles of one size keep those allocations small and
+// alike, so the Shell's allocator reuses what it freed, where a full-screen or
+// a resized actor left its heap a little larger each time.
+const TILE = 128;
+
 class MonitorCanvas {
     constructor(monitor, geometry, shown, hover) {
         this.box = new St.Widget({
@@ -461,71 +507,56 @@ class MonitorCanvas {
             layout_manager: new Clutter.FixedLayout(),
         });
         this.layers = new InkLayers(monitor.width, monitor.height, geometry);
-        this.finishedArea = new St.DrawingArea({x: 0, y: 0, width: monitor.width, height: monitor.height});
-        this.finishedArea.connect('repaint', a => this.paint(a, this.layers.finished, 0, 0));
-        this.liveArea = new St.DrawingArea({x: 0, y: 0, width: 1, height: 1, visible: false});
-        this.liveArea.connect('repaint', a => this.paint(a, this.layers.live, this.liveArea.x, this.liveArea.y));
-        this.box.add_child(this.finishedArea);
-        this.box.add_child(this.liveArea);
+        this.columns = Math.ceil(monitor.width / TILE);
+        this.tiles = new Array(this.columns * Math.ceil(monitor.height / TILE)).fill(null);
         this.rings = new Map();
         this.hover = hover;
         Main.layoutManager.addTopChrome(this.box, {affectsInputRegion: false, trackFullscreen: false});
     }
 
-    paint(area, surface, x, y) {
-        const cr = area.get_context();
-        cr.setOperator(Cairo.Operator.SOURCE);
-        cr.setSourceSurface(surface, -x, -y);
-        cr.paint();
-        cr.$dispose();
-    }
-
-    finishedChanged() {
-        this.finishedArea.queue_repaint();
-    }
-
-    // The live layer's actor covers `strokes` (what it shows now).
-    fitLive(strokes) {
-        let box = null;
-        for (const stroke of strokes)
-            for (const p of stroke.points)
-                box = this.grown(box, p, stroke.style);
-        this.placeLive(box);
-    }
-
-    // A segment was drawn into the live layer: its actor grows to cover it.
-    liveSegment(a, b, style) {
-        let box = this.liveBox;
-        box = this.grown(box, a, style);
-        box = this.grown(box, b, style);
-        this.placeLive(box);
-        if (style.tool === 'eraser')
-            this.finishedChanged();
-    }
-
-    grown(box, p, style) {
-        const [x, y] = this.layers.pixel(p);
-        const full = {pressure: 1};
-        const width = this.layers.lineWidth(style, full, full);
-        // Room for round caps, antialiasing and an arrow's wings.
-        const r = width * 2 + 14;
+    // The pixels in `box` changed in either layer.
+    damage(box) {
         if (!box)
-            return {x0: x - r, y0: y - r, x1: x + r, y1: y + r};
-        return {x0: Math.min(box.x0, x - r), y0: Math.min(box.y0, y - r), x1: Math.max(box.x1, x + r), y1: Math.max(box.y1, y + r)};
+            return;
+        const c0 = Math.max(0, Math.floor(box.x0 / TILE)), c1 = Math.min(this.columns - 1, Math.floor(box.x1 / TILE));
+        const r0 = Math.max(0, Math.floor(box.y0 / TILE)), r1 = Math.min(this.tiles.length / this.columns - 1, Math.floor(box.y1 / TILE));
+        for (let r = r0; r <= r1; r++) {
+            for (let c = c0; c <= c1; c++) {
+                const i = r * this.columns + c;
+                if (this.tiles[i])
+                    this.tiles[i].queue_repaint();
+                else
+                    this.tiles[i] = this.newTile(c * TILE, r * TILE);
+            }
+        }
     }
 
-    placeLive(box) {
-        this.liveBox = box;
-        const x0 = box ? Math.max(0, Math.floor(box.x0)) : 0, y0 = box ? Math.max(0, Math.floor(box.y0)) : 0;
-        const x1 = box ? Math.min(this.layers.width, Math.ceil(box.x1)) : 0, y1 = box ? Math.min(this.layers.height, Math.ceil(box.y1)) : 0;
-        if (x1 <= x0 || y1 <= y0) {
-            this.liveArea.hide();
-            return;
-        }
-        this.liveArea.set_position(x0, y0);
-        this.liveArea.set_size(x1 - x0, y1 - y0);
-        this.liveArea.show();
-        this.liveArea.queue_repaint();
+    newTile(x, y) {
+        const tile = new St.DrawingArea({
+            x, y, width: Math.min(TILE, this.layers.width - x), height: Math.min(TILE, this.layers.height - y),
+        });
+        tile.connect('repaint', a => {
+            const cr = a.get_context();
+            cr.setOperator(Cairo.Operator.SOURCE);
+            cr.setSourceSurface(this.layers.finished, -x, -y);
+            cr.paint();
+            cr.setOperator(Cairo.Operator.OVER);
+            cr.setSourceSurface(this.layers.live, -x, -y);
+            cr.paint();
+            cr.$dispose();
+        });
+        // Below the rings.
+        this.box.insert_child_at_index(tile, 0);
+        return tile;
+    }
+
+    // Both layers emptied: the tiles go with their buffers.
+    clear() {
+        this.layers.clear(this.layers.finished);
+        this.layers.clear(this.layers.live);
+        for (const tile of this.tiles)
+            tile?.destroy();
+        this.tiles.fill(null);
     }
 
     // A ring where each tool hovers or touches, moved rather than painted again.
@@ -558,12 +589,6 @@ class MonitorCanvas {
             const [x, y] = this.layers.pixel(point);
             ring.set_position(Math.round(x - size / 2), Math.round(y - size / 2));
         }
-    }
-
-    repaintAll() {
-        this.finishedArea.queue_repaint();
-        if (this.liveArea.visible)
-            this.liveArea.queue_repaint();
     }
 
     destroy() {
@@ -619,9 +644,8 @@ class StylusCanvas {
         const x1 = Math.max(...monitors.map(m => m.x + m.width)), y1 = Math.max(...monitors.map(m => m.y + m.height));
         this.surfaces = monitors.map(m => {
             const s = new MonitorCanvas(m, {x: m.x - x0, y: m.y - y0, width: x1 - x0, height: y1 - y0}, this.shown, this.hover);
-            s.layers.redrawFinished(this.book.finished);
-            s.layers.redrawLive(this.book.liveStrokes);
-            s.fitLive(this.book.liveStrokes);
+            s.damage(s.layers.redrawFinished(this.book.finished));
+            s.damage(s.layers.redrawLive(this.book.liveStrokes));
             return s;
         });
         // The area the tablet maps to: what an export draws at when it is given no size.
@@ -687,12 +711,8 @@ class StylusCanvas {
                 this.fetchStrokes();
             } else if (e.stroke_count === 0 && (this.book.finished.length > 0 || this.book.liveStrokes.length > 0)) {
                 this.book.clear();
-                for (const s of this.surfaces) {
-                    s.layers.clear(s.layers.finished);
-                    s.layers.clear(s.layers.live);
-                    s.fitLive([]);
-                    s.finishedChanged();
-                }
+                for (const s of this.surfaces)
+                    s.clear();
             } else if (e.stroke_count !== this.book.finished.length && !this.fetching) {
                 this.fetchStrokes();
             }
@@ -724,10 +744,8 @@ class StylusCanvas {
                 if (change === 'redrawLive') {
                     this.redrawLive();
                 } else if (change) {
-                    for (const s of this.surfaces) {
-                        s.layers.drawLiveSegment(...change.segment);
-                        s.liveSegment(...change.segment);
-                    }
+                    for (const s of this.surfaces)
+                        s.damage(s.layers.drawLiveSegment(...change.segment));
                 }
             }
             if (this.book.lasers.length > lasers)
@@ -761,8 +779,7 @@ class StylusCanvas {
 
     redrawLive() {
         for (const s of this.surfaces) {
-            s.layers.redrawLive(this.book.liveStrokes);
-            s.fitLive(this.book.liveStrokes);
+            s.damage(s.layers.redrawLive(this.book.liveStrokes));
         }
     }
 
@@ -782,17 +799,18 @@ class StylusCanvas {
                 points: s.points.map(p => ({x: p[0], y: p[1], pressure: p[2]})),
             }));
             const {finished, liveChanged} = this.book.reconcile(strokes, rebuild);
+            // Each tile repainted once, for both layers' changes.
             for (const s of this.surfaces) {
+                let damage = null;
                 if (finished === 'rebuild')
-                    s.layers.redrawFinished(this.book.finished);
+                    damage = s.layers.redrawFinished(this.book.finished);
                 else if (finished !== 'unchanged')
                     for (const stroke of this.book.finished.slice(finished[0], finished[1]))
-                        s.layers.draw(stroke, s.layers.finished);
-                if (finished !== 'unchanged')
-                    s.finishedChanged();
+                        damage = union(damage, s.layers.draw(stroke, s.layers.finished));
+                if (liveChanged)
+                    damage = union(damage, s.layers.redrawLive(this.book.liveStrokes));
+                s.damage(damage);
             }
-            if (liveChanged)
-                this.redrawLive();
             log_(`strokes: ${strokes.length}`);
             if (this.fetchAgain) {
                 this.fetchAgain = false;
@@ -830,7 +848,6 @@ class StylusCanvas {
             log_('presented');
         for (const s of this.surfaces) {
             s.box.show();
-            s.repaintAll();
             s.box.ease({
                 opacity: 255, duration: FADE_MS, mode: Clutter.AnimationMode.LINEAR,
                 onStopped: () => {

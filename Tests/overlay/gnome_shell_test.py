@@ -47,7 +47,7 @@ TOP_BAR = 40
 class GnomeShell:
     """One headless GNOME Shell with the extension and the test helper enabled."""
 
-    def __init__(self, runtime, extension):
+    def __init__(self, runtime, extension, env=None):
         self.runtime = runtime
         home = os.path.join(runtime, "home")
         data = os.path.join(home, ".local", "share", "gnome-shell", "extensions")
@@ -59,6 +59,7 @@ class GnomeShell:
         self.env.update(XDG_RUNTIME_DIR=runtime, HOME=home, XDG_CONFIG_HOME=os.path.join(home, ".config"),
                         XDG_DATA_HOME=os.path.join(home, ".local", "share"), GSETTINGS_BACKEND="keyfile",
                         STYLUSD_SOCKET=self.stylusd_socket, STYLUS_CANVAS_VERBOSE="1", NO_AT_BRIDGE="1")
+        self.env.update(env or {})
         system_bus = os.path.join(runtime, "system_bus_socket")
         self.system_bus = subprocess.Popen(["dbus-daemon", "--session", f"--address=unix:path={system_bus}", "--nofork"],
                                            env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
