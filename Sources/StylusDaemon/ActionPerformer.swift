@@ -52,7 +52,7 @@ final class ActionPerformer {
             return withDevices { $0.press(chord) }
         case .click(let button):
             return withDevices { $0.click(button) }
-        case .toggleCanvas, .togglePrecision, .undo, .redo, .style, .clearCanvas, .openCanvas, .minimizeCanvas, .none:
+        case .toggleCanvas, .togglePrecision, .undo, .redo, .style, .palette, .clearCanvas, .openCanvas, .minimizeCanvas, .none:
             return nil   // the engine's own
         }
     }

@@ -180,10 +180,13 @@ public struct StatusResult: Codable, Equatable, Sendable {
         public var tool: String
         public var color: String
         public var width: Double
-        public init(_ style: StrokeStyle) {
+        /// Whether the canvas shows its palette while open; absent from a daemon before the palette.
+        public var palette: Bool?
+        public init(_ style: StrokeStyle, palette: Bool? = nil) {
             tool = style.tool.rawValue
             color = style.color.hex
             width = style.width
+            self.palette = palette
         }
         public var style: StrokeStyle { StrokeStyle(tool: DrawingTool(name: tool), color: StrokeColor(hex: color) ?? .red, width: width) }
     }

@@ -126,6 +126,8 @@ extension CommandName {
         case .undo: StateCommand<UndoKind>.self
         case .redo: StateCommand<RedoKind>.self
         case .tool: ToolCommand.self
+        case .palette: PaletteCommand.self
+        case .paletteRegions: nil   // stylus-canvas's report of where its palette is
         case .strokes: Strokes.self
         case .precision: PrecisionCommand.self
         case .subscribe: Watch.self
