@@ -182,12 +182,17 @@ public struct StatusResult: Codable, Equatable, Sendable {
         public var width: Double
         /// Whether the canvas shows its palette while open; absent from a daemon before the palette.
         public var palette: Bool?
-        public init(_ style: StrokeStyle, palette: Bool? = nil) {
+        /// The colours `color:next` goes round (`[canvas] palette`), which the palette shows.
+        public var colors: [String]?
+        public init(_ style: StrokeStyle, palette: Bool? = nil, colors: [StrokeColor]? = nil) {
             tool = style.tool.rawValue
             color = style.color.hex
             width = style.width
             self.palette = palette
+            self.colors = colors?.map(\.hex)
         }
+        /// The palette's colours, where the daemon says.
+        public var paletteColors: [StrokeColor]? { colors?.compactMap(StrokeColor.init(hex:)) }
         public var style: StrokeStyle { StrokeStyle(tool: DrawingTool(name: tool), color: StrokeColor(hex: color) ?? .red, width: width) }
     }
 

@@ -14,8 +14,11 @@ struct CanvasStyleConfigTests {
             width = 12.5
             palette = ["#000000", "#ffffff", "#3465a4"]
             eraser = "stroke"
+            show_palette = "always"
             """)
         #expect(c.eraser == .stroke)
+        #expect(c.showPalette == .always && Engine(config: c).paletteShown)
+        #expect(try ConfigFileTests.load("").showPalette == .onRequest, "the palette shows on request unless the file says otherwise")
         #expect(try ConfigFileTests.load("").eraser == .pixel, "the eraser clears pixels unless the file says otherwise")
         #expect(c.style == StrokeStyle(tool: .highlighter, color: StrokeColor(hex: "#edd400")!, width: 12.5))
         #expect(c.palette.map(\.hex) == ["#000000", "#ffffff", "#3465a4"])
@@ -33,6 +36,8 @@ struct CanvasStyleConfigTests {
         ("palette = [\"red\"]", "canvas.palette", "expected 1 to 16 colours"),
         ("eraser = \"strokes\"", "canvas.eraser", "unknown eraser \"strokes\"; use \"pixel\" or \"stroke\""),
         ("eraser = 1", "canvas.eraser", "expected a string, found integer"),
+        ("show_palette = \"sometimes\"", "canvas.show_palette", "unknown value \"sometimes\"; use \"on-request\" or \"always\""),
+        ("show_palette = true", "canvas.show_palette", "expected a string, found bool"),
     ])
     func aBadValueNamesItsKeyAndWhatIsAccepted(line: String, key: String, message: String) {
         guard let error = ConfigFileTests.error("[canvas]\n\(line)\n") else {
