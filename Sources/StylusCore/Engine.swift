@@ -300,7 +300,8 @@ public struct Engine: Sendable {
         // Field by field: a copy of the whole DeviceState costs retains on every pen event.
         effects.output.append(.frame(PenFrame(device: id, kind: kind, inProximity: devices[i].tool != nil, tipDown: devices[i].tipDown,
                                               x: devices[i].axes.x, y: devices[i].axes.y,
-                                              adjustedX: devices[i].adjustedX, adjustedY: devices[i].adjustedY, time: time)))
+                                              adjustedX: devices[i].adjustedX, adjustedY: devices[i].adjustedY, time: time,
+                                              onPalette: devices[i].onPalette)))
     }
 
     /// Appends what an output joining now must know beyond the next inputs:

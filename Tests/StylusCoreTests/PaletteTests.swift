@@ -38,6 +38,15 @@ struct PaletteTests {
         #expect(h.engine.canvas.strokes.count == 1 && h.engine.canvas.strokes[0].style.color == Self.blue)
     }
 
+    @Test func theOutputsFramesSayTheTipIsOnThePaletteUntilItLifts() {
+        var h = Self.withPalette()
+        h.stroke(at: 100, through: Self.onBlue)
+        let tap = h.frames.filter { $0.time >= EngineHarness.us(100) }
+        #expect(tap.map(\.onPalette) == [true, true, true, false], "tip-down, two motions on the palette, the lift")
+        h.stroke(at: 200, through: CanvasTests.line)
+        #expect(h.frames.filter { $0.time >= EngineHarness.us(200) }.allSatisfy { !$0.onPalette })
+    }
+
     @Test func aToolButtonAndAWidthStepSelect() {
         var h = Self.withPalette()
         h.stroke(at: 100, through: [(0.07, 0.95, 0.5)])
