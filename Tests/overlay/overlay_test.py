@@ -634,6 +634,26 @@ def palette_swatches(width=WIDTH, height=HEIGHT):
     return [(int(side / 2 + side * i + side / 2), int(y)) for i in range(len(PALETTE))]
 
 
+def check_palette_swatches(image, width=WIDTH, height=HEIGHT):
+    """Each swatch in its exact colour where the layout puts it."""
+    for (x, y), hex_colour in zip(palette_swatches(width, height), PALETTE):
+        want = tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+        got = pixel(image, x, y)
+        check(all(abs(a - b) <= 2 for a, b in zip(got, want)), f"the swatch of {hex_colour} at {(x, y)} is {got}")
+
+
+def check_a_tap_picked_blue(tools, watcher, request, lead_in):
+    """After the recording's tap on the blue swatch: a tool event from the pen, and the
+    stroke that follows, the only one, blue. Returns the strokes."""
+    tools.sock.settimeout(lead_in + 10)
+    e = tools.next_event()
+    check(e["event"] == "tool" and e["source"] == "pen" and e["color"] == "#3465a4", f"the tap's event: {e}")
+    watcher.wait(lambda e: e["event"] == "stroke", 10, "the stroke after the tap")
+    strokes = request("strokes")["strokes"]
+    check(len(strokes) == 1 and strokes[0]["color"] == "#3465a4", f"strokes after the tap: {[(x['color'], len(x['points'])) for x in strokes]}")
+    return strokes
+
+
 def palette_recording(root, tap, stroke, lead_in):
     """The 22HDT pen, in proximity at once; after `lead_in` s a tap at `tap` (window pixels
     of the 1280x800 screen the tablet maps to), then a stroke through `stroke`."""
@@ -690,19 +710,11 @@ def test_the_palette_shows_its_swatches_and_a_pen_tap_picks_the_next_strokes_col
             check(time.monotonic() - started < lead_in - 1, f"the canvas was ready {time.monotonic() - started:.1f} s after the start, "
                   f"too late for the tap at {lead_in} s")
             image = DESKTOP_SESSION.screenshot()
-            for (x, y), hex_colour in zip(swatches, PALETTE):
-                want = tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
-                got = pixel(image, x, y)
-                check(all(abs(a - b) <= 2 for a, b in zip(got, want)), f"the swatch of {hex_colour} at {(x, y)} is {got}")
+            check_palette_swatches(image)
             left_of_row = (swatches[0][0] - 14, swatches[0][1])
             check(pixel(image, *left_of_row) != DESKTOP, f"no palette strip behind the swatches at {left_of_row}")
             # The tap: the colour changes, from the pen, and nothing is drawn.
-            tools.sock.settimeout(lead_in + 10)
-            e = tools.next_event()
-            check(e["event"] == "tool" and e["source"] == "pen" and e["color"] == "#3465a4", f"the tap's event: {e}")
-            s.watcher.wait(lambda e: e["event"] == "stroke", 10, "the stroke after the tap")
-            strokes = s.request("strokes")["strokes"]
-            check(len(strokes) == 1 and strokes[0]["color"] == "#3465a4", f"strokes after the tap: {[(x['color'], len(x['points'])) for x in strokes]}")
+            strokes = check_a_tap_picked_blue(tools, s.watcher, s.request, lead_in)
             first = strokes[0]["points"][0]
             check(abs(first[0] * WIDTH - stroke[0][0]) < 3, f"the stroke does not begin where the pen drew it: {first}")
             since = time.monotonic()
