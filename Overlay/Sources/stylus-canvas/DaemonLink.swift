@@ -143,7 +143,7 @@ final class DaemonLink: Sendable {
                 for _ in 0..<2 {
                     do throws(StylusClientError) {
                         if state.connection == nil { state.connection = try StylusConnection(path: path) }
-                        _ = try state.connection!.request(.paletteRegions(regions), as: StatusResult.self)
+                        _ = try state.connection!.reportPalette(regions)
                         state.sent = generation
                         failure = nil
                         break
