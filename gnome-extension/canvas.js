@@ -342,6 +342,151 @@ class StrokeBook {
     }
 }
 
+// ---------------------------------------------------------------- the palette
+
+// CanvasModel's PaletteLayout, number for number, so the palette sits where
+// stylus-canvas puts it: one row in the bottom-left corner of a monitor, the
+// colours, the tools, width - and +; a button's side 4.5 % of the monitor's
+// shorter side (24-64 px), half a side of margin around the row and its groups.
+const DEFAULT_PALETTE = ['#d61a1c', '#f57900', '#edd400', '#4e9a06', '#3465a4', '#75507b', '#000000', '#ffffff'];
+
+function paletteButtons(colors, width, height) {
+    const groups = [
+        colors.map(color => ({kind: 'color', color, select: `color:${color.toLowerCase()}`})),
+        TOOLS.map(tool => ({kind: 'tool', tool, select: `tool:${tool}`})),
+        [{kind: 'narrower', select: 'width:-'}, {kind: 'wider', select: 'width:+'}],
+    ];
+    const count = groups.reduce((n, g) => n + g.length, 0);
+    if (count === 0 || width <= 0 || height <= 0)
+        return [];
+    let side = Math.min(Math.max(Math.min(width, height) * 0.045, 24), 64);
+    side = Math.min(side, width / (count + 2.5));
+    const margin = side / 2, y = height - margin - side;
+    let x = margin;
+    const buttons = [];
+    for (const group of groups) {
+        for (const b of group) {
+            buttons.push(Object.assign({x, y, size: side}, b));
+            x += side;
+        }
+        x += margin;
+    }
+    return buttons;
+}
+
+// The buttons in the tablet's coordinates, for `palette-regions`: the inverse of
+// InkLayers.pixel (a window pixel (px, py) is ((px + x) / width, (py + y) / height)
+// of the area the tablet maps to); cut to that area.
+function paletteRegions(buttons, geometry) {
+    const regions = [];
+    for (const b of buttons) {
+        const x0 = Math.max(0, (b.x + geometry.x) / geometry.width), y0 = Math.max(0, (b.y + geometry.y) / geometry.height);
+        const x1 = Math.min(1, (b.x + b.size + geometry.x) / geometry.width), y1 = Math.min(1, (b.y + b.size + geometry.y) / geometry.height);
+        if (x1 > x0 && y1 > y0)
+            regions.push({x: x0, y: y0, width: x1 - x0, height: y1 - y0, select: b.select});
+    }
+    return regions;
+}
+
+// The glyphs of stylus-canvas's InkLayers+Palette.swift, drawn into a box of side `s` at (x, y).
+function drawPaletteButton(cr, b, x, y, selected) {
+    const s = b.size, inset = s * 0.18;
+    const bx = x + inset, by = y + inset, bw = s - 2 * inset, bh = s - 2 * inset;
+    const at = (u, v) => [bx + u * bw, by + v * bh];
+    const white = width => {
+        cr.setSourceRGBA(0.95, 0.95, 0.95, 1);
+        cr.setLineWidth(width);
+    };
+    const line = (u0, v0, u1, v1) => {
+        cr.moveTo(...at(u0, v0));
+        cr.lineTo(...at(u1, v1));
+    };
+    if (selected) {
+        cr.rectangle(x + 2, y + 2, s - 4, s - 4);
+        cr.setSourceRGBA(1, 1, 1, 1);
+        cr.setLineWidth(2.5);
+        cr.stroke();
+    }
+    cr.newPath();
+    cr.setLineCap(Cairo.LineCap.ROUND);
+    if (b.kind === 'color') {
+        const c = parseColor(b.color);
+        cr.rectangle(bx, by, bw, bh);
+        cr.setSourceRGBA(c[0], c[1], c[2], 1);
+        cr.fillPreserve();
+        cr.setSourceRGBA(0.6, 0.6, 0.6, 1);
+        cr.setLineWidth(1);
+        cr.stroke();
+    } else if (b.kind === 'tool') {
+        switch (b.tool) {
+        case 'pen':
+            white(2);
+            cr.moveTo(...at(0.05, 0.7));
+            cr.curveTo(...at(0.35, -0.1), ...at(0.6, 1.1), ...at(0.95, 0.3));
+            cr.stroke();
+            break;
+        case 'highlighter':
+            cr.setSourceRGBA(0.93, 0.83, 0, 0.6);
+            cr.setLineWidth(bh * 0.35);
+            cr.setLineCap(Cairo.LineCap.BUTT);
+            line(0.05, 0.55, 0.95, 0.45);
+            cr.stroke();
+            break;
+        case 'eraser':
+            white(1.5);
+            cr.rectangle(bx + bw * 0.1, by + bh * 0.3, bw * 0.8, bh * 0.4);
+            cr.stroke();
+            cr.rectangle(bx + bw * 0.1, by + bh * 0.3, bw * 0.3, bh * 0.4);
+            cr.fill();
+            break;
+        case 'laser':
+            cr.arc(bx + bw / 2, by + bh / 2, bw * 0.42, 0, 2 * Math.PI);
+            cr.setSourceRGBA(1, 0.2, 0.2, 0.35);
+            cr.fill();
+            cr.arc(bx + bw / 2, by + bh / 2, bw * 0.18, 0, 2 * Math.PI);
+            cr.setSourceRGBA(1, 0.15, 0.15, 1);
+            cr.fill();
+            break;
+        case 'line':
+            white(2);
+            line(0.1, 0.9, 0.9, 0.1);
+            cr.stroke();
+            cr.arc(...at(0.1, 0.9), 2.5, 0, 2 * Math.PI);
+            cr.fill();
+            cr.arc(...at(0.9, 0.1), 2.5, 0, 2 * Math.PI);
+            cr.fill();
+            break;
+        case 'arrow':
+            white(2);
+            line(0.1, 0.9, 0.9, 0.1);
+            line(0.9, 0.1, 0.45, 0.15);
+            line(0.9, 0.1, 0.85, 0.55);
+            cr.stroke();
+            break;
+        case 'rectangle':
+            white(2);
+            cr.rectangle(bx + bw * 0.05, by + bh * 0.2, bw * 0.9, bh * 0.6);
+            cr.stroke();
+            break;
+        case 'ellipse':
+            white(2);
+            cr.save();
+            cr.translate(bx + bw / 2, by + bh / 2);
+            cr.scale(bw * 0.47, bh * 0.33);
+            cr.arc(0, 0, 1, 0, 2 * Math.PI);
+            cr.restore();
+            cr.stroke();
+            break;
+        }
+    } else {
+        white(2.5);
+        line(0.15, 0.5, 0.85, 0.5);
+        if (b.kind === 'wider')
+            line(0.5, 0.15, 0.5, 0.85);
+        cr.stroke();
+    }
+}
+
 // ---------------------------------------------------------------- the daemon
 
 // One connection: requests with ids, and the subscribed events on the same
@@ -509,6 +654,9 @@ class MonitorCanvas {
         this.layers = new InkLayers(monitor.width, monitor.height, geometry);
         this.columns = Math.ceil(monitor.width / TILE);
         this.tiles = new Array(this.columns * Math.ceil(monitor.height / TILE)).fill(null);
+        this.monitor = monitor;
+        this.geometry = geometry;
+        this.palette = {buttons: [], style: null, area: null};
         this.rings = new Map();
         this.hover = hover;
         Main.layoutManager.addTopChrome(this.box, {affectsInputRegion: false, trackFullscreen: false});
@@ -591,6 +739,50 @@ class MonitorCanvas {
         }
     }
 
+    // The palette's own actor, over the ink: only the strip, painted when the style changes.
+    setPalette(buttons, style) {
+        const p = this.palette;
+        if (p.style && sameStyle(style, p.style) && JSON.stringify(buttons) === JSON.stringify(p.buttons))
+            return;
+        p.buttons = buttons;
+        p.style = style;
+        if (buttons.length === 0) {
+            if (p.area) {
+                p.area.destroy();
+                p.area = null;
+            }
+            return;
+        }
+        const pad = buttons[0].size / 6;
+        const x0 = buttons[0].x - pad, y0 = buttons[0].y - pad;
+        const x1 = Math.max(...buttons.map(b => b.x + b.size)) + pad, y1 = Math.max(...buttons.map(b => b.y + b.size)) + pad;
+        if (!p.area) {
+            p.area = new St.DrawingArea();
+            p.area.connect('repaint', a => this.paintPalette(a));
+            this.box.add_child(p.area);
+        }
+        p.origin = [Math.floor(x0), Math.floor(y0)];
+        p.area.set_position(...p.origin);
+        p.area.set_size(Math.ceil(x1) - p.origin[0], Math.ceil(y1) - p.origin[1]);
+        p.strip = [x0, y0, x1 - x0, y1 - y0];
+        p.area.queue_repaint();
+    }
+
+    paintPalette(area) {
+        const p = this.palette;
+        const cr = area.get_context();
+        const [ox, oy] = p.origin;
+        const [x, y, w, h] = p.strip;
+        cr.rectangle(x - ox, y - oy, w, h);
+        cr.setSourceRGBA(0.16, 0.16, 0.18, 0.88);
+        cr.fill();
+        for (const b of p.buttons) {
+            const selected = (b.kind === 'color' && b.color.toLowerCase() === p.style.color.toLowerCase()) || (b.kind === 'tool' && b.tool === p.style.tool);
+            drawPaletteButton(cr, b, b.x - ox, b.y - oy, selected);
+        }
+        cr.$dispose();
+    }
+
     destroy() {
         Main.layoutManager.removeChrome(this.box);
         this.box.destroy();
@@ -610,6 +802,9 @@ class StylusCanvas {
         this.connected = false;
         this.generation = 0;
         this.currentStyle = makeStyle('pen');
+        this.paletteShown = false;
+        this.paletteColors = DEFAULT_PALETTE;
+        this.reportedRegions = null;
         this.fetching = false;
         this.fetchAgain = false;
         this.rebuildOnNextFetch = false;
@@ -653,6 +848,7 @@ class StylusCanvas {
         this.updateReactive();
         if (this.connected)
             this.reportOverlay();
+        this.updatePalette();
     }
 
     reportOverlay() {
@@ -660,6 +856,25 @@ class StylusCanvas {
         if (this.area && this.area.width > 0 && this.area.height > 0)
             Object.assign(report, this.area);
         this.link.request('overlay', report);
+    }
+
+    // The palette on the first monitor, drawn while the daemon says it shows; its
+    // buttons go to the daemon, which sees every tap, on this link's connection
+    // (the daemon forgets them when it closes, as when the extension is disabled).
+    updatePalette() {
+        const first = this.surfaces[0];
+        if (!first)
+            return;
+        const buttons = paletteButtons(this.paletteColors, first.monitor.width, first.monitor.height);
+        first.setPalette(this.paletteShown ? buttons : [], this.currentStyle);
+        for (const s of this.surfaces.slice(1))
+            s.setPalette([], this.currentStyle);
+        const regions = paletteRegions(buttons, first.geometry);
+        const text = JSON.stringify(regions);
+        if (!this.connected || text === this.reportedRegions)
+            return;
+        this.reportedRegions = text;
+        this.link.request('palette-regions', {regions}, () => log_(`palette: ${regions.length} regions reported`));
     }
 
     destroySurface(s) {
@@ -678,6 +893,12 @@ class StylusCanvas {
             if (status.tool)
                 this.currentStyle = makeStyle(status.tool.tool, status.tool.color, status.tool.width);
             this.reportOverlay();
+            this.paletteShown = !!(status.tool && status.tool.palette);
+            if (status.tool && Array.isArray(status.tool.colors) && status.tool.colors.length > 0)
+                this.paletteColors = status.tool.colors;
+            // A daemon that restarted knows no regions.
+            this.reportedRegions = null;
+            this.updatePalette();
             if (update.again || status.canvas.stroke_count !== this.book.finished.length)
                 this.fetchStrokes();
             this.follow(status.canvas.state);
@@ -729,6 +950,8 @@ class StylusCanvas {
             break;
         case 'tool':
             this.currentStyle = makeStyle(e.tool, e.color, e.width);
+            this.paletteShown = !!e.palette;
+            this.updatePalette();
             break;
         case 'pen': {
             if (!this.shown)

@@ -110,6 +110,15 @@ def main(stylusd):
             section("`submit`", s.take(), "Writes a PNG into the export folder, named by the local date and time, then ends the "
                     "drawing as `submitted` (the file's path on the first event), clears and minimizes.")
             s.send('{"id":"undo-4","cmd":"undo"}'); s.take()
+        s.send('{"id":"palette-1","cmd":"palette","action":"show"}', events=1, until=lambda m: m["event"] == "tool")
+        section("`palette`", s.take(), "`action` is `show`, `hide` or `toggle`; subscribers of `tool` get the event, with `palette`.")
+        s.send('{"id":"palette-2","cmd":"palette-regions","regions":[{"x":0,"y":0.93,"width":0.03,"height":0.05,"select":"color:#3465a4"},'
+               '{"x":0.03,"y":0.93,"width":0.03,"height":0.05,"select":"width:+"}]}')
+        section("`palette-regions`", s.take(), "What a canvas sends, on a connection it keeps open (the regions go when it closes): "
+                "where its palette's buttons are in the tablet's coordinates, and what each selects.")
+        s.send('{"id":"palette-3","cmd":"palette-regions","regions":[{"x":0.99,"y":0,"width":0.05,"height":0.05,"select":"width:+"}]}')
+        section("`palette-regions` with a bad region", s.take(), "Named by its index; the regions held stay.")
+        s.send('{"id":"palette-4","cmd":"palette","action":"hide"}', events=1, until=lambda m: m["event"] == "tool"); s.take()
         s.send('{"id":14,"cmd":"unsubscribe","topics":["precision","device"]}'); section("`unsubscribe`", s.take())
         s.send('{"id":15,"cmd":"subscribe","topics":["pen"]}', events=3, until=lambda m: m["event"] in ("pen", "proximity", "dropped"))
         section("The `pen` topic", s.take(), "Per-sample pen data, with the precision-adjusted position.")

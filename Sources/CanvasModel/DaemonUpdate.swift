@@ -9,6 +9,9 @@ public enum DaemonUpdate: Sendable, Equatable {
     case connected(canvas: CanvasState, strokeCount: Int, capturesPen: Bool, pens: [PenSurface], style: InkStyle, again: Bool)
     /// A `tool` event: the style the next stroke gets.
     case style(InkStyle)
+    /// After `connected` and each `tool` event: whether the canvas shows its
+    /// palette, and its colours (nil: the daemon did not say; keep the last).
+    case palette(shown: Bool, colors: [InkColor]?)
     /// A pen came or went (a `device` event, then `status`): the pens' surfaces now.
     case pens([PenSurface])
     /// An `output` event: the daemon started or stopped capturing the pen.

@@ -162,6 +162,9 @@ public final class StylusConnection {
     public func tool(_ tool: DrawingTool? = nil, color: StrokeColor? = nil, width: Double? = nil) throws(StylusClientError) -> StatusResult {
         try request(.tool(tool: tool, color: color, width: width))
     }
+    public func palette(_ action: PaletteRequest) throws(StylusClientError) -> StatusResult { try request(.palette(action)) }
+    /// Where a canvas's palette is; the daemon keeps it while this connection stays open.
+    public func reportPalette(_ regions: [PaletteRegion]) throws(StylusClientError) -> StatusResult { try request(.paletteRegions(regions)) }
     public func reload() throws(StylusClientError) -> StatusResult { try request(.reload) }
     public func precision(_ action: PrecisionRequest) throws(StylusClientError) -> StatusResult { try request(.precision(action)) }
     public func output(_ mode: OutputChoice) throws(StylusClientError) -> StatusResult { try request(.output(mode)) }

@@ -121,7 +121,8 @@ public enum ConfigParserChild {
               var output = reader.object("output"), let preset = reader.string("preset"),
               let setInFile = reader.array("setInFile", { $0.string.flatMap(PresetSetting.init(rawValue:)) }),
               let palette = reader.array("palette", { $0.string.flatMap(StrokeColor.init(hex:)) }),
-              let eraser = reader.string("eraser").flatMap(EraserMode.init(rawValue:)) else { return nil }
+              let eraser = reader.string("eraser").flatMap(EraserMode.init(rawValue:)),
+              let showPalette = reader.string("showPalette").flatMap(PaletteVisibility.init(rawValue:)) else { return nil }
         if var style = reader.object("style") {
             guard let tool = style.string("tool").flatMap(DrawingTool.init(rawValue:)),
                   let color = style.string("color").flatMap(StrokeColor.init(hex:)), let width = style.double("width"), style.isDone else { return nil }
@@ -134,6 +135,7 @@ public enum ConfigParserChild {
         guard reader.isDone else { return nil }
         config.palette = palette
         config.eraser = eraser
+        config.showPalette = showPalette
         config.doublePressIntervalMS = interval
         config.debounceMS = debounce
         config.transitionMS = transition

@@ -118,7 +118,7 @@ extension ConfigParserChild {
                 }
             }
         }
-        if let canvas = subtable("canvas", allowed: ["max_points", "max_strokes", "tool", "color", "width", "palette", "eraser", "export_dir"]) {
+        if let canvas = subtable("canvas", allowed: ["max_points", "max_strokes", "tool", "color", "width", "palette", "eraser", "export_dir", "show_palette"]) {
             if let v = integer(canvas, "max_points", "canvas.max_points") { config.canvasLimits.maxPoints = v }
             if let v = integer(canvas, "max_strokes", "canvas.max_strokes") { config.canvasLimits.maxStrokes = v }
             var style = StrokeStyle()
@@ -169,6 +169,13 @@ extension ConfigParserChild {
                     config.eraser = mode
                 } else {
                     report("canvas.eraser", "\(value.string.map { "unknown eraser \"\($0)\"" } ?? "expected a string, found \(value.typeName)"); use \(EraserMode.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")) (pixel: clears the ink under its path; stroke: removes each stroke it touches)")
+                }
+            }
+            if let value = canvas["show_palette"] {
+                if let name = value.string, let visibility = PaletteVisibility(rawValue: name) {
+                    config.showPalette = visibility
+                } else {
+                    report("canvas.show_palette", "\(value.string.map { "unknown value \"\($0)\"" } ?? "expected a string, found \(value.typeName)"); use \(PaletteVisibility.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")) (on-request: after a palette action or command; always: whenever the canvas is open)")
                 }
             }
         }

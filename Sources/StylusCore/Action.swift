@@ -17,6 +17,8 @@ public enum Action: Hashable, Sendable {
     /// Changes the style of the next stroke: `tool:NAME`, `tool:previous`,
     /// `color:#RRGGBB`, `color:next`, `color:previous`, `width:+`, `width:-`.
     case style(StyleRequest)
+    /// Shows the canvas's palette, or hides it (`palette`).
+    case palette
     case clearCanvas
     case openCanvas
     case minimizeCanvas
@@ -43,7 +45,7 @@ public enum Action: Hashable, Sendable {
     public var isPerformedByShell: Bool {
         switch self {
         case .preset, .exec, .key, .click, .submit: true
-        case .toggleCanvas, .togglePrecision, .undo, .redo, .style, .clearCanvas, .openCanvas, .minimizeCanvas, .discard, .none: false
+        case .toggleCanvas, .togglePrecision, .undo, .redo, .style, .palette, .clearCanvas, .openCanvas, .minimizeCanvas, .discard, .none: false
         }
     }
 
@@ -58,6 +60,7 @@ public enum Action: Hashable, Sendable {
         case .style(.previousTool): .tool
         case .style(.wider), .style(.narrower): .width
         case .style: .color
+        case .palette: .palette
         case .clearCanvas: .clearCanvas
         case .openCanvas: .openCanvas
         case .minimizeCanvas: .minimizeCanvas
@@ -87,6 +90,7 @@ public enum Action: Hashable, Sendable {
         case tool
         case color
         case width
+        case palette
         case preset
         case exec
         case key
@@ -134,6 +138,7 @@ public enum Action: Hashable, Sendable {
             case .tool: "next strokes' tool: \(DrawingTool.allCases.map(\.rawValue).joined(separator: "|"))|previous"
             case .color: "next strokes' colour: #RRGGBB|next|previous (the palette)"
             case .width: "next strokes' width a step up (+) or down (-)"
+            case .palette: "shows or hides the canvas's palette"
             case .clearCanvas: "removes every stroke"
             case .openCanvas: "opens the canvas"
             case .minimizeCanvas: "minimizes the canvas"
@@ -190,6 +195,7 @@ public enum Action: Hashable, Sendable {
             case .minimizeCanvas: return .success(.minimizeCanvas)
             case .submit: return .success(.submit)
             case .discard: return .success(.discard)
+            case .palette: return .success(.palette)
             case .none?: return .success(.none)
             case let form? where form.argument != nil:
                 return .failure(ActionError("\(text) needs \(form.argument!) after a colon, e.g. \"\(form.example)\""))

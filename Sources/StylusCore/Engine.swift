@@ -19,6 +19,10 @@ public enum Command: Equatable, Sendable {
     case submit(path: String, source: ChangeSource = .command)
     /// Ends the drawing as `cancelled`: an undoable clear and, if open, a minimize.
     case discard
+    /// Shows or hides the canvas's palette.
+    case palette(PaletteRequest)
+    /// Where the canvas's palette is (the canvas reports it; empty: nowhere).
+    case paletteRegions([PaletteRegion])
     case precision(PrecisionRequest)
 }
 
@@ -48,6 +52,9 @@ struct DeviceState {
     var reportedScale = 1.0
     /// Index into `canvas.strokes` of the stroke this pen is drawing.
     var recordingStroke: Int?
+    /// The tip went down on the palette: until it lifts, this contact selected
+    /// and draws nothing, even where it slides off the palette.
+    var onPalette = false
 
     init(id: DeviceID, info: DeviceInfo) {
         self.id = id
@@ -69,6 +76,13 @@ public struct Engine: Sendable {
     /// `.pendingCleared` so the output can write the press then. Off, the
     /// rule and its events are exactly the same; only that report is missing.
     public var withholdsPresses = false
+    /// A `palette` action or command asked for the palette (see `paletteShown`).
+    public private(set) var paletteRequested = false
+    /// Where the canvas's palette is, as it last reported.
+    public private(set) var paletteRegions: [PaletteRegion] = []
+
+    /// Whether the canvas shows its palette while open.
+    public var paletteShown: Bool { config.showPalette == .always || paletteRequested }
 
     var devices: [DeviceState] = []
     /// Points reserved per stroke at tip-down: about 1.3 s at 200 Hz.
@@ -94,6 +108,15 @@ public struct Engine: Sendable {
         intervalUS = Microseconds(config.doublePressIntervalMS) * 1000
         debounceUS = Microseconds(config.debounceMS) * 1000
         updateFullness()
+    }
+
+    /// Replaces the configuration, and tells the canvases (a `tool` event) when
+    /// `[canvas] show_palette` changing shows or hides the palette.
+    public mutating func reconfigure(_ config: EngineConfig, at time: Microseconds, into effects: inout Effects) {
+        let shown = paletteShown
+        reconfigure(config)
+        guard paletteShown != shown else { return }
+        effects.events.append(.tool(ToolEvent(style: canvas.style, palette: paletteShown, source: .command, time: time)))
     }
 
     /// Restores persisted state (a restart); never mid-transition.
@@ -198,7 +221,7 @@ public struct Engine: Sendable {
             devices[i].adjustedX = axes.x
             devices[i].adjustedY = axes.y
             updatePrecision(device: i, at: time, into: &effects)
-            startStroke(device: i, at: time, into: &effects)
+            if !tapPalette(device: i, at: time, into: &effects) { startStroke(device: i, at: time, into: &effects) }
             emitSample(device: i, at: time, into: &effects)
 
         case .tipUp(let id, let axes):
@@ -284,7 +307,8 @@ public struct Engine: Sendable {
         // Field by field: a copy of the whole DeviceState costs retains on every pen event.
         effects.output.append(.frame(PenFrame(device: id, kind: kind, inProximity: devices[i].tool != nil, tipDown: devices[i].tipDown,
                                               x: devices[i].axes.x, y: devices[i].axes.y,
-                                              adjustedX: devices[i].adjustedX, adjustedY: devices[i].adjustedY, time: time)))
+                                              adjustedX: devices[i].adjustedX, adjustedY: devices[i].adjustedY, time: time,
+                                              onPalette: devices[i].onPalette)))
     }
 
     /// Appends what an output joining now must know beyond the next inputs:
@@ -321,6 +345,13 @@ public struct Engine: Sendable {
             return endDrawing(.submitted, path: path, source: source, at: time, into: &effects)
         case .discard:
             return endDrawing(.cancelled, path: nil, source: .command, at: time, into: &effects)
+        case .palette(let request):
+            return setPalette(request, source: .command, at: time, into: &effects)
+        case .paletteRegions(let regions):
+            // Not a change anyone is told of: only the tip-downs that follow read it.
+            if regions == paletteRegions { return .unchanged(reason: "the palette already has these \(counted(regions.count, "region"))") }
+            paletteRegions = regions
+            return .done
         case .precision(let request):
             let wanted: Bool = switch request {
             case .enable: true
@@ -388,6 +419,8 @@ public struct Engine: Sendable {
             outcome = Self.doublePressOutcome(redo(source: source, at: time, into: &effects))
         case .style(let request):
             outcome = Self.doublePressOutcome(changeStyle(request, source: source, at: time, into: &effects))
+        case .palette:
+            outcome = Self.doublePressOutcome(setPalette(.toggle, source: source, at: time, into: &effects))
         case .clearCanvas:
             outcome = Self.doublePressOutcome(clearCanvas(source: source, at: time, into: &effects))
         case .openCanvas:
@@ -654,14 +687,43 @@ public struct Engine: Sendable {
         case .success(let style):
             if style.tool != canvas.style.tool { canvas.previousTool = canvas.style.tool }
             canvas.style = style
-            effects.events.append(.tool(ToolEvent(style: style, source: source, time: time)))
+            effects.events.append(.tool(ToolEvent(style: style, palette: paletteShown, source: source, time: time)))
             effects.stateChanged = true
             return .done
         }
     }
 
+    private mutating func setPalette(_ request: PaletteRequest, source: ChangeSource, at time: Microseconds, into effects: inout Effects) -> CommandOutcome {
+        let wanted = switch request {
+        case .show: true
+        case .hide: false
+        case .toggle: !paletteShown
+        }
+        if wanted == paletteShown { return .unchanged(reason: "the palette is already \(wanted ? "shown" : "hidden")") }
+        if !wanted, config.showPalette == .always {
+            return .refused(reason: "the palette always shows ([canvas] show_palette = \"always\"); set it to \"on-request\" to hide it")
+        }
+        paletteRequested = wanted
+        effects.events.append(.tool(ToolEvent(style: canvas.style, palette: paletteShown, source: source, time: time)))
+        return .done
+    }
+
+    /// A tip-down on the open canvas's shown palette selects what the region
+    /// under it selects (as a `tool:`, `color:` or `width:` action from the pen
+    /// would) and marks the contact as no ink. True when it was such a tap.
+    private mutating func tapPalette(device i: Int, at time: Microseconds, into effects: inout Effects) -> Bool {
+        guard canvas.state == .open, paletteShown, !paletteRegions.isEmpty else { return false }
+        let x = devices[i].axes.x, y = devices[i].axes.y
+        guard let region = paletteRegions.last(where: { $0.contains(x: x, y: y) }) else { return false }
+        devices[i].onPalette = true
+        // Tapping what is already chosen changes nothing and is still no stroke.
+        _ = changeStyle(region.selection, source: .pen, at: time, into: &effects)
+        return true
+    }
+
     private mutating func startStroke(device i: Int, at time: Microseconds, into effects: inout Effects) {
-        guard canvas.state == .open, devices[i].recordingStroke == nil, let tool = devices[i].tool ?? devices[i].lastTool else { return }
+        guard canvas.state == .open, devices[i].recordingStroke == nil, !devices[i].onPalette,
+              let tool = devices[i].tool ?? devices[i].lastTool else { return }
         guard !canvas.isFull else { return }
         if canvas.strokes.count >= config.canvasLimits.maxStrokes {
             markFull(.strokes, at: time, into: &effects)
@@ -775,6 +837,7 @@ public struct Engine: Sendable {
 
     private mutating func lift(device i: Int, at time: Microseconds, into effects: inout Effects) {
         devices[i].tipDown = false
+        devices[i].onPalette = false
         devices[i].adjustedX = devices[i].axes.x
         devices[i].adjustedY = devices[i].axes.y
         endStroke(device: i, at: time, into: &effects)
@@ -871,7 +934,8 @@ public struct Engine: Sendable {
         guard publishesSamples else { return }
         let d = devices[i]
         effects.samples.append(PenSample(
-            device: d.id, tool: (d.tool ?? d.lastTool)?.type ?? .pen, axes: d.axes, tipDown: d.tipDown,
+            // A tap on the palette reads as a tip in the air: no canvas draws live ink for it.
+            device: d.id, tool: (d.tool ?? d.lastTool)?.type ?? .pen, axes: d.axes, tipDown: d.tipDown && !d.onPalette,
             adjustedX: d.adjustedX, adjustedY: d.adjustedY, scale: d.tipDown && precisionEnabled ? d.scale : 1, time: time))
     }
 }

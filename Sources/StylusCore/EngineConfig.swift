@@ -57,6 +57,8 @@ public struct EngineConfig: Equatable, Sendable, Codable {
     public var palette = StyleRequest.defaultPalette
     /// What an eraser stroke takes away (`[canvas] eraser`).
     public var eraser = EraserMode.pixel
+    /// When the canvas shows its palette (`[canvas] show_palette`).
+    public var showPalette = PaletteVisibility.onRequest
     /// The style a daemon starts with when no drawing was saved (`[canvas]` tool, color,
     /// width); nil when the file sets none. A saved drawing keeps its own current style.
     public var style: StrokeStyle?

@@ -49,9 +49,13 @@ public struct PenFrame: Equatable, Sendable {
     public var adjustedX: Double
     public var adjustedY: Double
     public var time: Microseconds
+    /// The tip is down on the canvas's palette: the touch selected, and an
+    /// output that passes the pen on must not let the desktop see it touch.
+    public var onPalette: Bool
 
     public init(device: DeviceID, kind: Kind, inProximity: Bool, tipDown: Bool, x: Double, y: Double,
-                adjustedX: Double, adjustedY: Double, time: Microseconds) {
+                adjustedX: Double, adjustedY: Double, time: Microseconds, onPalette: Bool = false) {
+        self.onPalette = onPalette
         self.device = device
         self.kind = kind
         self.inProximity = inProximity

@@ -58,9 +58,11 @@ public enum StyleRequest: Hashable, Sendable {
     static func describe(_ width: Double) -> String { width == width.rounded() ? String(Int(width)) : String(width) }
 }
 
-/// The style changed: what every canvas draws the next stroke with.
+/// The style changed, or the palette came or went: what every canvas draws
+/// the next stroke with, and whether it shows the palette.
 public struct ToolEvent: Equatable, Sendable {
     public var style: StrokeStyle
+    public var palette: Bool
     public var source: ChangeSource
     public var time: Microseconds
 }

@@ -132,16 +132,29 @@ final class CommandHandler {
 
     /// Decodes and answers one line; `topics` is the asking client's
     /// subscription, `peer` its process (the kernel's word, SO_PEERCRED).
-    func answer(_ line: [UInt8], topics: inout Set<Topic>, now: Int64, peer: pid_t? = nil) -> Answer {
+    /// `client` is the asking connection's number, so that what a client
+    /// set for as long as it is connected (the palette's regions) goes with it.
+    func answer(_ line: [UInt8], topics: inout Set<Topic>, now: Int64, peer: pid_t? = nil, client: Int? = nil) -> Answer {
         switch Request.decode(line) {
         case .failure(let failure):
             return .now(Response.failure(id: failure.id, failure.error))
         case .success(let request):
-            return execute(request, topics: &topics, now: now, peer: peer)
+            return execute(request, topics: &topics, now: now, peer: peer, client: client)
         }
     }
 
-    func execute(_ request: Request, topics: inout Set<Topic>, now: Int64, peer: pid_t? = nil) -> Answer {
+    /// The connection whose palette regions the engine holds.
+    private var paletteOwner: Int?
+
+    /// A client disconnected: a palette it reported is gone with its canvas,
+    /// so a tap there draws again instead of selecting from a palette nobody shows.
+    func clientLeft(_ client: Int, now: Int64) {
+        guard paletteOwner == client else { return }
+        paletteOwner = nil
+        _ = engine.perform(.paletteRegions([]), at: now, into: &effects)
+    }
+
+    func execute(_ request: Request, topics: inout Set<Topic>, now: Int64, peer: pid_t? = nil, client: Int? = nil) -> Answer {
         let id = request.id
         switch request.command {
         case .status: return .now(status(id))
@@ -154,6 +167,10 @@ final class CommandHandler {
         case .redo: return .now(perform(.redo, id, now))
         case .tool(nil, nil, nil): return .now(status(id))
         case .tool(let tool, let color, let width): return .now(perform(.style(.set(tool: tool, color: color, width: width)), id, now))
+        case .palette(let request): return .now(perform(.palette(request), id, now))
+        case .paletteRegions(let regions):
+            paletteOwner = regions.isEmpty ? nil : client
+            return .now(perform(.paletteRegions(regions), id, now))
         case .precision(let action): return .now(perform(.precision(action), id, now))
         case .export(let path, let width, let height): return .export(id: id, .file(path: path, width: width, height: height))
         case .submit:
@@ -198,7 +215,7 @@ final class CommandHandler {
     /// again with nothing changed is the bytes of the last one, not a new
     /// encoding (a client polling status, or a reload loop, costs a copy).
     private struct StatusKey: Equatable {
-        var canvas: CanvasState, strokes: Int, points: Int, full: Bool, hasContent: Bool, style: StrokeStyle
+        var canvas: CanvasState, strokes: Int, points: Int, full: Bool, hasContent: Bool, style: StrokeStyle, palette: Bool
         var precisionEnabled: Bool, precisionActive: Bool
         var devices: [DeviceID], buttonOnlyReason: String?
         var config: EngineConfig
@@ -213,7 +230,7 @@ final class CommandHandler {
         let c = engine.canvas
         let output = outputStatus()
         let overlay = runningOverlay
-        let key = StatusKey(canvas: c.state, strokes: c.strokes.count, points: c.pointCount, full: c.isFull, hasContent: c.hasContent, style: c.style,
+        let key = StatusKey(canvas: c.state, strokes: c.strokes.count, points: c.pointCount, full: c.isFull, hasContent: c.hasContent, style: c.style, palette: engine.paletteShown,
                             precisionEnabled: engine.precisionEnabled, precisionActive: engine.precisionActive,
                             devices: engine.deviceIDs, buttonOnlyReason: buttonOnlyReason, config: engine.config,
                             output: output, overlay: overlay, changed: changed, reason: reason,
@@ -279,10 +296,10 @@ final class CommandHandler {
     // MARK: Deferred answers
 
     /// Puts a parsed configuration in place; the running one stays on failure.
-    func applyReload(_ outcome: Result<EngineConfig, ConfigError>) {
+    func applyReload(_ outcome: Result<EngineConfig, ConfigError>, now: Int64 = 0) {
         switch outcome {
         case .success(let config):
-            engine.reconfigure(config)
+            engine.reconfigure(config, at: now, into: &effects)
             log("configuration reloaded: interval \(config.doublePressIntervalMS) ms, debounce \(config.debounceMS) ms, transition \(config.transitionMS) ms")
         case .failure(let error):
             log("reload failed, keeping the running configuration: \(error)")

@@ -180,7 +180,7 @@ public final class Daemon {
     func answerWaitingLines(_ client: ClientConnection) {
         var budget = ClientConnection.answersPerTurn
         while budget > 0, client.closeReason == nil, let line = client.nextLineToAnswer() {
-            switch handler.answer(line, topics: &client.topics, now: monotonicMicroseconds(), peer: client.peerPID) {
+            switch handler.answer(line, topics: &client.topics, now: monotonicMicroseconds(), peer: client.peerPID, client: client.number) {
             case .now(let response):
                 client.send(response, kind: .response)
             case .afterReload(let id):
@@ -217,7 +217,8 @@ public final class Daemon {
         guard !finished.isEmpty else { return }
         // Only the newest outcome is applied; earlier ones in the batch read the same or an older file.
         let previousOutput = handler.engine.config.output
-        handler.applyReload(finished.last!.1)
+        handler.applyReload(finished.last!.1, now: monotonicMicroseconds())
+        publish()   // a tool event when show_palette changed
         var outputChanged = false
         if case .success(let config) = finished.last!.1 {
             outputChanged = outputs.reload(previous: previousOutput, config: config)
@@ -289,6 +290,7 @@ public final class Daemon {
             }
             if reason != .closedItsSide { log("client \(client.number) disconnected: \(reason)") }
             probeWaiters.removeAll { $0.client === client }
+            handler.clientLeft(client.number, now: monotonicMicroseconds())
             return true
         }
     }

@@ -58,6 +58,10 @@ public struct CloneFilter: Sendable {
     /// The position the cursor should have while precision moves it, in device units.
     private var adjusted: (x: Int32, y: Int32)?
     public private(set) var captured = false
+    /// The engine's last frame: the tip is down on the canvas's palette.
+    private var onPalette = false
+    /// A BTN_TOUCH press held from the clone (a tap on the palette): its release is held too.
+    private var touchWithheld = false
 
     public init(device: DeviceID, description: DeviceDescription, engine: EngineConfig, filter: FilterConfig) {
         self.device = device
@@ -121,6 +125,7 @@ public struct CloneFilter: Sendable {
         case .frame(let f):
             guard f.device == device else { return }
             adjusted = f.isAdjusted ? (units(f.adjustedX, xInfo), units(f.adjustedY, yInfo)) : nil
+            onPalette = f.onPalette
         case .button(let d):
             guard d.device == device, let s = slot(of: d.button) else { return }
             decide(d, slot: s)
@@ -232,6 +237,20 @@ public struct CloneFilter: Sendable {
                 // The clone already has it so (a press the rule ignored): the kernel would drop it anyway.
                 if cloneHas(s) == (e.value != 0) { continue }
             }
+            // A tap on the palette selects; with capture off the desktop would
+            // otherwise click under it. No touch, and no pressure either: libinput
+            // takes a tablet's tip from its pressure where it has one.
+            if e.type == EV.key, e.code == BTN.touch {
+                if e.value != 0, onPalette {
+                    touchWithheld = true
+                    continue
+                }
+                if e.value == 0, touchWithheld {
+                    touchWithheld = false
+                    continue
+                }
+            }
+            if e.type == EV.abs, e.code == ABS.pressure, onPalette || touchWithheld { e.value = 0 }
             if e.type == EV.abs, e.code == ABS.x, let a = adjusted { e.value = a.x }
             if e.type == EV.abs, e.code == ABS.y, let a = adjusted { e.value = a.y }
             if e.type == EV.abs, e.code == ABS.x { wroteX = true }

@@ -86,6 +86,7 @@ extension EngineEvent {
             w.string("event", "tool")
             w.string("tool", e.style.tool.rawValue)
             w.string("color", e.style.color.hex)
+            w.bool("palette", e.palette)
             // As `status` writes it: 12, not 12.0.
             if e.style.width == e.style.width.rounded() { w.int("width", Int(e.style.width)) } else { w.double("width", e.style.width) }
             w.string("source", e.source.rawValue)
@@ -127,7 +128,7 @@ extension EngineEvent {
             if e.double { line += ", double press" }
             return line
         case .tool(let e):
-            return "\(seconds) tool \(e.style.tool.rawValue), \(e.style.color.hex), width \(e.style.width) (\(e.source.rawValue))"
+            return "\(seconds) tool \(e.style.tool.rawValue), \(e.style.color.hex), width \(e.style.width)\(e.palette ? ", palette shown" : "") (\(e.source.rawValue))"
         }
     }
 }

@@ -81,7 +81,7 @@ public enum Topic: String, CaseIterable, Codable, Sendable {
 /// derive from this list. Adding a command is a case here, its decoding in
 /// `ClientCommand.init(name:fields:)`, and its handler in the daemon.
 public enum CommandName: String, CaseIterable, Codable, Sendable {
-    case status, toggle, open, minimize, ack, strokes, clear, undo, redo, tool, export, submit, discard, precision, subscribe, unsubscribe, devices, reload, output, overlay
+    case status, toggle, open, minimize, ack, strokes, clear, undo, redo, tool, export, submit, discard, palette, paletteRegions = "palette-regions", precision, subscribe, unsubscribe, devices, reload, output, overlay
 
     /// The argument a command takes beyond `id` and `cmd`.
     public enum Argument: Sendable, Equatable {
@@ -97,6 +97,10 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case style
         /// `"path"` (absolute, ending in .png or .svg), optional `"width"` and `"height"`.
         case export
+        /// `"action"`: one of `PaletteRequest`'s values.
+        case paletteAction
+        /// `"regions"`: an array of `PaletteRegion` objects.
+        case paletteRegions
     }
 
     public var argument: Argument? {
@@ -107,6 +111,8 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case .overlay: .overlayReport
         case .tool: .style
         case .export: .export
+        case .palette: .paletteAction
+        case .paletteRegions: .paletteRegions
         default: nil
         }
     }
@@ -127,6 +133,8 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case .export: "Write the drawing to a PNG (as the canvas draws it) or an SVG file."
         case .submit: "Keep the drawing: save it as a PNG in the export directory, clear, minimize."
         case .discard: "Throw the drawing away: minimize and clear (undo brings it back)."
+        case .palette: "Show, hide or toggle the canvas's palette of tools, colours and widths."
+        case .paletteRegions: "Tell stylusd where the canvas's palette is (stylus-canvas sends it)."
         case .precision: "Enable, disable or toggle precision mode."
         case .subscribe: "Print events as they happen."
         case .unsubscribe: "Stop receiving events of some topics."
@@ -147,6 +155,8 @@ public enum ClientCommand: Equatable, Sendable {
     case export(path: String, width: Int?, height: Int?)
     /// No change: the current style; else the style with these parts changed.
     case tool(tool: DrawingTool?, color: StrokeColor?, width: Double?)
+    case palette(PaletteRequest)
+    case paletteRegions([PaletteRegion])
     case precision(PrecisionRequest)
     case subscribe([Topic])
     case unsubscribe([Topic])
@@ -168,6 +178,8 @@ public enum ClientCommand: Equatable, Sendable {
         case .export: .export
         case .submit: .submit
         case .discard: .discard
+        case .palette: .palette
+        case .paletteRegions: .paletteRegions
         case .devices: .devices
         case .reload: .reload
         case .precision: .precision
@@ -182,6 +194,12 @@ public enum ClientCommand: Equatable, Sendable {
     public var fields: [String: JSONValue] {
         switch self {
         case .precision(let request): ["action": .string(request.rawValue)]
+        case .palette(let request): ["action": .string(request.rawValue)]
+        case .paletteRegions(let regions):
+            ["regions": .array(regions.map { r in
+                .object(["x": .number(r.x), "y": .number(r.y), "width": .number(r.width), "height": .number(r.height),
+                         "select": .string(r.selectionText)])
+            })]
         case .subscribe(let topics), .unsubscribe(let topics): ["topics": .array(topics.map { .string($0.rawValue) })]
         case .output(let mode): ["mode": .string(mode.rawValue)]
         case .overlay(let report):
@@ -267,6 +285,13 @@ public enum ClientCommand: Equatable, Sendable {
             self = .export(path: path, width: width, height: height)
         case .submit: self = .submit
         case .discard: self = .discard
+        case .palette:
+            guard case .string(let action)? = fields["action"], let request = PaletteRequest(rawValue: action) else {
+                throw ProtocolError(code: .badRequest, message: "palette needs \"action\": \"show\", \"hide\" or \"toggle\"\(fields["action"].map { ", not \(Self.quoted($0))" } ?? "")")
+            }
+            self = .palette(request)
+        case .paletteRegions:
+            self = .paletteRegions(try Self.paletteRegions(fields["regions"]))
         case .devices: self = .devices
         case .reload: self = .reload
         case .precision:
@@ -305,6 +330,47 @@ public enum ClientCommand: Equatable, Sendable {
 }
 
 extension ClientCommand {
+    /// `palette-regions`'s `regions`, each checked; an error names the first
+    /// bad region by its index and field, with the value it had.
+    static func paletteRegions(_ value: JSONValue?) throws(ProtocolError) -> [PaletteRegion] {
+        func bad(_ message: String) -> ProtocolError { ProtocolError(code: .badRequest, message: message) }
+        guard case .array(let items)? = value else {
+            throw bad("palette-regions needs \"regions\": an array of up to \(PaletteRegion.maxCount) objects with x, y, width, height (the tablet's normalised coordinates, 0-1) and select (tool:NAME, color:#RRGGBB, width:+ or width:-); [] for no palette\(value.map { ", not \(quoted($0))" } ?? "")")
+        }
+        guard items.count <= PaletteRegion.maxCount else {
+            throw bad("\"regions\" holds \(items.count) regions; at most \(PaletteRegion.maxCount)")
+        }
+        let fieldNames = ["x", "y", "width", "height", "select"]
+        var regions: [PaletteRegion] = []
+        for (i, item) in items.enumerated() {
+            guard case .object(let region) = item else { throw bad("regions[\(i)] must be an object, not \(quoted(item))") }
+            if let unknown = region.keys.sorted().first(where: { !fieldNames.contains($0) }) {
+                throw bad("regions[\(i)] has an unknown field \"\(unknown)\"; its fields are \(fieldNames.joined(separator: ", "))")
+            }
+            var numbers: [Double] = []
+            for name in fieldNames.dropLast() {
+                let isSize = name == "width" || name == "height"
+                guard case .number(let n)? = region[name], n.isFinite, isSize ? (n > 0 && n <= 1) : (0...1).contains(n) else {
+                    let range = isSize ? "above 0 and at most 1" : "from 0 to 1"
+                    throw bad("regions[\(i)].\(name) must be a number \(range) (the tablet's normalised coordinates), \(region[name].map { "not \(quoted($0))" } ?? "and is missing")")
+                }
+                numbers.append(n)
+            }
+            let (x, y, width, height) = (numbers[0], numbers[1], numbers[2], numbers[3])
+            // A little slack: the canvas converts from pixels, and a right edge may round past 1.
+            if x + width > 1.000001 { throw bad("regions[\(i)] reaches past the tablet's right edge: x \(quoted(.number(x))) + width \(quoted(.number(width))) is more than 1") }
+            if y + height > 1.000001 { throw bad("regions[\(i)] reaches past the tablet's bottom edge: y \(quoted(.number(y))) + height \(quoted(.number(height))) is more than 1") }
+            guard case .string(let text)? = region["select"] else {
+                throw bad("regions[\(i)].select must be a string: tool:NAME, color:#RRGGBB, width:+ or width:-, \(region["select"].map { "not \(quoted($0))" } ?? "and is missing")")
+            }
+            switch PaletteRegion.selection(text) {
+            case .success(let selection): regions.append(PaletteRegion(x: x, y: y, width: width, height: height, selection: selection))
+            case .failure(let error): throw bad("regions[\(i)].select: \(error.message)")
+            }
+        }
+        return regions
+    }
+
     /// A request's value as its JSON reads, for an error that names it: "brush" with its quotes, 0, 10000, 2.5.
     static func quoted(_ value: JSONValue) -> String {
         switch value {

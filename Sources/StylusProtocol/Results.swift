@@ -180,11 +180,19 @@ public struct StatusResult: Codable, Equatable, Sendable {
         public var tool: String
         public var color: String
         public var width: Double
-        public init(_ style: StrokeStyle) {
+        /// Whether the canvas shows its palette while open; absent from a daemon before the palette.
+        public var palette: Bool?
+        /// The colours `color:next` goes round (`[canvas] palette`), which the palette shows.
+        public var colors: [String]?
+        public init(_ style: StrokeStyle, palette: Bool? = nil, colors: [StrokeColor]? = nil) {
             tool = style.tool.rawValue
             color = style.color.hex
             width = style.width
+            self.palette = palette
+            self.colors = colors?.map(\.hex)
         }
+        /// The palette's colours, where the daemon says.
+        public var paletteColors: [StrokeColor]? { colors?.compactMap(StrokeColor.init(hex:)) }
         public var style: StrokeStyle { StrokeStyle(tool: DrawingTool(name: tool), color: StrokeColor(hex: color) ?? .red, width: width) }
     }
 

@@ -92,6 +92,11 @@ extension StatusResult {
                 $0.key("tool")
                 $0.object { o in
                     o.key("color"); o.string(tool.color)
+                    if let colors = tool.colors {
+                        o.key("colors")
+                        o.array(colors) { a, c in a.string(c) }
+                    }
+                    if let palette = tool.palette { o.key("palette"); o.bool(palette) }
                     o.key("tool"); o.string(tool.tool)
                     o.key("width"); o.double(tool.width)
                 }

@@ -19,7 +19,7 @@ enum StatusPart {
     init(_ command: ClientCommand) {
         switch command {
         case .toggle, .open, .minimize, .ack, .clear, .undo, .redo, .discard: self = .canvas
-        case .tool: self = .tool
+        case .tool, .palette: self = .tool
         case .precision: self = .precision
         case .output: self = .output
         default: self = .all
@@ -33,7 +33,7 @@ func describeStatus(_ r: StatusResult, only part: StatusPart = .all) -> String {
     let c = r.canvas
     let canvasLine = "canvas     \(c.state) (\(counted(c.strokeCount, "stroke")), \(counted(c.pointCount, "point"))\(c.full ? ", full" : ""))"
     let precisionLine = "precision  \(r.precision.enabled ? "enabled" : "disabled"), \(r.precision.active ? "active" : "inactive")"
-    let toolLine = r.tool.map { "tool       \($0.tool), \($0.color), width \(describeWidth($0.width))" } ?? "tool       unknown (a daemon older than styles: red pen)"
+    let toolLine = r.tool.map { "tool       \($0.tool), \($0.color), width \(describeWidth($0.width))\($0.palette == true ? ", palette shown" : "")" } ?? "tool       unknown (a daemon older than styles: red pen)"
     switch part {
     case .canvas: return (lines + [canvasLine]).joined(separator: "\n")
     case .precision: return (lines + [precisionLine]).joined(separator: "\n")

@@ -129,6 +129,8 @@ extension CommandName {
         case .export: ExportCommand.self
         case .submit: SubmitCommand.self
         case .discard: StateCommand<DiscardKind>.self
+        case .palette: PaletteCommand.self
+        case .paletteRegions: nil   // stylus-canvas's report of where its palette is
         case .strokes: Strokes.self
         case .precision: PrecisionCommand.self
         case .subscribe: Watch.self

@@ -15,8 +15,11 @@ struct CanvasStyleConfigTests {
             width = 12.5
             palette = ["#000000", "#ffffff", "#3465a4"]
             eraser = "stroke"
+            show_palette = "always"
             """)
         #expect(c.eraser == .stroke)
+        #expect(c.showPalette == .always && Engine(config: c).paletteShown)
+        #expect(try ConfigFileTests.load("").showPalette == .onRequest, "the palette shows on request unless the file says otherwise")
         #expect(try ConfigFileTests.load("").eraser == .pixel, "the eraser clears pixels unless the file says otherwise")
         #expect(c.style == StrokeStyle(tool: .highlighter, color: StrokeColor(hex: "#edd400")!, width: 12.5))
         #expect(c.palette.map(\.hex) == ["#000000", "#ffffff", "#3465a4"])
@@ -45,6 +48,8 @@ struct CanvasStyleConfigTests {
         ("eraser = 1", "canvas.eraser", "expected a string, found integer"),
         ("export_dir = \"Pictures\"", "canvas.export_dir", "expected a folder as an absolute path or one starting with ~/"),
         ("export_dir = 3", "canvas.export_dir", "expected a folder as an absolute path"),
+        ("show_palette = \"sometimes\"", "canvas.show_palette", "unknown value \"sometimes\"; use \"on-request\" or \"always\""),
+        ("show_palette = true", "canvas.show_palette", "expected a string, found bool"),
     ])
     func aBadValueNamesItsKeyAndWhatIsAccepted(line: String, key: String, message: String) {
         guard let error = ConfigFileTests.error("[canvas]\n\(line)\n") else {

@@ -7,11 +7,11 @@ import Testing
 
 @Suite("stylusctl's words come from the protocol's lists")
 struct WordListTests {
-    /// A protocol command's stylusctl name: `subscribe` is `watch`; `unsubscribe` and `overlay` (a canvas's own report) have none.
+    /// A protocol command's stylusctl name: `subscribe` is `watch`; `unsubscribe`, `overlay` and `palette-regions` (a canvas's own reports) have none.
     static let expectedNames = CommandName.allCases.compactMap { name -> String? in
         switch name {
         case .subscribe: "watch"
-        case .unsubscribe, .overlay: nil
+        case .unsubscribe, .overlay, .paletteRegions: nil
         default: name.rawValue
         }
     } + ["monitor", "calibrate", "config", "completions"]
@@ -19,7 +19,7 @@ struct WordListTests {
     /// The list itself, spelled out: a command added or renamed shows up here.
     @Test func theCommandNamesAreTheseWords() {
         #expect(Self.expectedNames == ["status", "toggle", "open", "minimize", "ack", "strokes", "clear", "undo",
-                                       "redo", "tool", "export", "submit", "discard", "precision", "watch", "devices", "reload", "output", "monitor", "calibrate", "config", "completions"])
+                                       "redo", "tool", "export", "submit", "discard", "palette", "precision", "watch", "devices", "reload", "output", "monitor", "calibrate", "config", "completions"])
     }
 
     @Test func theSubcommandsAreTheCommandNames() {
@@ -35,7 +35,7 @@ struct WordListTests {
     @Test(arguments: [CompletionShell.bash, .zsh, .fish])
     func completionsOfferEveryWord(shell: CompletionShell) {
         let script = Stylusctl.completionScript(for: shell)
-        for word in Self.expectedNames + Topic.allCases.map(\.rawValue) + PrecisionRequest.allCases.map(\.rawValue) {
+        for word in Self.expectedNames + Topic.allCases.map(\.rawValue) + PrecisionRequest.allCases.map(\.rawValue) + PaletteRequest.allCases.map(\.rawValue) {
             #expect(script.contains(word), "\(shell) completes \(word)")
         }
         #expect(!script.contains("unsubscribe"), "unsubscribe is not a stylusctl command")

@@ -244,22 +244,27 @@ def test_undo_removes_the_last_stroke_tells_subscribers_and_persists(root):
 DEFAULT_STYLE = {"tool": "pen", "color": "#d61a1c", "width": 8}
 
 
+def style_of(tool):
+    """The style in a status's `tool` (which also says whether the palette shows, and its colours)."""
+    return {k: tool[k] for k in ("tool", "color", "width")}
+
+
 def test_tool_answers_the_style_and_setting_it_changes_status_and_tells_subscribers(root):
     with Daemon(root) as d:
         watcher, actor = d.connect(), d.connect()
         check("tool" in watcher.request("subscribe")["result"]["topics"], "tool is not in the default topics")
         r = actor.request("tool")
-        check(r["ok"] and r["result"]["tool"] == DEFAULT_STYLE and "changed" not in r["result"], f"{r}")
+        check(r["ok"] and style_of(r["result"]["tool"]) == DEFAULT_STYLE and "changed" not in r["result"], f"{r}")
         r = actor.request("tool", tool="highlighter", color="#edd400", width=12)
         style = {"tool": "highlighter", "color": "#edd400", "width": 12}
-        check(r["ok"] and r["result"]["changed"] is True and r["result"]["tool"] == style, f"{r}")
-        check(actor.request("status")["result"]["tool"] == style,
+        check(r["ok"] and r["result"]["changed"] is True and style_of(r["result"]["tool"]) == style, f"{r}")
+        check(style_of(actor.request("status")["result"]["tool"]) == style,
               "status does not have the new style (its cached answer from before the change: CommandHandler's StatusKey has no style)")
         e = watcher.next_event()
         check(e["event"] == "tool" and {k: e[k] for k in style} == style and e["source"] == "command" and e["time_us"] > 0, f"{e}")
         # One field at a time keeps the others.
         r = actor.request("tool", color="#3465a4")
-        check(r["result"]["tool"] == dict(style, color="#3465a4"), f"{r}")
+        check(style_of(r["result"]["tool"]) == dict(style, color="#3465a4"), f"{r}")
         check(watcher.next_event()["color"] == "#3465a4", "the colour change was not sent")
         r = actor.request("tool", color="#3465A4")
         check(r["ok"] and r["result"]["changed"] is False and "already" in r["result"]["reason"], f"{r}")
@@ -280,6 +285,77 @@ def test_every_bad_style_value_is_a_bad_request_naming_it_and_the_range_and_chan
             # The value after "not" (or in "unknown tool …"), and the accepted set or range.
             check(value in message and accepted in message, f"{fields}: {message!r}")
         check(c.request("tool")["result"]["tool"] == before, "a refused request changed the style")
+
+
+def test_palette_shows_and_hides_and_tells_subscribers_and_stylusctl_says_it(root):
+    with Daemon(root) as d:
+        watcher, c = d.connect(), d.connect()
+        watcher.request("subscribe", topics=["tool"])
+        tool = c.request("status")["result"]["tool"]
+        check(tool["palette"] is False and tool["colors"] == ["#d61a1c", "#f57900", "#edd400", "#4e9a06", "#3465a4", "#75507b", "#000000", "#ffffff"],
+              f"status tool: {tool}")
+        r = c.request("palette", action="show")
+        check(r["ok"] and r["result"]["changed"] is True and r["result"]["tool"]["palette"] is True, f"{r}")
+        e = watcher.next_event()
+        check(e["event"] == "tool" and e["palette"] is True and e["source"] == "command", f"{e}")
+        r = c.request("palette", action="show")
+        check(r["result"]["changed"] is False and r["result"]["reason"] == "the palette is already shown", f"{r}")
+        r = c.request("palette", action="open")
+        check(r["ok"] is False and r["error"]["code"] == "bad-request" and '"open"' in r["error"]["message"], f"{r}")
+        ctl = stylusctl(d, "palette", "toggle")
+        check(ctl.returncode == 0 and "tool" in ctl.stdout and "palette shown" not in ctl.stdout, f"stylusctl palette toggle: {ctl.stdout} {ctl.stderr}")
+        check(watcher.next_event()["palette"] is False, "the hide was not sent")
+        ctl = stylusctl(d, "palette", "shw")
+        check(ctl.returncode != 0 and "show" in ctl.stderr, f"stylusctl palette shw: {ctl.returncode} {ctl.stderr}")
+
+
+def test_every_bad_palette_region_is_a_bad_request_naming_it_and_changes_nothing(root):
+    good = {"x": 0, "y": 0.9, "width": 0.05, "height": 0.1, "select": "color:#3465a4"}
+    with Daemon(root) as d:
+        c = d.connect()
+        r = c.request("palette-regions", regions=[good])
+        check(r["ok"] and r["result"]["changed"] is True, f"{r}")
+        for regions, words in [(None, ['needs "regions"']), ([good, dict(good, x=1.5)], ["regions[1].x", "not 1.5", "from 0 to 1"]),
+                               ([dict(good, width=0)], ["regions[0].width", "not 0"]), ([dict(good, x=0.97)], ["regions[0]", "right edge", "0.97"]),
+                               ([dict(good, select="tool:brush")], ["regions[0].select", '"brush"']),
+                               ([dict(good, select="undo")], ["regions[0].select", '"undo"', "width:+"]),
+                               ([good] * 65, ["65 regions", "at most 64"]), ([dict(good, colour="red")], ['"colour"'])]:
+            fields = {} if regions is None else {"regions": regions}
+            r = c.request("palette-regions", **fields)
+            message = r.get("error", {}).get("message", "")
+            check(r["ok"] is False and r["error"]["code"] == "bad-request" and all(w in message for w in words), f"{words}: {r}")
+        r = c.request("palette-regions", regions=[good])
+        check(r["ok"] and r["result"]["changed"] is False, f"a refused report changed the regions held: {r}")
+
+
+def test_a_pen_tap_on_the_palette_selects_without_drawing_until_the_canvas_that_sent_it_goes(root):
+    # The replayed pen's tip-downs land anywhere on the tablet: a region covering it all makes each one a tap.
+    everywhere = [{"x": 0, "y": 0, "width": 1, "height": 1, "select": "color:#3465a4"}]
+    with Daemon(root, "--replay", RECORDING, "--transition-ms", "0") as d:
+        canvas, watcher = d.connect(), d.connect()
+        watcher.request("subscribe", topics=["tool", "canvas"])
+        check(canvas.request("palette", action="show")["ok"], "palette show")
+        check(canvas.request("palette-regions", regions=everywhere)["ok"], "palette-regions")
+        check(canvas.request("open")["result"]["changed"], "open")
+        deadline = time.monotonic() + 20
+        tapped = None
+        while tapped is None and time.monotonic() < deadline:
+            e = watcher.next_event()
+            if e["event"] == "tool" and e["source"] == "pen":
+                tapped = e
+            check(e["event"] != "stroke", f"a tap on the palette became a stroke: {e}")
+        check(tapped is not None and tapped["color"] == "#3465a4" and tapped["palette"] is True, f"no tap selected the colour: {tapped}")
+        time.sleep(1.5)
+        check(canvas.request("strokes")["result"]["strokes"] == [], "the palette's taps drew")
+        # The canvas that reported the palette goes: its regions go with it, and the pen draws in the colour it picked.
+        canvas.close()
+        c = d.connect()
+        deadline = time.monotonic() + 30
+        strokes = []
+        while not strokes and time.monotonic() < deadline:
+            time.sleep(0.2)
+            strokes = c.request("strokes")["result"]["strokes"]
+        check(strokes and strokes[0]["color"] == "#3465a4", f"no stroke after the canvas closed its connection, or not in the colour tapped: {strokes[:1]}")
 
 
 def draw_recorded_strokes(d, c, minimum=2):
@@ -566,7 +642,7 @@ def test_the_style_survives_a_restart(root):
         saved = json.load(f)
     check(saved["version"] == 2 and saved["style"] == style, f"{saved}")
     with Daemon(root) as d:
-        check(d.connect().request("tool")["result"]["tool"] == style, "the style was not restored")
+        check(style_of(d.connect().request("tool")["result"]["tool"]) == style, "the style was not restored")
 
 
 def test_a_version_1_state_file_loads_as_red_pen_and_eraser_strokes(root):
@@ -579,7 +655,7 @@ def test_a_version_1_state_file_loads_as_red_pen_and_eraser_strokes(root):
         check([(s["tool"], s["color"], s["width"]) for s in strokes] == [("pen", "#d61a1c", 8), ("eraser", "#d61a1c", 8), ("pen", "#d61a1c", 8)],
               f"{[(s['tool'], s.get('color'), s.get('width')) for s in strokes]}")
         check(strokes[0]["points"][0][:3] == [0.1, 0.2, 0.5], f"{strokes[0]['points']}")
-        check(c.request("tool")["result"]["tool"] == DEFAULT_STYLE, "a version 1 file has no style: the default")
+        check(style_of(c.request("tool")["result"]["tool"]) == DEFAULT_STYLE, "a version 1 file has no style: the default")
 
 
 def test_a_newer_state_file_is_left_byte_for_byte_and_the_log_says_so(root):

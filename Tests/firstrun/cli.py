@@ -301,6 +301,19 @@ def test_tool_sets_and_says_the_style_and_a_bad_width_names_the_range(root):
         check(d.stop() == 0, "no clean exit")
 
 
+def test_palette_shows_and_hides_and_a_typo_gets_a_suggestion(root):
+    with daemon(root) as d:
+        r = run("stylusctl", "palette", "show", env=d.env)
+        check(r.returncode == 0 and r.stdout == "tool       pen, #d61a1c, width 8, palette shown\n", f"{r.returncode} {r.stdout!r} {r.stderr!r}")
+        r = run("stylusctl", "palette", "show", env=d.env)
+        check(r.returncode == 0 and r.stdout.startswith("unchanged: the palette is already shown\n"), f"{r.stdout!r}")
+        r = run("stylusctl", "palette", "hid", env=d.env)
+        check(r.returncode == 64 and '"hid"' in r.stderr and "hide" in r.stderr, f"{r.returncode} {r.stderr!r}")
+        r = run("stylusctl", "palette", "toggle", env=d.env)
+        check(r.returncode == 0 and r.stdout == "tool       pen, #d61a1c, width 8\n", f"hidden again: {r.stdout!r}")
+        check(d.stop() == 0, "no clean exit")
+
+
 def png_pixels(path):
     """An 8-bit RGB or RGBA PNG (as rsvg-convert writes it) as (width, rows of (r, g, b))."""
     import struct

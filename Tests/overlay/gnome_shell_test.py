@@ -156,13 +156,19 @@ class Daemon:
     """stylusd with the recording's strokes (minimized), behind a proxy at the socket
     the shell was told: the proxy can say the daemon captures the pen (filter mode)."""
 
-    def __init__(self, captures=False, state=None, extension=True, replay=False):
-        self.replay = replay
+    def __init__(self, captures=False, state=None, extension=True, replay=False, recording=None, config=None):
+        """`recording`: replayed at its own pace instead of the bundled one at 2x; `config`: config.toml's text."""
+        self.replay = replay or recording is not None
+        self.recording = recording
         self.root = tempfile.mkdtemp(prefix="stylus-gnome-daemon-")
         os.chmod(self.root, 0o700)
+        if config:
+            os.makedirs(os.path.join(self.root, "stylusd"))
+            with open(os.path.join(self.root, "stylusd", "config.toml"), "w") as f:
+                f.write(config)
         self.socket = os.path.join(self.root, "stylusd.sock")
         self.state_file = os.path.join(self.root, "state.json")
-        if not replay:
+        if not self.replay:
             shutil.copy(state or ot.drawn_state(), self.state_file)
         self.start()
         since = time.monotonic()
@@ -179,7 +185,8 @@ class Daemon:
     def start(self):
         self.proc = subprocess.Popen([os.path.join(ot.ARGS.bin, "stylusd"), "--socket", self.socket,
                                       "--state-file", self.state_file, "--transition-ms", "2000",
-                                      *(["--replay", ot.RECORDING, "--speed", ot.SPEED] if self.replay else [])],
+                                      *(["--replay", self.recording or ot.RECORDING, "--speed", "1" if self.recording else ot.SPEED]
+                                        if self.replay else [])],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                      env=dict(os.environ, XDG_RUNTIME_DIR=self.root, XDG_STATE_HOME=self.root,
                                               XDG_CONFIG_HOME=self.root))
@@ -438,6 +445,35 @@ def test_tools_and_colours_draw_as_in_stylus_canvas():
             subprocess.run(["convert", "ppm:-", ot.ARGS.screenshot], input=ppm_bytes(shot), check=True)
 
 
+def test_the_palette_shows_where_stylus_canvas_puts_it_and_a_tap_picks_the_colour_without_drawing():
+    """The X11 suite's palette test in the extension: the swatches where PaletteLayout puts
+    them, and a replayed tap on the blue one picks the next stroke's colour and draws nothing."""
+    lead_in = 8.0
+    blue = ot.palette_swatches(WIDTH, HEIGHT)[4]
+    stroke = [(500 + 30 * i, 300 + 10 * i) for i in range(11)]
+    scratch = tempfile.mkdtemp(prefix="stylus-gnome-palette-")
+    try:
+        started = time.monotonic()
+        recording = ot.palette_recording(scratch, blue, stroke, lead_in)
+        with Daemon(recording=recording, config='[canvas]\nshow_palette = "always"\n') as d:
+            tools = ot.Client(d.socket)
+            tools.request("subscribe", topics=["tool"])
+            since = time.monotonic()
+            d.open_and_wait()
+            SHELL.wait_log("palette: 18 regions reported", 5, since - 5)
+            check(time.monotonic() - started < lead_in - 1, f"the canvas was ready {time.monotonic() - started:.1f} s after the start, too late for the tap")
+            ot.check_palette_swatches(SHELL.screenshot(), WIDTH, HEIGHT)
+            ot.check_a_tap_picked_blue(tools, d.watcher, d.request, lead_in)
+            settle()
+            shot = SHELL.screenshot()
+            got = ot.pixel(shot, *blue)
+            check(all(abs(a - b) <= 2 for a, b in zip(got, (0x34, 0x65, 0xa4))), f"the tapped swatch shows {got}: ink was drawn on it")
+            check(not any("JS ERROR" in l for _, l in SHELL.log), f"the extension threw: {[l for _, l in SHELL.log if 'JS ERROR' in l][:3]}")
+            print("  8 swatches where the layout puts them; the tap picked #3465a4 and drew nothing", flush=True)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
 def run_stylus_canvas(d, seconds):
     """stylus-canvas in the GNOME session, following the daemon, for at most `seconds`."""
     proc = subprocess.Popen([ot.ARGS.canvas, "--socket", d.socket], env=dict(SHELL.env, GDK_BACKEND="wayland"),
@@ -559,6 +595,7 @@ def main():
             test_a_killed_daemon_takes_the_canvas_off_the_screen_within_2_s,
             test_the_extension_draws_the_same_ink_as_stylus_canvas,
             test_tools_and_colours_draw_as_in_stylus_canvas,
+            test_the_palette_shows_where_stylus_canvas_puts_it_and_a_tap_picks_the_colour_without_drawing,
             test_with_the_extension_enabled_stylus_canvas_leaves_the_canvas_to_it,
             test_without_the_extension_stylus_canvas_says_how_to_enable_it_and_draws_no_window,
             test_the_gnome_45_extension_loads_as_an_es_module,

@@ -128,7 +128,9 @@ class App:
 class Session:
     """sway, stylusd with the recording's strokes, stylus-canvas; optionally the fullscreen application."""
 
-    def __init__(self, overlay_args=(), second_output=None, app=False, pen_captured=False, replay=False, state=None):
+    def __init__(self, overlay_args=(), second_output=None, app=False, pen_captured=False, replay=False, state=None,
+                 recording=None, config=None):
+        """`recording`: replayed at its own pace instead of the bundled one; `config`: config.toml's text."""
         self.runtime = tempfile.mkdtemp(prefix="stylus-layer-")
         os.chmod(self.runtime, 0o700)
         self.sway = Sway(self.runtime, second_output)
@@ -138,8 +140,14 @@ class Session:
         desktop.screenshot = self.sway.screenshot
         self.root = tempfile.mkdtemp(prefix="stylus-canvas-test-")
         os.chmod(self.root, 0o700)
+        if config:
+            os.makedirs(os.path.join(self.root, "stylusd"))
+            with open(os.path.join(self.root, "stylusd", "config.toml"), "w") as f:
+                f.write(config)
+        replay = replay or recording is not None
+        extra = {"recording": recording(self.root), "speed": "1"} if recording else {}
         self.stack = ot.Stack(ot.ARGS, desktop, self.root, overlay_args, replay=replay,
-                              state=None if replay else state or ot.drawn_state(), pen_captured=pen_captured)
+                              state=None if replay else state or ot.drawn_state(), pen_captured=pen_captured, **extra)
 
     def __enter__(self):
         return self
@@ -383,6 +391,28 @@ def test_tools_and_colours_draw_as_their_style_says():
         s.stack.open_and_wait()
         shot = s.sway.screenshot()
         check_styles(shot, DESKTOP)
+
+
+def test_the_palette_shows_its_swatches_and_a_pen_tap_picks_the_colour_without_drawing():
+    """The X11 suite's palette test on a layer surface."""
+    lead_in = 8.0
+    blue = ot.palette_swatches(WIDTH, HEIGHT)[4]
+    stroke = [(500 + 30 * i, 300 + 10 * i) for i in range(11)]
+    started = time.monotonic()
+    with Session(recording=lambda root: ot.palette_recording(root, blue, stroke, lead_in),
+                 config='[canvas]\nshow_palette = "always"\n') as s:
+        tools = ot.Client(s.stack.socket)
+        tools.request("subscribe", topics=["tool"])
+        since = time.monotonic()
+        s.stack.open_and_wait()
+        s.stack.wait_overlay("palette: 18 regions reported", 5, since)
+        check(time.monotonic() - started < lead_in - 1, f"the canvas was ready {time.monotonic() - started:.1f} s after the start, too late for the tap")
+        ot.check_palette_swatches(s.sway.screenshot(), WIDTH, HEIGHT)
+        ot.check_a_tap_picked_blue(tools, s.stack.watcher, s.stack.request, lead_in)
+        s.stack.settle_screen()
+        got = ot.pixel(s.sway.screenshot(), *blue)
+        check(all(abs(a - b) <= 2 for a, b in zip(got, (0x34, 0x65, 0xa4))), f"the tapped swatch shows {got}: ink was drawn on it")
+        print("  8 swatches where the layout puts them; the tap picked #3465a4 and drew nothing", flush=True)
 
 
 def test_the_eraser_clears_the_ink_under_it_and_undo_brings_it_back():
@@ -746,6 +776,7 @@ def main():
             test_an_output_plugged_in_while_open_gets_its_surface_and_its_part_of_the_drawing,
             test_the_eraser_clears_the_ink_under_it_and_undo_brings_it_back,
             test_tools_and_colours_draw_as_their_style_says,
+            test_the_palette_shows_its_swatches_and_a_pen_tap_picks_the_colour_without_drawing,
             test_an_output_scaled_to_2_while_open_gets_buffers_at_its_scale,
             test_a_fractionally_scaled_output_gets_buffers_of_its_own_pixels,
             test_without_fractional_scale_the_output_scale_sets_the_buffers,

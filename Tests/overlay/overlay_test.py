@@ -746,6 +746,114 @@ def test_export_png_and_svg_match_the_canvas():
         finally:
             s.close()
             os.environ.pop("STYLUSD_RENDERER", None)
+PALETTE = ["#d61a1c", "#f57900", "#edd400", "#4e9a06", "#3465a4", "#75507b", "#000000", "#ffffff"]
+
+
+def palette_swatches(width=WIDTH, height=HEIGHT):
+    """The centre of each colour swatch in window pixels, by CanvasModel's PaletteLayout:
+    a button's side is 4.5 % of the shorter side (24-64 px), the row starts half a side
+    from the left and ends half a side above the bottom."""
+    side = min(max(min(width, height) * 0.045, 24), 64)
+    side = min(side, width / (8 + 8 + 2 + 2.5))
+    y = height - side / 2 - side / 2
+    return [(int(side / 2 + side * i + side / 2), int(y)) for i in range(len(PALETTE))]
+
+
+def check_palette_swatches(image, width=WIDTH, height=HEIGHT):
+    """Each swatch in its exact colour where the layout puts it."""
+    for (x, y), hex_colour in zip(palette_swatches(width, height), PALETTE):
+        want = tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+        got = pixel(image, x, y)
+        check(all(abs(a - b) <= 2 for a, b in zip(got, want)), f"the swatch of {hex_colour} at {(x, y)} is {got}")
+
+
+def check_a_tap_picked_blue(tools, watcher, request, lead_in):
+    """After the recording's tap on the blue swatch: a tool event from the pen, and the
+    stroke that follows, the only one, blue. Returns the strokes."""
+    tools.sock.settimeout(lead_in + 10)
+    e = tools.next_event()
+    check(e["event"] == "tool" and e["source"] == "pen" and e["color"] == "#3465a4", f"the tap's event: {e}")
+    watcher.wait(lambda e: e["event"] == "stroke", 10, "the stroke after the tap")
+    strokes = request("strokes")["strokes"]
+    check(len(strokes) == 1 and strokes[0]["color"] == "#3465a4", f"strokes after the tap: {[(x['color'], len(x['points'])) for x in strokes]}")
+    return strokes
+
+
+def palette_recording(root, tap, stroke, lead_in):
+    """The 22HDT pen, in proximity at once; after `lead_in` s a tap at `tap` (window pixels
+    of the 1280x800 screen the tablet maps to), then a stroke through `stroke`."""
+    with open(RECORDING) as f:
+        header = [line for line in f if not line.startswith("E:")]
+    lines = []
+
+    def frame(t, *events):
+        for kind, code, value in events:
+            lines.append(f"E: {t:.6f} {kind:04x} {code:04x} {value}\n")
+        lines.append(f"E: {t:.6f} 0000 0000 0\n")
+
+    def axes(x, y):   # ABS_X 0-95840, ABS_Y 0-54260
+        return (3, 0, round(x / WIDTH * 95840)), (3, 1, round(y / HEIGHT * 54260))
+    t = 1000.0
+    frame(t, (1, 0x140, 1), *axes(640, 400), (3, 0x19, 30))   # BTN_TOOL_PEN in proximity
+    t += lead_in
+    frame(t, *axes(*tap))
+    frame(t + 0.02, (1, 0x14a, 1), (3, 0x18, 900), *axes(*tap))   # BTN_TOUCH, ABS_PRESSURE
+    frame(t + 0.05, (3, 0x18, 1000), *axes(tap[0] + 1, tap[1]))
+    frame(t + 0.08, (1, 0x14a, 0), (3, 0x18, 0))
+    t += 0.6
+    frame(t, *axes(*stroke[0]))
+    for i, p in enumerate(stroke):
+        frame(t + 0.02 + 0.01 * i, *([(1, 0x14a, 1)] if i == 0 else []), (3, 0x18, 1200), *axes(*p))
+    frame(t + 0.05 + 0.01 * len(stroke), (1, 0x14a, 0), (3, 0x18, 0))
+    frame(t + 0.4, (1, 0x140, 0))
+    path = os.path.join(root, "palette.events")
+    with open(path, "w") as f:
+        f.writelines(header + lines)
+    return path
+
+
+def test_the_palette_shows_its_swatches_and_a_pen_tap_picks_the_next_strokes_colour_without_drawing():
+    """[canvas] show_palette = "always": the open canvas shows the palette's swatches where
+    PaletteLayout puts them; the replayed pen taps the blue swatch (a tool event from the
+    pen, no stroke, no ink on the swatch), then draws a stroke elsewhere, which is blue."""
+    lead_in = 8.0
+    swatches = palette_swatches()
+    blue = swatches[4]
+    stroke = [(500 + 30 * i, 300 + 10 * i) for i in range(11)]
+    with private_directory("stylus-canvas-test-") as root:
+        os.makedirs(os.path.join(root, "stylusd"))
+        with open(os.path.join(root, "stylusd", "config.toml"), "w") as f:
+            f.write('[canvas]\nshow_palette = "always"\n')
+        started = time.monotonic()
+        s = Stack(ARGS, DESKTOP_SESSION, root, (), True, None, recording=palette_recording(root, blue, stroke, lead_in), speed="1")
+        try:
+            tools = Client(s.socket)
+            tools.request("subscribe", topics=["tool"])
+            since = time.monotonic()
+            s.open_and_wait()
+            s.wait_overlay("palette: 18 regions reported", 5, since)
+            check(time.monotonic() - started < lead_in - 1, f"the canvas was ready {time.monotonic() - started:.1f} s after the start, "
+                  f"too late for the tap at {lead_in} s")
+            image = DESKTOP_SESSION.screenshot()
+            check_palette_swatches(image)
+            left_of_row = (swatches[0][0] - 14, swatches[0][1])
+            check(pixel(image, *left_of_row) != DESKTOP, f"no palette strip behind the swatches at {left_of_row}")
+            # The tap: the colour changes, from the pen, and nothing is drawn.
+            strokes = check_a_tap_picked_blue(tools, s.watcher, s.request, lead_in)
+            first = strokes[0]["points"][0]
+            check(abs(first[0] * WIDTH - stroke[0][0]) < 3, f"the stroke does not begin where the pen drew it: {first}")
+            since = time.monotonic()
+            s.wait_overlay("strokes: 1", 5, since - 5)
+            s.settle_screen()
+            image = DESKTOP_SESSION.screenshot()
+            got = pixel(image, *blue)
+            check(all(abs(a - b) <= 2 for a, b in zip(got, (0x34, 0x65, 0xa4))), f"the tapped swatch shows {got}: ink was drawn on it")
+            mid = stroke[5]
+            got = pixel(image, *mid)
+            check(abs(got[0] - 0x34) <= 30 and abs(got[2] - 0xa4) <= 30 and got != DESKTOP, f"the stroke after the tap is not blue at {mid}: {got}")
+            print(f"  8 swatches where the layout puts them; the tap picked #3465a4 and drew nothing; the next stroke is blue", flush=True)
+        finally:
+            s.close()
 
 
 @contextlib.contextmanager
@@ -962,7 +1070,8 @@ TESTS = [test_replay_double_press_opens_the_canvas_with_its_ink, test_minimize_r
          test_daemon_restart_redraws_within_2s, test_killed_daemon_hides_within_3s,
          test_a_daemon_that_dies_holding_the_pen_leaves_no_click_through_canvas,
          test_a_canvas_hidden_while_click_through_takes_the_clicks_when_shown_in_observe_mode,
-         test_without_a_window_manager_the_canvas_covers_the_monitor]
+         test_without_a_window_manager_the_canvas_covers_the_monitor,
+         test_the_palette_shows_its_swatches_and_a_pen_tap_picks_the_next_strokes_colour_without_drawing]
 
 
 def canvas_arguments():

@@ -86,6 +86,8 @@ final class CanvasOverlay: CanvasSurfaceOwner {
             setDaemonCapturesPen(capturesPen)
             setPens(pens)
             reportOverlay(force: true)
+            // A daemon that restarted knows no regions: they go again with the next layout.
+            reportedRegions = nil
             if again || strokeCount != book.finished.count { fetchStrokes() }
             follow(canvas)
         case .disconnected(let reason):
@@ -130,6 +132,12 @@ final class CanvasOverlay: CanvasSurfaceOwner {
         case .style(let style):
             log("style \(style.tool.rawValue), \(style.color.hex), width \(InkLayers.describe(style.width))")
             currentStyle = style
+            updatePalette()
+        case .palette(let shown, let colors):
+            if shown != paletteShown { log(shown ? "the palette shows" : "the palette hides") }
+            paletteShown = shown
+            if let colors, !colors.isEmpty { paletteColors = colors }
+            updatePalette()
         case .capturesPen(let captures):
             if captures != daemonCapturesPen {
                 log(captures ? "the daemon captures the pen" : "the daemon no longer captures the pen: the canvas takes pointer input")
@@ -317,7 +325,42 @@ final class CanvasOverlay: CanvasSurfaceOwner {
         }
         for w in windows { w.present() }
         ensureTick()
+        updatePalette()
         log("presented")
+    }
+
+    // MARK: The palette
+
+    /// Whether the daemon says the palette shows (status tool.palette, the tool event).
+    private var paletteShown = false
+    /// The colours the daemon's `color:next` goes round, which the palette offers.
+    private var paletteColors = InkStyle.paletteDefault
+    /// The regions the daemon last accepted, so that an unchanged layout is not sent again.
+    private var reportedRegions: [InkRegion]?
+
+    /// Lays the palette out on the placement's first monitor (the one a pen
+    /// display maps to; with several, the first), draws it there, and tells the
+    /// daemon where its buttons are in the tablet's coordinates: the daemon,
+    /// which sees every pen tap, decides that a tap there selects.
+    private func updatePalette() {
+        guard let placement, let first = windows.first else { return }
+        let monitors = backend.monitors()
+        guard let index = placement.monitors.first, index < monitors.count else { return }
+        let m = monitors[index]
+        let buttons = PaletteLayout.buttons(colors: paletteColors, width: Double(m.width), height: Double(m.height))
+        first.layers.setPalette(paletteShown ? buttons : [], style: currentStyle)
+        for w in windows.dropFirst() { w.layers.setPalette([], style: currentStyle) }
+        queueDraw()
+        let regions = PaletteLayout.regions(buttons, geometry: placement.geometry(on: m))
+        guard connected, regions != reportedRegions else { return }
+        reportedRegions = regions
+        link.reportPalette(regions) { error in
+            MainInbox.shared.post { [self] in
+                guard let error else { return log("palette: \(regions.count) regions reported") }
+                printError("stylus-canvas: palette regions: \(error)\n")
+                reportedRegions = nil
+            }
+        }
     }
 
     /// Tells the daemon which route this canvas took, how many outputs it has

@@ -29,8 +29,12 @@ final class DaemonLink: Sendable {
         let path = path
         let h = subscription.start({ update in
             switch update {
-            case .connected(let status): deliver(Self.connected(status, again: false))
-            case .reconnected(let status): deliver(Self.connected(status, again: true))
+            case .connected(let status):
+                deliver(Self.connected(status, again: false))
+                deliver(.palette(shown: status.tool?.palette ?? false, colors: status.tool?.paletteColors))
+            case .reconnected(let status):
+                deliver(Self.connected(status, again: true))
+                deliver(.palette(shown: status.tool?.palette ?? false, colors: status.tool?.paletteColors))
             case .disconnected(let reason): deliver(.disconnected(reason: reason))
             case .event(let event) where event.name == "device":
                 // The event names the device; where it sits on the screen is in the status.
@@ -45,7 +49,9 @@ final class DaemonLink: Sendable {
                         if g == generation { deliver(.pens(Self.pens(status))) }
                     }
                 }
-            case .event(let event): if let update = Self.translate(event) { deliver(update) }
+            case .event(let event):
+                if let update = Self.translate(event) { deliver(update) }
+                if event.name == "tool" { deliver(.palette(shown: event.fields["palette"] == .bool(true), colors: nil)) }
             }
         }, onEnd: { error in onEnd(error.map { "\($0)" }) })
         handle.withLock { $0 = h }
@@ -112,6 +118,42 @@ final class DaemonLink: Sendable {
                 done(nil)
             } catch {
                 done(error.message)
+            }
+        }
+    }
+
+    /// The daemon forgets a palette's regions when the connection that sent
+    /// them closes (so a canvas that ends leaves no palette behind); this one
+    /// stays open for as long as the canvas runs.
+    private let paletteConnection = Mutex<(connection: StylusConnection?, sent: Int)>((nil, 0))
+    private let paletteGeneration = Mutex(0)
+
+    /// Tells the daemon where the palette is; a newer report overtakes an older one still waiting.
+    func reportPalette(_ regions: [InkRegion], done: @escaping @Sendable (String?) -> Void) {
+        let path = path
+        let generation = paletteGeneration.withLock { g -> Int in
+            g += 1
+            return g
+        }
+        Self.detached {
+            self.paletteConnection.withLock { state in
+                guard generation > state.sent else { return }
+                var failure: String?
+                // Once again on a fresh connection: the daemon may have restarted since the last report.
+                for _ in 0..<2 {
+                    do throws(StylusClientError) {
+                        if state.connection == nil { state.connection = try StylusConnection(path: path) }
+                        _ = try state.connection!.reportPalette(regions)
+                        state.sent = generation
+                        failure = nil
+                        break
+                    } catch {
+                        failure = error.message
+                        if case .commandFailed = error.kind { break }   // the daemon refused these regions: another try says the same
+                        state.connection = nil
+                    }
+                }
+                done(failure)
             }
         }
     }

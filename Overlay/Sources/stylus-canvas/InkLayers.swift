@@ -21,6 +21,8 @@ final class InkLayers {
     private var drawnRings: [PixelRect] = []
 
     private static let ringRadius = 7.0, ringWidth = 3.0
+    /// The palette's buttons on this surface (none on the others) and the style whose choices they mark.
+    var palette: (buttons: [PaletteButton], style: InkStyle) = ([], InkStyle())
 
     init(geometry: InkGeometry) { self.geometry = geometry }
 
@@ -208,7 +210,7 @@ final class InkLayers {
         return PixelRect(x: (x - r).rounded(.down), y: (y - r).rounded(.down), width: 2 * r + 2, height: 2 * r + 2)
     }
 
-    /// Paints both layers at `alpha` and a ring where each tool hovers onto `cr`,
+    /// Paints both layers at `alpha`, the palette, and a ring where each tool hovers onto `cr`,
     /// whose target holds nothing else (cleared by the caller or by GTK).
     func compose(onto cr: OpaquePointer, alpha: Double, hover: some Collection<InkPoint>) {
         for layer in [finished, live] {
@@ -216,6 +218,7 @@ final class InkLayers {
             cairo_set_source_surface(cr, layer, 0, 0)
             cairo_paint_with_alpha(cr, alpha)
         }
+        drawPalette(cr, alpha: alpha)
         drawnRings = []
         for point in hover {
             let (x, y) = geometry.pixel(point)
