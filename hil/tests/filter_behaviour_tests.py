@@ -687,3 +687,44 @@ def test_filter_a_binding_for_a_button_the_pad_lacks_leaves_it_alone_and_a_reloa
         if d:
             d.stop()
         destroy_uinput(pad)
+
+
+def test_filter_a_palette_tap_picks_a_colour_and_neither_draws_nor_reaches_the_desktop():
+    """The canvas open with its palette shown, where a canvas said a blue swatch is; in
+    filter mode without capture (the clone follows the pen over the open canvas), the pen
+    taps the swatch: a tool event from the pen picks blue, no stroke is recorded, and the
+    clone gets neither the touch nor its pressure; a stroke away from the palette draws blue."""
+    pen, d, reader = hovering_pen_in_filter_mode("--no-capture")
+    try:
+        check(d.request("open")["ok"], "open refused")
+        d.wait(lambda e: e["event"] == "canvas" and e["state"] == "open", timeout=3, what="open after the transition time")
+        check(d.request("subscribe", topics=["tool"])["ok"], "subscribe refused")
+        check(d.request("palette", action="show")["ok"], "palette show refused")
+        x, y = pen.x / 44800, pen.y / 29600
+        swatch = {"x": x - 0.05, "y": y - 0.05, "width": 0.1, "height": 0.1, "select": "color:#3465a4"}
+        answer = d.request("palette-regions", regions=[swatch])
+        check(answer["ok"], f"palette-regions refused: {answer}")
+        settle()
+        touches = len(reader.keys("BTN_TOUCH"))
+        pen.pressure(0.4, touch=True)
+        pen.pressure(0.5)
+        pen.pressure(0, touch=False)
+        picked = d.wait(lambda e: e["event"] == "tool" and e.get("source") == "pen", what="the tap's tool event")
+        check(picked["color"] == "#3465a4", f"the tap picked {picked}")
+        settle()
+        check(len(reader.keys("BTN_TOUCH")) == touches, f"the tap reached the clone: {reader.keys('BTN_TOUCH')[touches:]}")
+        check(not [v for _, v in reader.abs("ABS_PRESSURE") if v > 0], "the tap's pressure reached the clone")
+        check(not d.of("stroke") and d.request("strokes")["result"]["strokes"] == [], "the tap drew a stroke")
+        pen.x += 10000
+        pen.frame(E(A.ABS_X, pen.x))
+        for p in (0.3, 0.4, 0.5, 0.4):
+            pen.pressure(p, touch=True if p == 0.3 else None)
+        pen.pressure(0, touch=False)
+        d.wait(lambda e: e["event"] == "stroke", what="the stroke after the tap")
+        strokes = d.request("strokes")["result"]["strokes"]
+        check(len(strokes) == 1 and strokes[0]["color"] == "#3465a4", f"strokes after the tap: {[(s['color'], len(s['points'])) for s in strokes]}")
+        print(f"    palette tap: blue picked by the pen, no stroke, nothing on the clone; the next stroke blue ({len(strokes[0]['points'])} points)")
+    finally:
+        reader.close()
+        d.stop()
+        pen.destroy()
