@@ -124,7 +124,7 @@ def fallback_is_see_through(xwayland):
                         after = weston.screenshot()
                     check(after[2] == before[2], "the desktop 3 s after minimize still differs from before the canvas opened")
                     overlay = s.request("status").get("overlay")
-                    check(overlay == {"backend": "wayland-toplevel", "outputs": 1}, f"status's overlay: {overlay}")
+                    check(overlay == {"backend": "wayland-toplevel", "outputs": 1, "width": WIDTH, "height": HEIGHT}, f"status's overlay: {overlay}")
                     settled = [e for e in s.watcher.states() if e["state"] in ("open", "minimized")]
                     check(len(settled) == 2 and all(e["cause"] == "ack" for e in settled),
                           f"transitions: {[(e['state'], e['cause']) for e in settled]}")
