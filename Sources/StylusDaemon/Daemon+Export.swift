@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+import StylusCore
+import StylusSystem
+import StylusProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `export` and `submit`: checked in the turn, written by a helper (Exporter), answered when it ends.
+extension Daemon {
+    /// Checks an `export` or `submit` and hands it to a helper; nil once
+    /// queued (the answer comes in `finishExports`), else why not.
+    func startExport(_ request: CommandHandler.ExportRequest, waiter: Exporter.Waiter) -> ProtocolError? {
+        let target: Result<Exporter.Target, ProtocolError>
+        let size = handler.defaultExportSize
+        switch request {
+        case .file(let path, let width, let height):
+            target = Exporter.target(path: path, width: width ?? size.width, height: height ?? size.height)
+        case .submit:
+            switch exporter.prepareSubmitDirectory(configured: handler.engine.config.exportDirectory) {
+            case .failure(let error): return error
+            case .success(let folder):
+                let path = Exporter.submitPath(directory: folder, at: time(nil)) { [exporter] in access($0, F_OK) == 0 || exporter!.isWriting($0) }
+                target = Exporter.target(path: path, width: size.width, height: size.height)
+            }
+        }
+        switch target {
+        case .failure(let error): return error
+        case .success(let target):
+            if case .submit = request { log("submit: writing the drawing to \(target.path)") }
+            return exporter.start(target, canvas: handler.engine.canvas, submit: request == .submit, waiter: waiter, now: monotonicMicroseconds())
+        }
+    }
+
+    /// Answers the exports that ended; a submit's written picture ends the drawing.
+    func finishExports(_ finished: [(job: Exporter.Job, outcome: Result<ExportResult, ProtocolError>)]) {
+        for (job, outcome) in finished {
+            // A failure is in the log already (the exporter's), and in the answer.
+            if case .success = outcome, job.submit {
+                handler.submitted(path: job.target.path, source: job.waiter.source, now: monotonicMicroseconds())
+                publish()
+            }
+            guard let client = job.waiter.client else { continue }
+            client.awaitsDeferredAnswer = false
+            switch outcome {
+            case .success(let result): client.send(Response.success(id: job.waiter.id, result), kind: .response)
+            case .failure(let error): client.send(Response.failure(id: job.waiter.id, error), kind: .response)
+            }
+        }
+    }
+}
