@@ -87,6 +87,9 @@ public struct Engine: Sendable {
     var devices: [DeviceState] = []
     /// Points reserved per stroke at tip-down: about 1.3 s at 200 Hz.
     static let strokeReservation = 256
+    /// The most points one stroke eraser (`[canvas] eraser = "stroke"`) gathers before
+    /// it ends by itself: about 5 minutes of rubbing at 200 Hz.
+    static let strokeEraserPointLimit = 65_536
     private var curve: PrecisionCurve
     private var intervalUS: Microseconds
     private var debounceUS: Microseconds
@@ -573,8 +576,8 @@ public struct Engine: Sendable {
         }
         if case .erase(let erased)? = canvas.history.last {
             canvas.history.removeLast()
-            restore(erased)
-            canvas.undone.append(.erase(erased))
+            // Redo takes them off again from where they are now, not where they were.
+            canvas.undone.append(.erase(restore(erased)))
             return stepped(.undo, source: source, at: time, into: &effects)
         }
         let drawing = Set(devices.compactMap(\.recordingStroke))
@@ -624,25 +627,33 @@ public struct Engine: Sendable {
     }
 
     /// Puts erased strokes back where they were, lowest index first, so each lands
-    /// at its own index (strokes begun since sit above them all and move up).
-    private mutating func restore(_ erased: [ErasedStroke]) {
+    /// at its own index (strokes begun since sit above them all and move up); the
+    /// places they landed, which differ when strokes below were undone since.
+    private mutating func restore(_ erased: [ErasedStroke]) -> [ErasedStroke] {
+        var placed: [ErasedStroke] = []
         for e in erased.sorted(by: { $0.index < $1.index }) {
             let at = min(e.index, canvas.strokes.count)
+            placed.append(ErasedStroke(index: at, stroke: e.stroke))
             canvas.strokes.insert(e.stroke, at: at)
             canvas.pointCount += e.stroke.points.count
             for i in devices.indices {
                 if let r = devices[i].recordingStroke, r >= at { devices[i].recordingStroke = r + 1 }
             }
         }
+        return placed
     }
 
-    /// Takes erased strokes off the canvas, highest index first.
+    /// Takes erased strokes off the canvas, highest index first; a stroke not at its
+    /// index (which bookkeeping should prevent) is looked for, never another removed.
     private mutating func remove(_ erased: [ErasedStroke]) {
-        for e in erased.sorted(by: { $0.index > $1.index }) where canvas.strokes.indices.contains(e.index) {
-            canvas.pointCount -= canvas.strokes[e.index].points.count
-            canvas.strokes.remove(at: e.index)
+        for e in erased.sorted(by: { $0.index > $1.index }) {
+            let found = canvas.strokes.indices.contains(e.index) && canvas.strokes[e.index] == e.stroke
+                ? e.index : canvas.strokes.firstIndex(of: e.stroke)
+            guard let index = found else { continue }
+            canvas.pointCount -= canvas.strokes[index].points.count
+            canvas.strokes.remove(at: index)
             for i in devices.indices {
-                if let r = devices[i].recordingStroke, r > e.index { devices[i].recordingStroke = r - 1 }
+                if let r = devices[i].recordingStroke, r > index { devices[i].recordingStroke = r - 1 }
             }
         }
     }
@@ -724,22 +735,25 @@ public struct Engine: Sendable {
     private mutating func startStroke(device i: Int, at time: Microseconds, into effects: inout Effects) {
         guard canvas.state == .open, devices[i].recordingStroke == nil, !devices[i].onPalette,
               let tool = devices[i].tool ?? devices[i].lastTool else { return }
-        guard !canvas.isFull else { return }
-        if canvas.strokes.count >= config.canvasLimits.maxStrokes {
-            markFull(.strokes, at: time, into: &effects)
-            return
-        }
-        if canvas.pointCount >= config.canvasLimits.maxPoints {
-            markFull(.points, at: time, into: &effects)
-            return
+        var style = canvas.style
+        if tool.type == .eraser { style.tool = .eraser }
+        // A stroke eraser is never kept: on a full canvas it is how room is made.
+        if !(style.tool == .eraser && config.eraser == .stroke) {
+            guard !canvas.isFull else { return }
+            if canvas.strokes.count >= config.canvasLimits.maxStrokes {
+                markFull(.strokes, at: time, into: &effects)
+                return
+            }
+            if canvas.pointCount >= config.canvasLimits.maxPoints {
+                markFull(.points, at: time, into: &effects)
+                return
+            }
         }
         // Room for a typical stroke is taken now, on the tip-down frame, so
         // that its motion frames append without allocating; endStroke trims it.
         var points: [StrokePoint] = []
         points.reserveCapacity(Self.strokeReservation)
         points.append(StrokePoint(devices[i].axes, time: time))
-        var style = canvas.style
-        if tool.type == .eraser { style.tool = .eraser }
         // The laser's ink only shows while it fades: never recorded, never content.
         guard style.tool != .laser else { return }
         canvas.strokes.append(Stroke(device: devices[i].id, style: style, points: points))
@@ -749,7 +763,13 @@ public struct Engine: Sendable {
 
     private mutating func appendPoint(device i: Int, at time: Microseconds, into effects: inout Effects) {
         guard let s = devices[i].recordingStroke else { return }
-        if canvas.pointCount >= config.canvasLimits.maxPoints {
+        if canvas.strokes[s].style.tool == .eraser, config.eraser == .stroke {
+            // Its points go with it when it ends: bounded on their own, not by the canvas's limit.
+            if canvas.strokes[s].points.count >= Self.strokeEraserPointLimit {
+                endStroke(device: i, at: time, into: &effects)
+                return
+            }
+        } else if canvas.pointCount >= config.canvasLimits.maxPoints {
             endStroke(device: i, at: time, into: &effects)
             markFull(.points, at: time, into: &effects)
             return
@@ -794,8 +814,8 @@ public struct Engine: Sendable {
         if !erased.isEmpty {
             remove(erased)
             record(.erase(erased))
-            updateFullness()
         }
+        updateFullness()
         // Said even when nothing was touched: a canvas drew the eraser's path live and
         // draws the drawing again from `strokes`.
         effects.events.append(.canvas(canvasEvent(source: .pen, cause: .erase, at: time)))

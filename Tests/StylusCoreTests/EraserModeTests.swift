@@ -97,6 +97,56 @@ struct EraserModeTests {
         }
     }
 
+    /// Pen A holds a stroke open while pen B draws and erases; after A finishes, undoing
+    /// A and then the erase puts B's stroke back below where it was: redo must take it off
+    /// from there, and a second round of undo must not bring it back twice.
+    @Test func redoOfAnEraseTakesTheStrokeFromWhereUndoPutItBack() {
+        var h = Self.strokeEraser()
+        let other = DeviceID(2)
+        h.send(.deviceAdded(other, DeviceInfo(name: "second pen", kind: .pen)), at: 2)
+        h.stroke(at: 10, through: Self.left)                                   // S0 by pen A
+        h.send(.tipDown(h.pen, PenAxes(x: 0.9, y: 0.9, pressure: 0.5)), at: 100)   // A starts and holds
+        h.send(.proximityIn(other, Tool(type: .pen), PenAxes(x: 0.5, y: 0.2)), at: 110)
+        h.send(.tipDown(other, PenAxes(x: 0.5, y: 0.2, pressure: 0.5)), at: 120)
+        h.send(.motion(other, PenAxes(x: 0.5, y: 0.6, pressure: 0.5)), at: 130)
+        h.send(.tipUp(other, PenAxes(x: 0.5, y: 0.6, pressure: 0)), at: 140)       // S2 by pen B
+        let s2 = h.engine.canvas.strokes.last!
+        h.send(.proximityOut(other), at: 150)
+        h.send(.proximityIn(other, Tool(type: .eraser), PenAxes(x: 0.4, y: 0.4)), at: 160)
+        h.send(.tipDown(other, PenAxes(x: 0.4, y: 0.4, pressure: 0.5)), at: 170)
+        h.send(.motion(other, PenAxes(x: 0.6, y: 0.4, pressure: 0.5)), at: 180)
+        h.send(.tipUp(other, PenAxes(x: 0.6, y: 0.4, pressure: 0)), at: 190)       // erases S2
+        #expect(!h.engine.canvas.strokes.contains(s2))
+        h.send(.tipUp(h.pen, PenAxes(x: 0.9, y: 0.9, pressure: 0)), at: 200)       // A finishes
+        #expect(h.command(.undo, at: 300) == .done)    // A's stroke
+        #expect(h.command(.undo, at: 301) == .done)    // the erase: S2 back, now at index 1
+        #expect(h.engine.canvas.strokes.filter { $0 == s2 }.count == 1)
+        #expect(h.command(.redo, at: 302) == .done)    // the erase again
+        #expect(!h.engine.canvas.strokes.contains(s2), "redo left the erased stroke on the canvas")
+        #expect(h.command(.undo, at: 303) == .done)
+        #expect(h.engine.canvas.strokes.filter { $0 == s2 }.count == 1, "the erased stroke came back twice")
+        #expect(h.engine.canvas.pointCount == h.engine.canvas.strokes.reduce(0) { $0 + $1.points.count })
+    }
+
+    /// A canvas full of points takes no stroke, but a stroke eraser still starts, and what
+    /// it removes makes room: the next pen stroke is recorded.
+    @Test func aStrokeEraserMakesRoomOnAFullCanvas() {
+        var config = EngineConfig()
+        config.eraser = .stroke
+        config.canvasLimits.maxPoints = 8
+        var h = EngineHarness.open(config: config)
+        h.stroke(at: 10, through: Self.left)
+        h.stroke(at: 100, through: Self.middle)
+        h.stroke(at: 150, through: Self.right)
+        #expect(h.engine.canvas.strokes.count == 2 && h.engine.canvas.isFull, "two strokes fill a canvas of 8 points")
+        h.enter(.eraser, at: 200)
+        h.stroke(at: 210, through: Self.rubOverMiddle)
+        #expect(h.engine.canvas.strokes.count == 1 && !h.engine.canvas.isFull, "the eraser made no room")
+        h.enter(.pen, at: 300)
+        h.stroke(at: 310, through: Self.right)
+        #expect(h.engine.canvas.strokes.count == 2, "no stroke after the eraser made room")
+    }
+
     @Test func touchingIsMeasuredWithBothInksWidths() {
         func stroke(_ tool: DrawingTool, width: Double, _ points: [(Float, Float)]) -> Stroke {
             Stroke(device: DeviceID(0), style: StrokeStyle(tool: tool, width: width),
