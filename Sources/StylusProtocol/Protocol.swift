@@ -388,9 +388,11 @@ extension ClientCommand {
 public enum ExportFormat: String, Sendable, CaseIterable {
     case png, svg
 
-    /// A side of an exported picture, in pixels: 8192 × 8192 is 256 MiB of
-    /// pixels for the renderer, the most it is allowed.
-    public static let sideRange = 1...8192
+    /// A side of an exported picture, in pixels. The renderer holds its layers, the
+    /// picture and its encoding at once, several times the picture's own 4 bytes a
+    /// pixel: at 4096 × 4096 (64 MiB of pixels) under half a GiB, which a local client
+    /// may ask of it; a larger canvas is scaled down to fit.
+    public static let sideRange = 1...4096
 
     public init?(path: String) {
         guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }

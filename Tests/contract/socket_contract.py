@@ -487,13 +487,13 @@ def test_a_bad_export_names_the_value_and_the_drawing_and_daemon_carry_on(root):
                 (dict(path="/proc/a.svg"), "bad-request", "the folder /proc "),
                 (dict(path=os.path.join(root, "a.jpg")), "bad-request", "ending in .png or .svg"),
                 (dict(path="a.svg"), "bad-request", "must be absolute"),
-                (dict(path=os.path.join(root, "a.svg"), width=0, height=100), "bad-request", "from 1 to 8192, not 0"),
-                (dict(path=os.path.join(root, "a.svg"), width=100, height=10000), "bad-request", "from 1 to 8192, not 10000"),
+                (dict(path=os.path.join(root, "a.svg"), width=0, height=100), "bad-request", "from 1 to 4096, not 0"),
+                (dict(path=os.path.join(root, "a.svg"), width=100, height=10000), "bad-request", "from 1 to 4096, not 10000"),
                 (dict(path=root + "/"), "bad-request", "ending in .png or .svg")]:
             r = c.request("export", **fields)
             check(r["ok"] is False and r["error"]["code"] == code and message in r["error"]["message"], f"{fields}: {r}")
         ctl = stylusctl(d, "export", os.path.join(root, "x.svg"), "--width", "0", "--height", "5")
-        check(ctl.returncode == 64 and "--width takes 1 to 8192 pixels, not 0" in ctl.stderr, f"{ctl.returncode} {ctl.stderr}")
+        check(ctl.returncode == 64 and "--width takes 1 to 4096 pixels, not 0" in ctl.stderr, f"{ctl.returncode} {ctl.stderr}")
         check(c.request("strokes")["result"]["strokes"] == strokes and c.request("status")["ok"], "the drawing or the daemon changed")
 
 
