@@ -34,7 +34,15 @@ extension Daemon {
 
     /// Answers the exports that ended; a submit's written picture ends the drawing.
     func finishExports(_ finished: [(job: Exporter.Job, outcome: Result<ExportResult, ProtocolError>)]) {
-        for (job, outcome) in finished {
+        for (job, var outcome) in finished {
+            // A stroke drawn (or taken back) while the picture was written would be cleared
+            // without being in it: the picture is written again, to the same file, first.
+            let canvas = handler.engine.canvas
+            if case .success = outcome, job.submit, canvas.strokes.count != job.strokeCount || canvas.pointCount != job.pointCount {
+                log("submit: the drawing changed while \(job.target.path) was written; writing it again")
+                guard let error = exporter.start(job.target, canvas: canvas, submit: true, waiter: job.waiter, now: monotonicMicroseconds()) else { continue }
+                outcome = .failure(error)
+            }
             // A failure is in the log already (the exporter's), and in the answer.
             if case .success = outcome, job.submit {
                 handler.submitted(path: job.target.path, source: job.waiter.source, now: monotonicMicroseconds())

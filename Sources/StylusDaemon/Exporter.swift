@@ -58,6 +58,8 @@ public final class Exporter {
         var input: [UInt8]
         var strokeCount: Int
         var hasContent: Bool
+        /// The points the picture holds: a submit whose drawing changed meanwhile writes it again.
+        var pointCount: Int = 0
     }
 
     private let environment: [String: String]
@@ -235,7 +237,8 @@ public final class Exporter {
     func start(_ target: Target, canvas: Canvas, submit: Bool, waiter: Waiter, now: Int64) -> ProtocolError? {
         if target.format == .png, case .failure(let error) = findRenderer() { return error }
         let input = StrokeRecords.encode(canvas.strokes)
-        queue.append(Job(target: target, submit: submit, waiter: waiter, input: input, strokeCount: canvas.strokes.count, hasContent: canvas.hasContent))
+        queue.append(Job(target: target, submit: submit, waiter: waiter, input: input, strokeCount: canvas.strokes.count,
+                         hasContent: canvas.hasContent, pointCount: canvas.pointCount))
         if running == nil, let failed = startNext(now: now).first {
             return failed.outcome.failure
         }
