@@ -9,7 +9,7 @@
 #   hil/vm.sh prepare  only install packages and build the kernel + initramfs
 #
 # Environment: HIL_CACHE (default .hil), HIL_SHARED_CACHE (the kernel prepared once for every
-# clone on this machine; default ~/.cache/stylusd/hil-kernel), HIL_TIMEOUT seconds (default 1800: the whole suite, filter mode included, takes about 16 min),
+# clone on this machine; default ~/.cache/stylusd/hil-kernel), HIL_TIMEOUT seconds (default 1800: the whole suite, filter mode included, takes about 11 min),
 # HIL_MEM MiB (default 1024), HIL_ONLY (a test name filter passed to the guest; with
 # HIL_SUITE=filterbench, the forwarders measured), HIL_BIN (the folder, relative to the
 # repository, whose stylusd the test suite runs; default .build-static/release), HIL_SUITE: tests (default), flood
