@@ -105,10 +105,7 @@ final class InkLayers {
     func drawLiveSegment(_ a: InkPoint, _ b: InkPoint, _ style: InkStyle) {
         for layer in style.tool == .eraser ? [live, finished] : [live] {
             guard let layer else { continue }
-            let cr = cairo_create(layer)!
-            Self.setInk(cr, style)
-            segment(cr, a, b, style)
-            cairo_destroy(cr)
+            drawSegments(CollectionOfOne((a, b)), style, into: layer)
         }
     }
 
@@ -133,25 +130,43 @@ final class InkLayers {
 
     private func draw(_ stroke: InkStroke, into layer: OpaquePointer?) {
         guard let layer, stroke.points.count > 1 else { return }
+        let style = stroke.style
+        guard style.tool.drawsWhole else {
+            drawSegments(zip(stroke.points, stroke.points.dropFirst()), style, into: layer)
+            return
+        }
         let cr = cairo_create(layer)!
         defer { cairo_destroy(cr) }
-        let style = stroke.style
         Self.setInk(cr, style)
-        if style.tool.drawsWhole {
-            drawWhole(cr, stroke)
-        } else {
-            for (a, b) in zip(stroke.points, stroke.points.dropFirst()) { segment(cr, a, b, style) }
-        }
+        drawWhole(cr, stroke)
     }
 
-    /// One segment, as wide as its style says at its pressure.
-    private func segment(_ cr: OpaquePointer, _ a: InkPoint, _ b: InkPoint, _ style: InkStyle) {
-        let (ax, ay) = geometry.pixel(a), (bx, by) = geometry.pixel(b)
-        cairo_set_line_width(cr, geometry.lineWidth(a, b, style))
-        cairo_move_to(cr, ax, ay)
-        cairo_line_to(cr, bx, by)
-        cairo_stroke(cr)
-        addDamage(geometry.damage(a, b, style))
+    /// Segments, each as wide as its style says at its pressure, straight into
+    /// the layer's pixels (`SegmentRaster`: what cairo's stroker draws, at a
+    /// fifth of the cost), at the layer's device scale as cairo would draw them.
+    private func drawSegments(_ segments: some Sequence<(InkPoint, InkPoint)>, _ style: InkStyle, into layer: OpaquePointer) {
+        cairo_surface_flush(layer)
+        guard let data = cairo_image_surface_get_data(layer) else { return }
+        let buffer = PixelBuffer(
+            base: UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self),
+            width: Int(cairo_image_surface_get_width(layer)), height: Int(cairo_image_surface_get_height(layer)),
+            rowPixels: Int(cairo_image_surface_get_stride(layer)) / 4)
+        let ink: SegmentInk = style.tool == .eraser ? .clear : .paint(red: style.color.red, green: style.color.green, blue: style.color.blue)
+        let scale = key.scale
+        var touched: (x: Range<Int>, y: Range<Int>)?
+        for (a, b) in segments {
+            let (ax, ay) = geometry.pixel(a), (bx, by) = geometry.pixel(b)
+            if let box = SegmentRaster.draw(into: buffer, from: (ax * scale, ay * scale), to: (bx * scale, by * scale),
+                                            lineWidth: geometry.lineWidth(a, b, style) * scale, ink: ink) {
+                touched = touched.map { (min($0.x.lowerBound, box.x.lowerBound)..<max($0.x.upperBound, box.x.upperBound),
+                                         min($0.y.lowerBound, box.y.lowerBound)..<max($0.y.upperBound, box.y.upperBound)) } ?? box
+            }
+            addDamage(geometry.damage(a, b, style))
+        }
+        if let touched {
+            cairo_surface_mark_dirty_rectangle(layer, Int32(touched.x.lowerBound), Int32(touched.y.lowerBound),
+                                               Int32(touched.x.count), Int32(touched.y.count))
+        }
     }
 
     /// A shape from the first point to the last, or the highlighter's whole path

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+import CanvasModel
+import Testing
+
+/// A transparent picture to draw into, as cairo's ARGB32 keeps it (rows may be longer than the picture).
+private final class Picture {
+    let width: Int, height: Int, rowPixels: Int
+    var pixels: [UInt32]
+
+    init(_ width: Int, _ height: Int, padding: Int = 3) {
+        (self.width, self.height, rowPixels) = (width, height, width + padding)
+        pixels = Array(repeating: 0, count: rowPixels * height)
+    }
+
+    @discardableResult
+    func draw(_ a: (Double, Double), _ b: (Double, Double), width: Double, _ ink: SegmentInk = .paint(red: 214, green: 26, blue: 28)) -> (x: Range<Int>, y: Range<Int>)? {
+        pixels.withUnsafeMutableBufferPointer {
+            SegmentRaster.draw(into: PixelBuffer(base: $0.baseAddress!, width: self.width, height: self.height, rowPixels: rowPixels),
+                               from: (x: a.0, y: a.1), to: (x: b.0, y: b.1), lineWidth: width, ink: ink)
+        }
+    }
+
+    subscript(x: Int, y: Int) -> UInt32 { pixels[y * rowPixels + x] }
+    func alpha(_ x: Int, _ y: Int) -> Double { Double(self[x, y] >> 24) / 255 }
+    /// The ink's area in pixels: every pixel counted by how much of it is covered.
+    var inkArea: Double { (0..<height).reduce(0) { sum, y in (0..<width).reduce(sum) { $0 + alpha($1, y) } } }
+    /// Pixels outside the picture's rows (the padding) that were written.
+    var paddingWritten: Bool { (0..<height).contains { y in (width..<rowPixels).contains { pixels[y * rowPixels + $0] != 0 } } }
+}
+
+@Test func aSegmentCoversTheAreaOfALineWithRoundCaps() {
+    for (a, b, width) in [((20.0, 30.0), (80.0, 30.0), 8.0), ((15.3, 12.7), (70.9, 61.2), 9.6), ((40.0, 40.0), (40.0, 40.0), 12.0),
+                          ((10.0, 50.0), (90.0, 52.5), 1.0), ((30.0, 20.0), (33.0, 75.0), 28.8)] {
+        let picture = Picture(100, 100)
+        picture.draw(a, b, width: width)
+        let length = ((b.0 - a.0) * (b.0 - a.0) + (b.1 - a.1) * (b.1 - a.1)).squareRoot()
+        let exact = Double.pi * width * width / 4 + width * length
+        #expect(abs(picture.inkArea - exact) / exact < 0.02, "\(a)→\(b) width \(width): \(picture.inkArea) pixels, not \(exact)")
+        #expect(!picture.paddingWritten)
+    }
+}
+
+@Test func insideTheLineThePenIsItsOwnColourAndFarFromItNothingChanges() {
+    let picture = Picture(64, 64)
+    let touched = picture.draw((10, 20), (50, 40), width: 10)
+    #expect(picture[30, 30] == 0xffd6_1a1c)          // on the line: the colour, opaque
+    #expect(picture[10, 20] == 0xffd6_1a1c)          // the cap's centre
+    #expect(picture[50, 10] == 0 && picture[5, 60] == 0)
+    let edge = picture.alpha(30, 35)                  // the line's antialiased edge
+    #expect(edge > 0 && edge < 1)
+    #expect(touched.map { $0.x.contains(4) && $0.x.contains(55) && $0.y.contains(14) && $0.y.contains(45) } == true)
+    // Premultiplied: no channel above the alpha, as cairo requires.
+    for y in 0..<64 { for x in 0..<64 {
+        let p = picture[x, y], a = p >> 24
+        #expect((p >> 16) & 0xff <= a && (p >> 8) & 0xff <= a && p & 0xff <= a)
+    } }
+}
+
+@Test func theEraserClearsWhatThePenDrewAndItsEdgeFadesIt() {
+    let picture = Picture(64, 64)
+    picture.draw((5, 32), (60, 32), width: 12)
+    picture.draw((32.3, 5), (32.3, 60), width: 8, .clear)
+    #expect(picture[32, 32] == 0)                     // crossed: gone
+    #expect(picture[10, 32] == 0xffd6_1a1c)           // beside the eraser: kept
+    let fringe = picture.alpha(36, 32)                // the eraser's antialiased edge
+    #expect(fringe > 0 && fringe < 1)
+    picture.draw((5, 32), (60, 32), width: 14, .clear)   // a little wider than the ink: its edge too
+    #expect(picture.inkArea == 0)
+}
+
+@Test func segmentsOffThePictureOrNotANumberTouchNothingAndNeverTrap() {
+    let picture = Picture(32, 32)
+    #expect(picture.draw((-500, -500), (-400, -450), width: 20) == nil)
+    #expect(picture.draw((1e300, 5), (2e300, 5), width: 4) == nil)
+    #expect(picture.draw((.nan, 5), (5, 5), width: 4) == nil)
+    #expect(picture.draw((5, 5), (6, 6), width: .infinity) == nil)
+    #expect(picture.draw((5, 5), (6, 6), width: 0) == nil)
+    #expect(picture.inkArea == 0)
+    // One end far away: the part on the picture is drawn, and only that.
+    picture.draw((-1e300, 16), (16, 16), width: 4)
+    #expect(picture[8, 16] == 0xffd6_1a1c && picture[20, 16] == 0 && !picture.paddingWritten)
+}
