@@ -12,11 +12,14 @@ import CanvasModel
 @MainActor
 final class InkLayers {
     private(set) var geometry: InkGeometry
-    private var finished: OpaquePointer?
+    private(set) var finished: OpaquePointer?
     private var live: OpaquePointer?
+    /// What `finished` shows, stroke by stroke (but for an eraser stroke in progress).
+    private(set) var drawnFinished: [InkStroke] = []
+    var checkpoint = FinishedCheckpoint()
     private var key = (width: Int32(0), height: Int32(0), scale: 0.0)
     /// What changed since `takeDamage`; nil: nothing, `everything`: the whole surface.
-    private(set) var damage: PixelRect?
+    var damage: PixelRect?
     /// Where the hover rings were last drawn: they move, so their old place is damage too.
     private var drawnRings: [PixelRect] = []
 
@@ -40,6 +43,7 @@ final class InkLayers {
     func setGeometry(_ geometry: InkGeometry) -> Bool {
         guard geometry != self.geometry else { return false }
         self.geometry = geometry
+        checkpoint.strokes = []
         return true
     }
 
@@ -49,15 +53,17 @@ final class InkLayers {
         guard width > 0, height > 0, scale > 0, key != (width, height, scale) || finished == nil else { return false }
         key = (width, height, scale)
         release()
-        func make() -> OpaquePointer? {
-            let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Self.pixels(width, scale), Self.pixels(height, scale))
-            cairo_surface_set_device_scale(surface, scale, scale)
-            return surface
-        }
-        finished = make()
-        live = make()
+        finished = makeLayer()
+        live = makeLayer()
         damageEverything()
         return true
+    }
+
+    /// A transparent layer of the surface's size and scale.
+    func makeLayer() -> OpaquePointer? {
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Self.pixels(key.width, key.scale), Self.pixels(key.height, key.scale))
+        cairo_surface_set_device_scale(surface, key.scale, key.scale)
+        return surface
     }
 
     /// A layer's or buffer's side in pixels for `logical` pixels at `scale`: rounded half
@@ -68,17 +74,24 @@ final class InkLayers {
     static func describe(_ scale: Double) -> String { scale == scale.rounded() ? String(Int(scale)) : String(scale) }
 
     func release() {
-        for layer in [finished, live] where layer != nil { cairo_surface_destroy(layer) }
+        for layer in [finished, live, checkpoint.surface] where layer != nil { cairo_surface_destroy(layer) }
         finished = nil
         live = nil
+        checkpoint = FinishedCheckpoint()
+        drawnFinished = []
     }
 
     // MARK: Drawing into the layers
 
-    func clearFinished() { clear(finished) }
+    /// The drawing was cleared. The checkpoint stays: a clear taken back (undo) starts from it.
+    func clearFinished() {
+        clear(finished)
+        drawnFinished = []
+        checkpoint.isPrefix = false
+    }
     func clearLive() { clear(live) }
 
-    private func clear(_ layer: OpaquePointer?) {
+    func clear(_ layer: OpaquePointer?) {
         guard let layer else { return }
         let cr = cairo_create(layer)
         cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
@@ -87,9 +100,20 @@ final class InkLayers {
         damageEverything()
     }
 
+    /// The finished layer shows `strokes` from now on: drawn from the checkpoint
+    /// when it holds their first strokes (an undo, a redo), else afresh.
     func redrawFinished(_ strokes: [InkStroke]) {
-        clearFinished()
-        for stroke in strokes { draw(stroke, into: finished) }
+        if strokes.isEmpty {
+            clearFinished()
+            return
+        }
+        if !restoreCheckpoint(for: strokes) {
+            _ = rebuildCheckpoint(for: strokes)
+            if !restoreCheckpoint(for: strokes) { clear(finished) }
+        }
+        for stroke in strokes[(checkpoint.isPrefix ? checkpoint.strokes.count : 0)...] { draw(stroke, into: finished) }
+        drawnFinished = strokes
+        advanceCheckpoint()
     }
 
     func redrawLive(_ strokes: [InkStroke]) {
@@ -97,7 +121,11 @@ final class InkLayers {
         for stroke in strokes { draw(stroke, into: live) }
     }
 
-    func drawFinished(_ stroke: InkStroke) { draw(stroke, into: finished) }
+    func drawFinished(_ stroke: InkStroke) {
+        draw(stroke, into: finished)
+        drawnFinished.append(stroke)
+        advanceCheckpoint()
+    }
 
     /// A segment of a stroke in progress. The eraser's goes into the finished
     /// layer too: it erases the ink that is already there, as it will once the
@@ -128,7 +156,7 @@ final class InkLayers {
         }
     }
 
-    private func draw(_ stroke: InkStroke, into layer: OpaquePointer?) {
+    func draw(_ stroke: InkStroke, into layer: OpaquePointer?) {
         guard let layer, stroke.points.count > 1 else { return }
         let style = stroke.style
         guard style.tool.drawsWhole else {

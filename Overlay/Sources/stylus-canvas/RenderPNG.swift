@@ -22,21 +22,15 @@ enum RenderPNG {
             _ = line.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
             return 1
         }
-        let sides = size.lowercased().split(separator: "x").compactMap { Int32($0) }
-        guard sides.count == 2, sides.allSatisfy({ ExportFormat.sideRange.contains(Int($0)) }) else {
+        guard let (width, height) = sides(size) else {
             return fail("--size takes WIDTHxHEIGHT, each \(ExportFormat.sideRange.lowerBound)-\(ExportFormat.sideRange.upperBound), not \"\(size)\"")
         }
-        let (width, height) = (sides[0], sides[1])
-        guard let strokes = StrokeRecords.decode(readStandardInput()) else {
+        guard let strokes = standardInputStrokes() else {
             return fail("cannot write \(path): the strokes on standard input are neither stylusd's stroke records nor the JSON `strokes` answers with")
         }
         let ink = InkLayers(geometry: InkGeometry(width: Double(width), height: Double(height)))
         _ = ink.ensure(width: width, height: height, scale: 1)
-        ink.redrawFinished(strokes.map { stroke in
-            InkStroke(device: stroke.device.rawValue, style: stroke.style, points: stroke.points.map {
-                InkPoint(x: Double($0.x), y: Double($0.y), pressure: Double($0.pressure))
-            })
-        })
+        ink.redrawFinished(strokes)
         let picture = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height)
         defer { cairo_surface_destroy(picture) }
         let cr = cairo_create(picture)!
@@ -51,6 +45,13 @@ enum RenderPNG {
         guard let png = encode(picture) else { return fail("cannot encode a \(width)×\(height) PNG: out of memory") }
         if let reason = replaceFile(path, with: png) { return fail("cannot write \(path): \(reason)") }
         return 0
+    }
+
+    /// `WIDTHxHEIGHT`, each side within what `export` accepts.
+    static func sides(_ size: String) -> (Int32, Int32)? {
+        let sides = size.lowercased().split(separator: "x").compactMap { Int32($0) }
+        guard sides.count == 2, sides.allSatisfy({ ExportFormat.sideRange.contains(Int($0)) }) else { return nil }
+        return (sides[0], sides[1])
     }
 
     /// The picture as a PNG (8-bit RGBA, no filter, zlib's fastest level). Not
@@ -93,6 +94,15 @@ enum RenderPNG {
         let header = bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, 6, 0, 0, 0]   // 8 bits, RGBA, deflate, no filter method, no interlace
         return [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] + chunk("IHDR", header)
             + chunk("IDAT", Array(packed[0..<Int(packedLength)])) + chunk("IEND", [])
+    }
+
+    /// The strokes on standard input as the canvas draws them; nil when they are neither format.
+    static func standardInputStrokes() -> [InkStroke]? {
+        StrokeRecords.decode(readStandardInput())?.map { stroke in
+            InkStroke(device: stroke.device.rawValue, style: stroke.style, points: stroke.points.map {
+                InkPoint(x: Double($0.x), y: Double($0.y), pressure: Double($0.pressure))
+            })
+        }
     }
 
     private static func readStandardInput() -> [UInt8] {

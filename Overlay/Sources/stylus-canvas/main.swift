@@ -9,6 +9,7 @@ import Glibc
 let usage = """
     usage: stylus-canvas [--socket PATH] [--click-through] [--fade-ms N] [--monitor WHICH] [--verbose]
            stylus-canvas --render-png PATH --size WIDTHxHEIGHT < strokes.json
+           stylus-canvas --render-bench WIDTHxHEIGHT [ROUNDS] < strokes.json
            stylus-canvas --version | --help
 
     The canvas overlay of stylusd: a fullscreen, see-through window that opens
@@ -36,6 +37,9 @@ let usage = """
                         `stylusctl strokes`) into a transparent PNG of --size
                         with the canvas's renderer, and exit: stylusd's PNG
                         export runs this; no display is needed
+      --render-bench    time the renderer with the strokes on standard input
+                        (a frame, undo, redo, a clear taken back) and check
+                        that each redraw equals drawing afresh; no display
     """
 
 func parseOptions(_ arguments: [String]) -> Options {
@@ -61,6 +65,7 @@ func parseOptions(_ arguments: [String]) -> Options {
             guard !which.isEmpty, !which.hasPrefix("-") else { fail("--monitor takes auto, all, a connector's name or a number from 0") }
             options.monitor = MonitorRequest(argument: which)
         case "--render-png": fail("--render-png takes PATH --size WIDTHxHEIGHT and nothing else, in that order")
+        case "--render-bench": fail("--render-bench takes WIDTHxHEIGHT and optionally ROUNDS, and nothing else")
         case "--verbose", "-v": options.verbose = true
         case "--help", "-h":
             print(usage)
@@ -77,6 +82,10 @@ func parseOptions(_ arguments: [String]) -> Options {
 // The daemon's PNG export: drawn and written before anything of GTK or the socket starts.
 if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--render-png", CommandLine.arguments[3] == "--size" {
     exit(MainActor.assumeIsolated { RenderPNG.run(path: CommandLine.arguments[2], size: CommandLine.arguments[4]) })
+}
+
+if CommandLine.arguments.count >= 3, CommandLine.arguments.count <= 4, CommandLine.arguments[1] == "--render-bench" {
+    exit(MainActor.assumeIsolated { RenderBench.run(size: CommandLine.arguments[2], rounds: CommandLine.arguments.dropFirst(3).first) })
 }
 
 let options = parseOptions(Array(CommandLine.arguments.dropFirst()))

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+import CGtk4
+import CanvasModel
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `stylus-canvas --render-bench WIDTHxHEIGHT [ROUNDS] < strokes.json`: what
+/// the canvas's renderer costs with the drawing on standard input, and whether
+/// its shortcuts draw what drawing afresh draws. No display: the layers and a
+/// frame's target are image surfaces, as the X11 and Wayland canvases use them.
+/// One line per measure on standard output; every redraw after an undo, a redo
+/// and a clear taken back is compared with the same strokes drawn into fresh
+/// layers, and a difference is an exit status of 1 (bench/export_bench.py and
+/// the overlay tests run it).
+@MainActor
+enum RenderBench {
+    static func run(size: String, rounds: String?) -> Int32 {
+        guard let (width, height) = RenderPNG.sides(size), let rounds = Int(rounds ?? "30"), (1...10_000).contains(rounds) else {
+            print("usage: stylus-canvas --render-bench WIDTHxHEIGHT [ROUNDS 1-10000] < strokes.json")
+            return 2
+        }
+        guard let strokes = RenderPNG.standardInputStrokes(), strokes.count > 1 else {
+            print("the strokes on standard input are neither stylusd's stroke records nor the JSON `strokes` answers with, or fewer than 2")
+            return 2
+        }
+        let geometry = InkGeometry(width: Double(width), height: Double(height))
+        let ink = InkLayers(geometry: geometry)
+        _ = ink.ensure(width: width, height: height, scale: 1)
+        let points = strokes.reduce(0) { $0 + $1.points.count }
+        print("drawing: \(strokes.count) strokes, \(points) points, \(width)×\(height)")
+
+        var differences: [String] = []
+        var checks = 0
+        /// The finished layer against `shown` drawn into fresh layers.
+        func check(_ what: String, _ shown: [InkStroke]) {
+            checks += 1
+            let fresh = InkLayers(geometry: geometry)
+            _ = fresh.ensure(width: width, height: height, scale: 1)
+            fresh.redrawFinished(shown)
+            if !samePixels(ink.finished, fresh.finished) { differences.append(what) }
+            fresh.release()
+        }
+
+        report("open (everything drawn)", [time { ink.redrawFinished(strokes) }])
+        check("open", strokes)
+
+        let target = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height)
+        defer { cairo_surface_destroy(target) }
+        let hover = [InkPoint(x: 0.5, y: 0.5, pressure: 0)]
+        report("frame (clear, both layers, a hover ring)", (0..<rounds).map { _ in
+            time {
+                let cr = cairo_create(target)!
+                cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
+                cairo_paint(cr)
+                cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+                ink.compose(onto: cr, alpha: 1, hover: hover)
+                cairo_destroy(cr)
+                cairo_surface_flush(target)
+            }
+        })
+
+        let undos = min(rounds, strokes.count - 1)
+        report("undo, one stroke at a time", (1...undos).map { taken in
+            let shown = Array(strokes.dropLast(taken))
+            let spent = time { ink.redrawFinished(shown) }
+            if taken == 1 || taken == undos || taken % 8 == 0 { check("undo \(taken)", shown) }
+            return spent
+        })
+        report("redo, one stroke at a time", (1...undos).reversed().map { taken in
+            let shown = Array(strokes.dropLast(taken - 1))
+            let spent = time { ink.redrawFinished(shown) }
+            if taken == 1 || taken % 8 == 0 { check("redo to \(undos - taken + 1)", shown) }
+            return spent
+        })
+        report("clear taken back", (0..<min(rounds, 10)).map { _ in
+            ink.clearFinished()
+            return time { ink.redrawFinished(strokes) }
+        })
+        check("clear taken back", strokes)
+        var erased = strokes
+        erased.remove(at: strokes.count / 2)
+        report("a stroke in the middle erased whole", [time { ink.redrawFinished(erased) }])
+        check("erase in the middle", erased)
+
+        let last = strokes[strokes.count - 1]
+        let segments = zip(last.points, last.points.dropFirst()).prefix(rounds)
+        report("a live pen segment", segments.map { a, b in time { ink.drawLiveSegment(a, b, last.style) } })
+
+        ink.release()
+        if differences.isEmpty {
+            print("pixels: identical to a fresh drawing after all \(checks) checked redraws")
+            return 0
+        }
+        print("pixels: DIFFERENT from a fresh drawing after \(differences.joined(separator: ", ")) (\(differences.count) of \(checks) checks)")
+        return 1
+    }
+
+    private static func time(_ body: () -> Void) -> Double {
+        var start = timespec(), end = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &start)
+        body()
+        clock_gettime(CLOCK_MONOTONIC, &end)
+        let seconds = Double(end.tv_sec - start.tv_sec), nanoseconds = Double(end.tv_nsec - start.tv_nsec)
+        return seconds * 1000 + nanoseconds / 1_000_000
+    }
+
+    private static func report(_ what: String, _ milliseconds: [Double]) {
+        let sorted = milliseconds.sorted()
+        func at(_ q: Double) -> String {
+            let index = Int((Double(sorted.count - 1) * q).rounded(.up))
+            let hundredths = Int((sorted[min(sorted.count - 1, index)] * 100).rounded())
+            let fraction = hundredths % 100
+            return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+        }
+        print("\(what): p50 \(at(0.5)) ms, p99 \(at(0.99)) ms, max \(at(1)) ms over \(sorted.count)")
+    }
+
+    private static func samePixels(_ a: OpaquePointer?, _ b: OpaquePointer?) -> Bool {
+        guard let a, let b else { return a == nil && b == nil }
+        cairo_surface_flush(a)
+        cairo_surface_flush(b)
+        let height = Int(cairo_image_surface_get_height(a)), stride = Int(cairo_image_surface_get_stride(a))
+        guard height == Int(cairo_image_surface_get_height(b)), stride == Int(cairo_image_surface_get_stride(b)),
+              let pa = cairo_image_surface_get_data(a), let pb = cairo_image_surface_get_data(b) else { return false }
+        return memcmp(pa, pb, height * stride) == 0
+    }
+}
