@@ -69,30 +69,37 @@ public enum SegmentRaster {
         case .clear: paint = nil
         }
         let solid: UInt32 = paint.map { 0xff00_0000 | $0.r << 16 | $0.g << 8 | $0.b } ?? 0
+        let length = lengthSquared.squareRoot()
         for y in y0..<y1 {
             let py = Double(y) + 0.5
-            // The columns this row can reach: the part of the segment within
-            // `reach` of the row, widened by `reach` (a steep segment's box is
-            // mostly empty).
-            var t0 = 0.0, t1 = 1.0
-            if dy != 0 {
-                let ta = (py - reach - a.y) / dy, tb = (py + reach - a.y) / dy
-                t0 = max(0, min(ta, tb))
-                t1 = min(1, max(ta, tb))
-                if t0 > t1 { (t0, t1) = t1 > 1 || t0 > 1 ? (1, 1) : (0, 0) }
-            }
-            let xa = a.x + t0 * dx, xb = a.x + t1 * dx
-            let from = max(x0, column(min(xa, xb) - reach)), to = min(x1, column(max(xa, xb) + reach) + 2)
+            // Where the row crosses the shape (within `reach` of the segment) and
+            // its solid core (within `reach - 1`): pixels whose centres lie in the
+            // core take the ink whole, the rest of the span gets its share.
+            guard let outer = span(row: py, a, b, dx, dy, length, radius: reach) else { continue }
+            let from = max(x0, column(outer.lo - 0.5) - 1), to = min(x1, column(outer.hi - 0.5) + 2)
             guard from < to else { continue }
+            var core = (from: to, to: to)
+            if solidSquared >= 0, let inner = span(row: py, a, b, dx, dy, length, radius: reach - 1) {
+                // Centres strictly inside by a hair: the distances below decide the edge pixels.
+                let first = max(from, column(inner.lo - 0.5 + 1e-9) + 1), last = min(to, column(inner.hi - 0.5 - 1e-9) + 1)
+                if first < last { core = (first, last) }
+            }
             let pixels = buffer.base + y * buffer.rowPixels
             let ey = py - a.y
-            for x in from..<to {
+            var x = from
+            while x < to {
+                if x == core.from {
+                    (pixels + x).update(repeating: solid, count: core.to - core.from)
+                    x = core.to
+                    continue
+                }
+                defer { x += 1 }
                 let ex = Double(x) + 0.5 - a.x
                 let t = max(0, min(1, (ex * dx + ey * dy) * inverse))
                 let fx = ex - t * dx, fy = ey - t * dy
                 let distanceSquared = fx * fx + fy * fy
                 guard distanceSquared < reachSquared else { continue }
-                if distanceSquared <= solidSquared {   // covered whole: no root, no blend
+                if distanceSquared <= solidSquared {
                     pixels[x] = solid
                     continue
                 }
@@ -112,6 +119,45 @@ public enum SegmentRaster {
             }
         }
         return (x0..<x1, y0..<y1)
+    }
+
+    /// Where the row at height `py` crosses the points within `radius` of the
+    /// segment: the round caps' chords and the band between them. The shape is
+    /// convex, so the pieces that exist make one span.
+    @inline(__always)
+    private static func span(
+        row py: Double, _ a: (x: Double, y: Double), _ b: (x: Double, y: Double),
+        _ dx: Double, _ dy: Double, _ length: Double, radius: Double
+    ) -> (lo: Double, hi: Double)? {
+        var lo = Double.infinity, hi = -Double.infinity
+        for c in [a, b] {
+            let h = radius * radius - (py - c.y) * (py - c.y)
+            if h > 0 {
+                let w = h.squareRoot()
+                lo = min(lo, c.x - w)
+                hi = max(hi, c.x + w)
+            }
+        }
+        if length > 0 {
+            // Along the segment: 0 ≤ (x − a.x)·dx + (py − a.y)·dy ≤ length²;
+            // across it: |dx·(py − a.y) − dy·(x − a.x)| ≤ radius·length.
+            var bandLo = -Double.infinity, bandHi = Double.infinity
+            func within(_ slope: Double, _ offset: Double, _ low: Double, _ high: Double) -> Bool {
+                // low ≤ slope·u + offset ≤ high, u = x − a.x
+                if slope == 0 { return low <= offset && offset <= high }
+                let u0 = (low - offset) / slope, u1 = (high - offset) / slope
+                bandLo = max(bandLo, a.x + min(u0, u1))
+                bandHi = min(bandHi, a.x + max(u0, u1))
+                return true
+            }
+            let along = within(dx, (py - a.y) * dy, 0, length * length)
+            let across = within(-dy, dx * (py - a.y), -radius * length, radius * length)
+            if along, across, bandLo < bandHi {
+                lo = min(lo, bandLo)
+                hi = max(hi, bandHi)
+            }
+        }
+        return lo < hi ? (lo, hi) : nil
     }
 
     /// The part of a→b within `margin` of the buffer (Liang–Barsky), so that

@@ -42,7 +42,7 @@ extension InkLayers {
     /// Draws the checkpoint afresh for `strokes` (none when the drawing is too
     /// small for one); returns how many strokes it holds.
     func rebuildCheckpoint(for strokes: [InkStroke]) -> Int {
-        let count = Self.checkpointCount(strokes)
+        let count = keepsCheckpoint ? Self.checkpointCount(strokes) : 0
         checkpoint.strokes = []
         checkpoint.isPrefix = false
         guard count > 0 else { return 0 }
@@ -59,6 +59,7 @@ extension InkLayers {
     /// Moves the checkpoint up once more than `maximumLag` points were drawn
     /// after it, or draws one for a drawing that grew past `maximumLag` without it.
     func advanceCheckpoint() {
+        guard keepsCheckpoint else { return }
         let drawn = drawnFinished
         let held = checkpoint.strokes.count
         guard checkpoint.isPrefix, held > 0, checkpoint.surface != nil else {

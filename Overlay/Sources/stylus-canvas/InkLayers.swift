@@ -17,6 +17,8 @@ final class InkLayers {
     /// What `finished` shows, stroke by stroke (but for an eraser stroke in progress).
     private(set) var drawnFinished: [InkStroke] = []
     var checkpoint = FinishedCheckpoint()
+    /// False where the strokes are drawn once (an export): no checkpoint to keep.
+    var keepsCheckpoint = true
     private var key = (width: Int32(0), height: Int32(0), scale: 0.0)
     /// What changed since `takeDamage`; nil: nothing, `everything`: the whole surface.
     var damage: PixelRect?

@@ -28,15 +28,13 @@ enum RenderPNG {
         guard let strokes = standardInputStrokes() else {
             return fail("cannot write \(path): the strokes on standard input are neither stylusd's stroke records nor the JSON `strokes` answers with")
         }
+        // The finished layer is the picture: transparent but for the strokes, nothing else drawn over it.
         let ink = InkLayers(geometry: InkGeometry(width: Double(width), height: Double(height)))
+        ink.keepsCheckpoint = false
         _ = ink.ensure(width: width, height: height, scale: 1)
+        defer { ink.release() }
         ink.redrawFinished(strokes)
-        let picture = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height)
-        defer { cairo_surface_destroy(picture) }
-        let cr = cairo_create(picture)!
-        ink.compose(onto: cr, alpha: 1, hover: [InkPoint]())
-        cairo_destroy(cr)
-        ink.release()
+        guard let picture = ink.finished else { return fail("cannot draw a \(width)×\(height) picture: out of memory") }
         cairo_surface_flush(picture)
         guard cairo_surface_status(picture) == CAIRO_STATUS_SUCCESS else {
             return fail("cannot draw a \(width)×\(height) picture: \(String(cString: cairo_status_to_string(cairo_surface_status(picture))))")
