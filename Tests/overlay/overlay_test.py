@@ -182,52 +182,67 @@ def axis_max(header, name):
     raise ValueError(f"no {name} range in the recording's header")
 
 
-def pen_session(path, strokes, period_us=5000):
-    """An evemu recording of the bundled recording's pen (its header) that hovers while the
-    overlay connects, opens the canvas by a BTN_STYLUS double press, then draws `strokes`:
-    (end, [(x, y) in screen pixels, ...]) each, `end` "pen" or "eraser" (BTN_TOOL_RUBBER)."""
-    with open(RECORDING) as f:
-        header = [l for l in f if not l.startswith("E:")]
-    x_max, y_max = axis_max(header, "ABS_X"), axis_max(header, "ABS_Y")
-    ux = lambda px: round((px + 0.5) / WIDTH * x_max)
-    uy = lambda py: round((py + 0.5) / HEIGHT * y_max)
-    out, t = [], [1_000_000 * 1_000_000]
+class PenRecording:
+    """An evemu recording of the bundled recording's pen (its header) written frame by
+    frame: `frame(events, after_us)` a SYN_REPORT'd frame that many µs after the last,
+    `axes(x, y)` the ABS_X/ABS_Y events for window pixels of the WIDTH×HEIGHT screen the
+    tablet maps to."""
     EV_KEY, EV_ABS = 1, 3
     TOOL = {"pen": 0x140, "eraser": 0x141}
     BTN_TOUCH, BTN_STYLUS, ABS_X, ABS_Y, ABS_PRESSURE, ABS_DISTANCE = 0x14a, 0x14b, 0, 1, 0x18, 0x19
 
-    def frame(*events, after_us=period_us):
-        t[0] += after_us
-        stamp = f"{t[0] // 1_000_000}.{t[0] % 1_000_000:06d}"
-        out.extend(f"E: {stamp} {kind:04x} {code:04x} {value}\n" for kind, code, value in events)
-        out.append(f"E: {stamp} 0000 0000 0\n")
+    def __init__(self):
+        with open(RECORDING) as f:
+            self.header = [line for line in f if not line.startswith("E:")]
+        self.x_max, self.y_max = axis_max(self.header, "ABS_X"), axis_max(self.header, "ABS_Y")
+        self.lines, self.t_us = [], 1_000 * 1_000_000
+
+    def axes(self, x, y):
+        return ((self.EV_ABS, self.ABS_X, round((x + 0.5) / WIDTH * self.x_max)),
+                (self.EV_ABS, self.ABS_Y, round((y + 0.5) / HEIGHT * self.y_max)))
+
+    def frame(self, *events, after_us=0):
+        self.t_us += after_us
+        stamp = f"{self.t_us // 1_000_000}.{self.t_us % 1_000_000:06d}"
+        self.lines.extend(f"E: {stamp} {kind:04x} {code:04x} {value}\n" for kind, code, value in events)
+        self.lines.append(f"E: {stamp} 0000 0000 0\n")
+
+    def write(self, path):
+        with open(path, "w") as f:
+            f.writelines(self.header + self.lines)
+        return path
+
+
+def pen_session(path, strokes, period_us=5000):
+    """An evemu recording of the bundled recording's pen that hovers while the overlay
+    connects, opens the canvas by a BTN_STYLUS double press, then draws `strokes`:
+    (end, [(x, y) in screen pixels, ...]) each, `end` "pen" or "eraser" (BTN_TOOL_RUBBER)."""
+    r = PenRecording()
+    K, A = PenRecording.EV_KEY, PenRecording.EV_ABS
 
     def hover(ms, x=20):
         for i in range(ms * 1000 // period_us):
-            frame((EV_ABS, ABS_X, ux(x) + i % 2))
-    frame((EV_KEY, TOOL["pen"], 1), (EV_ABS, ABS_X, ux(20)), (EV_ABS, ABS_Y, uy(20)), (EV_ABS, ABS_DISTANCE, 30))
+            r.frame((A, r.ABS_X, r.axes(x, 20)[0][2] + i % 2), after_us=period_us)
+    r.frame((K, r.TOOL["pen"], 1), *r.axes(20, 20), (A, r.ABS_DISTANCE, 30), after_us=period_us)
     hover(3000)           # the overlay connects
     for _ in range(2):    # 100 ms presses 300 ms apart: a double press
-        frame((EV_KEY, BTN_STYLUS, 1))
-        frame((EV_KEY, BTN_STYLUS, 0), after_us=100_000)
+        r.frame((K, r.BTN_STYLUS, 1), after_us=period_us)
+        r.frame((K, r.BTN_STYLUS, 0), after_us=100_000)
         hover(200)
     hover(2000)           # the fade in and the overlay's ack
     tool = "pen"
     for end, points in strokes:
         if end != tool:
-            frame((EV_KEY, TOOL[tool], 0), after_us=50_000)
-            frame((EV_KEY, TOOL[end], 1), (EV_ABS, ABS_X, ux(points[0][0])), (EV_ABS, ABS_Y, uy(points[0][1])),
-                  (EV_ABS, ABS_DISTANCE, 30), after_us=50_000)
+            r.frame((K, r.TOOL[tool], 0), after_us=50_000)
+            r.frame((K, r.TOOL[end], 1), *r.axes(*points[0]), (A, r.ABS_DISTANCE, 30), after_us=50_000)
             tool = end
-        frame((EV_ABS, ABS_X, ux(points[0][0])), (EV_ABS, ABS_Y, uy(points[0][1])), (EV_ABS, ABS_DISTANCE, 0),
-              (EV_ABS, ABS_PRESSURE, 1200), (EV_KEY, BTN_TOUCH, 1))
+        r.frame(*r.axes(*points[0]), (A, r.ABS_DISTANCE, 0), (A, r.ABS_PRESSURE, 1200), (K, r.BTN_TOUCH, 1), after_us=period_us)
         for x, y in points[1:]:
-            frame((EV_ABS, ABS_X, ux(x)), (EV_ABS, ABS_Y, uy(y)))
-        frame((EV_ABS, ABS_PRESSURE, 0), (EV_ABS, ABS_DISTANCE, 10), (EV_KEY, BTN_TOUCH, 0))
+            r.frame(*r.axes(x, y), after_us=period_us)
+        r.frame((A, r.ABS_PRESSURE, 0), (A, r.ABS_DISTANCE, 10), (K, r.BTN_TOUCH, 0), after_us=period_us)
         hover(100, points[-1][0])
-    frame((EV_KEY, TOOL[tool], 0), after_us=50_000)
-    with open(path, "w") as f:
-        f.writelines(header + out)
+    r.frame((K, r.TOOL[tool], 0), after_us=50_000)
+    r.write(path)
 
 
 # ---------------------------------------------------------------- the daemon and the overlay
@@ -803,36 +818,21 @@ def check_a_tap_picked_blue(tools, watcher, request, lead_in):
 
 
 def palette_recording(root, tap, stroke, lead_in):
-    """The 22HDT pen, in proximity at once; after `lead_in` s a tap at `tap` (window pixels
-    of the 1280x800 screen the tablet maps to), then a stroke through `stroke`."""
-    with open(RECORDING) as f:
-        header = [line for line in f if not line.startswith("E:")]
-    lines = []
-
-    def frame(t, *events):
-        for kind, code, value in events:
-            lines.append(f"E: {t:.6f} {kind:04x} {code:04x} {value}\n")
-        lines.append(f"E: {t:.6f} 0000 0000 0\n")
-
-    def axes(x, y):   # ABS_X 0-95840, ABS_Y 0-54260
-        return (3, 0, round(x / WIDTH * 95840)), (3, 1, round(y / HEIGHT * 54260))
-    t = 1000.0
-    frame(t, (1, 0x140, 1), *axes(640, 400), (3, 0x19, 30))   # BTN_TOOL_PEN in proximity
-    t += lead_in
-    frame(t, *axes(*tap))
-    frame(t + 0.02, (1, 0x14a, 1), (3, 0x18, 900), *axes(*tap))   # BTN_TOUCH, ABS_PRESSURE
-    frame(t + 0.05, (3, 0x18, 1000), *axes(tap[0] + 1, tap[1]))
-    frame(t + 0.08, (1, 0x14a, 0), (3, 0x18, 0))
-    t += 0.6
-    frame(t, *axes(*stroke[0]))
+    """The pen, in proximity at once; after `lead_in` s a tap at `tap` (window pixels of
+    the screen the tablet maps to), then a stroke through `stroke`."""
+    r = PenRecording()
+    K, A = PenRecording.EV_KEY, PenRecording.EV_ABS
+    r.frame((K, r.TOOL["pen"], 1), *r.axes(640, 400), (A, r.ABS_DISTANCE, 30))
+    r.frame(*r.axes(*tap), after_us=round(lead_in * 1_000_000))
+    r.frame((K, r.BTN_TOUCH, 1), (A, r.ABS_PRESSURE, 900), *r.axes(*tap), after_us=20_000)
+    r.frame((A, r.ABS_PRESSURE, 1000), *r.axes(tap[0] + 1, tap[1]), after_us=30_000)
+    r.frame((K, r.BTN_TOUCH, 0), (A, r.ABS_PRESSURE, 0), after_us=30_000)
+    r.frame(*r.axes(*stroke[0]), after_us=520_000)
     for i, p in enumerate(stroke):
-        frame(t + 0.02 + 0.01 * i, *([(1, 0x14a, 1)] if i == 0 else []), (3, 0x18, 1200), *axes(*p))
-    frame(t + 0.05 + 0.01 * len(stroke), (1, 0x14a, 0), (3, 0x18, 0))
-    frame(t + 0.4, (1, 0x140, 0))
-    path = os.path.join(root, "palette.events")
-    with open(path, "w") as f:
-        f.writelines(header + lines)
-    return path
+        r.frame(*([(K, r.BTN_TOUCH, 1)] if i == 0 else []), (A, r.ABS_PRESSURE, 1200), *r.axes(*p), after_us=20_000 if i == 0 else 10_000)
+    r.frame((K, r.BTN_TOUCH, 0), (A, r.ABS_PRESSURE, 0), after_us=40_000)
+    r.frame((K, r.TOOL["pen"], 0), after_us=350_000 - 10_000 * len(stroke))
+    return r.write(os.path.join(root, "palette.events"))
 
 
 def test_the_palette_shows_its_swatches_and_a_pen_tap_picks_the_next_strokes_colour_without_drawing():
