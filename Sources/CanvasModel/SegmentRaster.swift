@@ -36,12 +36,13 @@ public enum SegmentInk: Sendable, Equatable {
 /// point limit take seconds.
 public enum SegmentRaster {
     /// Draws the segment a→b (pixel coordinates, pixel centres at +0.5) of
-    /// width `lineWidth` into `buffer`; returns the rows and columns it could
-    /// have touched (clipped to the buffer), nil when none.
+    /// width `lineWidth` into `buffer`, only into the columns and rows
+    /// `within` when given (each pixel exactly as without it); returns the rows
+    /// and columns it could have touched, nil when none.
     @discardableResult
     public static func draw(
         into buffer: PixelBuffer, from a: (x: Double, y: Double), to b: (x: Double, y: Double),
-        lineWidth: Double, ink: SegmentInk
+        lineWidth: Double, ink: SegmentInk, within: (x: Range<Int>, y: Range<Int>)? = nil
     ) -> (x: Range<Int>, y: Range<Int>)? {
         @inline(__always) func scaled(_ v: UInt32, _ by: UInt32) -> UInt32 {
             let p = v &* by &+ 128
@@ -54,8 +55,11 @@ public enum SegmentRaster {
         // Clamped before they become integers: a point far off the buffer is no trap.
         func column(_ x: Double) -> Int { Int(max(-1, min(Double(buffer.width) + 1, x)).rounded(.down)) }
         func row(_ y: Double) -> Int { Int(max(-1, min(Double(buffer.height) + 1, y)).rounded(.down)) }
-        let x0 = max(0, column(min(a.x, b.x) - reach)), x1 = min(buffer.width, column(max(a.x, b.x) + reach) + 2)
-        let y0 = max(0, row(min(a.y, b.y) - reach)), y1 = min(buffer.height, row(max(a.y, b.y) + reach) + 2)
+        let region = within ?? (0..<buffer.width, 0..<buffer.height)
+        let x0 = max(0, region.x.lowerBound, column(min(a.x, b.x) - reach))
+        let x1 = min(buffer.width, region.x.upperBound, column(max(a.x, b.x) + reach) + 2)
+        let y0 = max(0, region.y.lowerBound, row(min(a.y, b.y) - reach))
+        let y1 = min(buffer.height, region.y.upperBound, row(max(a.y, b.y) + reach) + 2)
         guard x0 < x1, y0 < y1 else { return nil }
         let dx = b.x - a.x, dy = b.y - a.y
         let lengthSquared = dx * dx + dy * dy

@@ -123,3 +123,20 @@ private func drawnPixelByPixel(_ picture: Picture, _ a: (Double, Double), _ b: (
         #expect(differing == 0, "\(a)→\(b) width \(width): \(differing) pixels differ by more than a shade")
     }
 }
+
+@Test func drawingWithinARegionDrawsItsPixelsExactlyAsAWholeDrawAndNothingOutside() {
+    let whole = Picture(64, 64), part = Picture(64, 64)
+    let region = (x: 20..<45, y: 10..<30)
+    for (a, b, width) in [((5.0, 5.0), (60.0, 40.0), 9.6), ((30.2, 2.0), (33.7, 61.0), 28.8), ((40.0, 20.0), (40.5, 20.2), 6.0)] {
+        whole.draw(a, b, width: width)
+        part.pixels.withUnsafeMutableBufferPointer {
+            _ = SegmentRaster.draw(into: PixelBuffer(base: $0.baseAddress!, width: 64, height: 64, rowPixels: part.rowPixels),
+                                   from: (x: a.0, y: a.1), to: (x: b.0, y: b.1), lineWidth: width,
+                                   ink: .paint(red: 214, green: 26, blue: 28), within: region)
+        }
+    }
+    for y in 0..<64 { for x in 0..<64 {
+        let inside = region.x.contains(x) && region.y.contains(y)
+        #expect(part[x, y] == (inside ? whole[x, y] : 0), "pixel \(x),\(y)")
+    } }
+}

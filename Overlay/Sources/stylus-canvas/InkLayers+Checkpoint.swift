@@ -2,6 +2,9 @@
 import CGtk4
 import CanvasModel
 
+/// Layer pixels, as columns and rows.
+typealias PixelRegion = (x: Range<Int>, y: Range<Int>)
+
 /// The finished layer as it was a little while ago: its first strokes, drawn
 /// into a layer of their own. An undo, a redo or a clear taken back then copies
 /// it and draws the strokes after it, a thousand or so points, rather than the
@@ -63,7 +66,10 @@ extension InkLayers {
         let drawn = drawnFinished
         let held = checkpoint.strokes.count
         guard checkpoint.isPrefix, held > 0, checkpoint.surface != nil else {
-            if drawn.reduce(0, { $0 + $1.points.count }) > FinishedCheckpoint.maximumLag { _ = rebuildCheckpoint(for: drawn) }
+            // A drawing that grew past `maximumLag` gets its first checkpoint now,
+            // while that is cheap. One left behind (an undo past it, a clear) is
+            // kept for a clear taken back and drawn again only by a full redraw.
+            if held == 0, drawn.reduce(0, { $0 + $1.points.count }) > FinishedCheckpoint.maximumLag { _ = rebuildCheckpoint(for: drawn) }
             return
         }
         guard drawn[held...].reduce(0, { $0 + $1.points.count }) > FinishedCheckpoint.maximumLag else { return }
@@ -95,3 +101,99 @@ extension InkLayers {
         return 0
     }
 }
+
+// MARK: Redrawing only where the drawing changed
+
+extension InkLayers {
+    /// When what changed (the strokes an undo took away or a redo gave back, a
+    /// stroke erased whole) covers at most a quarter of the layer, clears that
+    /// part and draws there the strokes that reach it, in order, each pixel as a
+    /// whole redraw would: true when it did. Not at a fractional scale, where the
+    /// region's edges would fall between cairo's pixels.
+    func redrawChangedRegion(to strokes: [InkStroke]) -> Bool {
+        guard let finished, key.scale == key.scale.rounded() else { return false }
+        let old = drawnFinished
+        var common = 0, tail = 0
+        while common < min(old.count, strokes.count), old[common] == strokes[common] { common += 1 }
+        while common + tail < min(old.count, strokes.count), old[old.count - 1 - tail] == strokes[strokes.count - 1 - tail] { tail += 1 }
+        var changed = erasedLive
+        for stroke in old[common..<old.count - tail] + strokes[common..<strokes.count - tail] {
+            guard let bounds = pixelBounds(stroke) else { continue }
+            changed = changed.map { union($0, bounds) } ?? bounds
+        }
+        let width = Int(cairo_image_surface_get_width(finished)), height = Int(cairo_image_surface_get_height(finished))
+        guard var region = changed else {
+            drawnFinished = strokes   // only strokes that draw nothing changed
+            return true
+        }
+        // Cairo draws a stroke clipped to a rectangle a shade off from drawing it
+        // whole, so the region grows to hold the whole of each highlighter or
+        // shape that reaches it; segments are drawn exactly either way.
+        let bounds = strokes.map(pixelBounds)
+        var grown = true
+        while grown, region.x.count * region.y.count * 4 <= width * height {
+            grown = false
+            for (stroke, box) in zip(strokes, bounds) where stroke.tool.drawsWhole {
+                guard let box, overlap(box, region), union(box, region) != region else { continue }
+                region = union(box, region)
+                grown = true
+            }
+        }
+        guard region.x.count * region.y.count * 4 <= width * height else { return false }
+        let reaching = zip(strokes, bounds).filter { $1.map { overlap($0, region) } == true }.map(\.0)
+        let held = checkpoint.strokes.count
+        if checkpoint.isPrefix, held > 0, held <= common,
+           strokes[held...].reduce(0, { $0 + $1.points.count }) < reaching.reduce(0, { $0 + $1.points.count }) {
+            return false   // fewer points to draw from the checkpoint
+        }
+        cairo_surface_flush(finished)
+        if let data = cairo_image_surface_get_data(finished) {
+            let rowPixels = Int(cairo_image_surface_get_stride(finished)) / 4
+            let pixels = UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self)
+            for y in region.y { (pixels + y * rowPixels + region.x.lowerBound).update(repeating: 0, count: region.x.count) }
+            cairo_surface_mark_dirty_rectangle(finished, Int32(region.x.lowerBound), Int32(region.y.lowerBound),
+                                               Int32(region.x.count), Int32(region.y.count))
+        }
+        for stroke in reaching { draw(stroke, into: finished, within: stroke.tool.drawsWhole ? nil : region) }
+        let scale = key.scale
+        addDamage(PixelRect(x: Double(region.x.lowerBound) / scale, y: Double(region.y.lowerBound) / scale,
+                            width: Double(region.x.count) / scale, height: Double(region.y.count) / scale))
+        drawnFinished = strokes
+        if held > common { checkpoint.isPrefix = false }
+        return true
+    }
+
+    /// The layer pixels `stroke` can touch (its points, widened by half its widest
+    /// line, an arrow's head and a pixel of antialiasing); nil when none.
+    func pixelBounds(_ stroke: InkStroke) -> PixelRegion? {
+        guard stroke.points.count > 1 else { return nil }
+        var (x0, y0, x1, y1) = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
+        for point in stroke.points {
+            let (x, y) = geometry.pixel(point)
+            (x0, y0, x1, y1) = (min(x0, x), min(y0, y), max(x1, x), max(y1, y))
+        }
+        let widest = geometry.pixels(stroke.style.maximumReferenceWidth)
+        let pad = widest / 2 + 2 + (stroke.tool == .arrow ? max(12, 4 * widest) : 0)
+        let scale = key.scale
+        let width = Double(InkLayers.pixels(key.width, scale)), height = Double(InkLayers.pixels(key.height, scale))
+        let left = max(0, min(width, ((x0 - pad) * scale).rounded(.down))), right = max(0, min(width, ((x1 + pad) * scale).rounded(.up)))
+        let top = max(0, min(height, ((y0 - pad) * scale).rounded(.down))), bottom = max(0, min(height, ((y1 + pad) * scale).rounded(.up)))
+        guard left < right, top < bottom else { return nil }
+        return (Int(left)..<Int(right), Int(top)..<Int(bottom))
+    }
+
+    /// Clips `cr` to layer pixels `region` (user space is logical pixels: the layer's device scale divides).
+    func clip(_ cr: OpaquePointer, to region: PixelRegion) {
+        let scale = key.scale
+        cairo_rectangle(cr, Double(region.x.lowerBound) / scale, Double(region.y.lowerBound) / scale,
+                        Double(region.x.count) / scale, Double(region.y.count) / scale)
+        cairo_clip(cr)
+    }
+}
+
+func union(_ a: PixelRegion, _ b: PixelRegion) -> PixelRegion {
+    (min(a.x.lowerBound, b.x.lowerBound)..<max(a.x.upperBound, b.x.upperBound),
+     min(a.y.lowerBound, b.y.lowerBound)..<max(a.y.upperBound, b.y.upperBound))
+}
+
+private func overlap(_ a: PixelRegion, _ b: PixelRegion) -> Bool { a.x.overlaps(b.x) && a.y.overlaps(b.y) }

@@ -15,11 +15,14 @@ final class InkLayers {
     private(set) var finished: OpaquePointer?
     private var live: OpaquePointer?
     /// What `finished` shows, stroke by stroke (but for an eraser stroke in progress).
-    private(set) var drawnFinished: [InkStroke] = []
+    var drawnFinished: [InkStroke] = []
+    /// Where an eraser in progress cleared the finished layer beyond `drawnFinished`
+    /// (until a redraw puts back what its stroke, once recorded, or the daemon says).
+    var erasedLive: PixelRegion?
     var checkpoint = FinishedCheckpoint()
     /// False where the strokes are drawn once (an export): no checkpoint to keep.
     var keepsCheckpoint = true
-    private var key = (width: Int32(0), height: Int32(0), scale: 0.0)
+    private(set) var key = (width: Int32(0), height: Int32(0), scale: 0.0)
     /// What changed since `takeDamage`; nil: nothing, `everything`: the whole surface.
     var damage: PixelRect?
     /// Where the hover rings were last drawn: they move, so their old place is damage too.
@@ -45,7 +48,12 @@ final class InkLayers {
     func setGeometry(_ geometry: InkGeometry) -> Bool {
         guard geometry != self.geometry else { return false }
         self.geometry = geometry
+        // What the layers hold is in the old place: nothing to redraw from.
+        clear(finished)
+        drawnFinished = []
+        erasedLive = nil
         checkpoint.strokes = []
+        checkpoint.isPrefix = false
         return true
     }
 
@@ -81,6 +89,7 @@ final class InkLayers {
         live = nil
         checkpoint = FinishedCheckpoint()
         drawnFinished = []
+        erasedLive = nil
     }
 
     // MARK: Drawing into the layers
@@ -89,6 +98,7 @@ final class InkLayers {
     func clearFinished() {
         clear(finished)
         drawnFinished = []
+        erasedLive = nil
         checkpoint.isPrefix = false
     }
     func clearLive() { clear(live) }
@@ -102,11 +112,17 @@ final class InkLayers {
         damageEverything()
     }
 
-    /// The finished layer shows `strokes` from now on: drawn from the checkpoint
-    /// when it holds their first strokes (an undo, a redo), else afresh.
+    /// The finished layer shows `strokes` from now on: drawn again only where
+    /// they differ from what it shows when that is a small part of it, else from
+    /// the checkpoint when it holds their first strokes (an undo, a redo), else afresh.
     func redrawFinished(_ strokes: [InkStroke]) {
+        defer { erasedLive = nil }
         if strokes.isEmpty {
             clearFinished()
+            return
+        }
+        if redrawChangedRegion(to: strokes) {
+            advanceCheckpoint()
             return
         }
         if !restoreCheckpoint(for: strokes) {
@@ -137,6 +153,9 @@ final class InkLayers {
             guard let layer else { continue }
             drawSegments(CollectionOfOne((a, b)), style, into: layer)
         }
+        if style.tool == .eraser, let bounds = pixelBounds(InkStroke(device: 0, style: style, points: [a, b])) {
+            erasedLive = erasedLive.map { union($0, bounds) } ?? bounds
+        }
     }
 
     /// Ink in the stroke's colour (the highlighter translucent, with flat ends);
@@ -158,15 +177,17 @@ final class InkLayers {
         }
     }
 
-    func draw(_ stroke: InkStroke, into layer: OpaquePointer?) {
+    /// Draws `stroke` into `layer`, only into the layer's pixels `within` when given.
+    func draw(_ stroke: InkStroke, into layer: OpaquePointer?, within: PixelRegion? = nil) {
         guard let layer, stroke.points.count > 1 else { return }
         let style = stroke.style
         guard style.tool.drawsWhole else {
-            drawSegments(zip(stroke.points, stroke.points.dropFirst()), style, into: layer)
+            drawSegments(zip(stroke.points, stroke.points.dropFirst()), style, into: layer, within: within)
             return
         }
         let cr = cairo_create(layer)!
         defer { cairo_destroy(cr) }
+        if let within { clip(cr, to: within) }
         Self.setInk(cr, style)
         drawWhole(cr, stroke)
     }
@@ -174,7 +195,9 @@ final class InkLayers {
     /// Segments, each as wide as its style says at its pressure, straight into
     /// the layer's pixels (`SegmentRaster`: what cairo's stroker draws, at a
     /// fifth of the cost), at the layer's device scale as cairo would draw them.
-    private func drawSegments(_ segments: some Sequence<(InkPoint, InkPoint)>, _ style: InkStyle, into layer: OpaquePointer) {
+    private func drawSegments(
+        _ segments: some Sequence<(InkPoint, InkPoint)>, _ style: InkStyle, into layer: OpaquePointer, within: PixelRegion? = nil
+    ) {
         cairo_surface_flush(layer)
         guard let data = cairo_image_surface_get_data(layer) else { return }
         let buffer = PixelBuffer(
@@ -187,7 +210,7 @@ final class InkLayers {
         for (a, b) in segments {
             let (ax, ay) = geometry.pixel(a), (bx, by) = geometry.pixel(b)
             if let box = SegmentRaster.draw(into: buffer, from: (ax * scale, ay * scale), to: (bx * scale, by * scale),
-                                            lineWidth: geometry.lineWidth(a, b, style) * scale, ink: ink) {
+                                            lineWidth: geometry.lineWidth(a, b, style) * scale, ink: ink, within: within) {
                 touched = touched.map { (min($0.x.lowerBound, box.x.lowerBound)..<max($0.x.upperBound, box.x.upperBound),
                                          min($0.y.lowerBound, box.y.lowerBound)..<max($0.y.upperBound, box.y.upperBound)) } ?? box
             }

@@ -38,7 +38,7 @@ enum RenderBench {
             let fresh = InkLayers(geometry: geometry)
             _ = fresh.ensure(width: width, height: height, scale: 1)
             fresh.redrawFinished(shown)
-            if !samePixels(ink.finished, fresh.finished) { differences.append(what) }
+            if let at = firstDifference(ink.finished, fresh.finished) { differences.append("\(what) (first at \(at))") }
             fresh.release()
         }
 
@@ -64,13 +64,13 @@ enum RenderBench {
         report("undo, one stroke at a time", (1...undos).map { taken in
             let shown = Array(strokes.dropLast(taken))
             let spent = time { ink.redrawFinished(shown) }
-            if taken == 1 || taken == undos || taken % 8 == 0 { check("undo \(taken)", shown) }
+            if taken == 1 || taken == undos || taken % 4 == 0 { check("undo \(taken)", shown) }
             return spent
         })
         report("redo, one stroke at a time", (1...undos).reversed().map { taken in
             let shown = Array(strokes.dropLast(taken - 1))
             let spent = time { ink.redrawFinished(shown) }
-            if taken == 1 || taken % 8 == 0 { check("redo to \(undos - taken + 1)", shown) }
+            if taken == 1 || taken % 4 == 0 { check("redo to \(undos - taken + 1)", shown) }
             return spent
         })
         report("clear taken back", (0..<min(rounds, 10)).map { _ in
@@ -116,13 +116,23 @@ enum RenderBench {
         print("\(what): p50 \(at(0.5)) ms, p99 \(at(0.99)) ms, max \(at(1)) ms over \(sorted.count)")
     }
 
-    private static func samePixels(_ a: OpaquePointer?, _ b: OpaquePointer?) -> Bool {
-        guard let a, let b else { return a == nil && b == nil }
+    /// Where the two layers first differ, as "x,y: pixel ≠ pixel"; nil when they are the same.
+    private static func firstDifference(_ a: OpaquePointer?, _ b: OpaquePointer?) -> String? {
+        guard let a, let b else { return a == nil && b == nil ? nil : "one layer missing" }
         cairo_surface_flush(a)
         cairo_surface_flush(b)
-        let height = Int(cairo_image_surface_get_height(a)), stride = Int(cairo_image_surface_get_stride(a))
-        guard height == Int(cairo_image_surface_get_height(b)), stride == Int(cairo_image_surface_get_stride(b)),
-              let pa = cairo_image_surface_get_data(a), let pb = cairo_image_surface_get_data(b) else { return false }
-        return memcmp(pa, pb, height * stride) == 0
+        let width = Int(cairo_image_surface_get_width(a)), height = Int(cairo_image_surface_get_height(a))
+        let stride = Int(cairo_image_surface_get_stride(a))
+        guard width == Int(cairo_image_surface_get_width(b)), height == Int(cairo_image_surface_get_height(b)),
+              stride == Int(cairo_image_surface_get_stride(b)),
+              let pa = cairo_image_surface_get_data(a), let pb = cairo_image_surface_get_data(b) else { return "different sizes" }
+        guard memcmp(pa, pb, height * stride) != 0 else { return nil }
+        let left = UnsafeRawPointer(pa).assumingMemoryBound(to: UInt32.self), right = UnsafeRawPointer(pb).assumingMemoryBound(to: UInt32.self)
+        for y in 0..<height {
+            for x in 0..<width where left[y * stride / 4 + x] != right[y * stride / 4 + x] {
+                return "\(x),\(y): \(String(left[y * stride / 4 + x], radix: 16)) ≠ \(String(right[y * stride / 4 + x], radix: 16))"
+            }
+        }
+        return nil
     }
 }
