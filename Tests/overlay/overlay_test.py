@@ -685,11 +685,12 @@ def test_undo():
 def test_undo_redo_and_a_clear_taken_back_on_a_large_drawing_redraw_what_drawing_afresh_draws():
     """The canvas redraws an undo, a redo, a clear taken back or a stroke erased whole
     only where the drawing changed, or from a copy of its earlier strokes, rather than
-    from nothing: `stylus-canvas --render-bench` goes through 30 undos, 30 redos, clears
-    taken back and a stroke erased from the middle of 60 strokes (12 000 points: pen,
+    from nothing: `stylus-canvas --render-bench` goes through 60 undos, 60 redos, clears
+    taken back and a stroke erased from the middle of 80 strokes (16 000 points: pen,
     highlighter, eraser; a long wave across the picture every sixth, which takes the
-    copy, between short strokes, which take the changed region) and compares the layer after each
-    with the same strokes drawn into fresh layers, pixel for pixel."""
+    copy, between short strokes, which take the changed region; the last 20 off this
+    surface) and compares the layer after each with the same strokes drawn one by one into
+    fresh layers, pixel for pixel."""
     strokes = []
     for s in range(60):
         tool = ["pen", "pen", "highlighter", "eraser", "pen", "highlighter", "pen"][s % 7]
@@ -703,7 +704,13 @@ def test_undo_redo_and_a_clear_taken_back_on_a_large_drawing_redraw_what_drawing
             ys = [y0 + 0.03 * math.cos(i / 9 + s) for i in range(n)]
         strokes.append({"device": 1, "tool": tool, "color": ["#d61a1c", "#3465a4", "#edd400"][s % 3], "width": 8 + s % 5,
                         "points": [[x, y, 0.2 + 0.8 * ((i * 3) % 10) / 10, 0, 0, 1_000_000 * s + 5_000 * i] for i, (x, y) in enumerate(zip(xs, ys))]})
-    run = subprocess.run([ARGS.canvas, "--render-bench", "800x600", "30"], input=json.dumps({"canvas": "open", "strokes": strokes}),
+    # Then strokes this surface does not show (another monitor's part of the drawing), the
+    # last ones: undone past the copy, they change nothing here.
+    for s in range(20):
+        n = 200
+        strokes.append({"device": 1, "tool": "pen", "color": "#3465a4", "width": 8,
+                        "points": [[1.2 + 0.3 * i / n, 0.5, 0.5, 0, 0, 100_000_000 + 1_000_000 * s + 5_000 * i] for i in range(n)]})
+    run = subprocess.run([ARGS.canvas, "--render-bench", "800x600", "60"], input=json.dumps({"canvas": "open", "strokes": strokes}),
                          capture_output=True, text=True, timeout=120)
     print("".join(f"  {line}\n" for line in run.stdout.splitlines()), end="", flush=True)
     check(run.returncode == 0, f"stylus-canvas --render-bench exited {run.returncode}: {run.stdout.strip()} {run.stderr.strip()}")

@@ -57,7 +57,7 @@ final class CanvasOverlay: CanvasSurfaceOwner {
     private(set) var hover: [UInt32: InkPoint] = [:]
     private var fetching = false
     private var fetchAgain = false
-    /// An undo removed a stroke: the next `strokes` asked for is drawn again whole.
+    /// An undo removed a stroke: the next `strokes` asked for is drawn again, not appended.
     private var rebuildOnNextFetch = false
 
     init(options: Options, link: DaemonLink, backend: CanvasBackend) {
@@ -111,7 +111,7 @@ final class CanvasOverlay: CanvasSurfaceOwner {
             log("canvas \(canvas.rawValue) (\(cause), \(strokeCount) strokes)")
             if cause == "undo" || cause == "redo" || cause == "erase", strokeCount > 0 {
                 // A stroke left or came back (a clear taken back, strokes erased whole): the next
-                // answer is drawn again whole (exact, whatever was drawn since).
+                // answer is drawn again (InkLayers redraws where it differs), not appended.
                 rebuildOnNextFetch = true
                 fetchStrokes()
             } else if strokeCount == 0, !book.finished.isEmpty || !book.liveStrokes.isEmpty {

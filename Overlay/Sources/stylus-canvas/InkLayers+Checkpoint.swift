@@ -45,7 +45,7 @@ extension InkLayers {
     /// Draws the checkpoint afresh for `strokes` (none when the drawing is too
     /// small for one); returns how many strokes it holds.
     func rebuildCheckpoint(for strokes: [InkStroke]) -> Int {
-        let count = keepsCheckpoint ? Self.checkpointCount(strokes) : 0
+        let count = keepsCheckpoint && finished != nil ? Self.checkpointCount(strokes) : 0
         checkpoint.strokes = []
         checkpoint.isPrefix = false
         guard count > 0 else { return 0 }
@@ -62,10 +62,10 @@ extension InkLayers {
     /// Moves the checkpoint up once more than `maximumLag` points were drawn
     /// after it, or draws one for a drawing that grew past `maximumLag` without it.
     func advanceCheckpoint() {
-        guard keepsCheckpoint else { return }
+        guard keepsCheckpoint, finished != nil else { return }   // no layers yet: `ensure` draws them whole
         let drawn = drawnFinished
         let held = checkpoint.strokes.count
-        guard checkpoint.isPrefix, held > 0, checkpoint.surface != nil else {
+        guard checkpoint.isPrefix, held > 0, held <= drawn.count, checkpoint.surface != nil else {
             // A drawing that grew past `maximumLag` gets its first checkpoint now,
             // while that is cheap. One left behind (an undo past it, a clear) is
             // kept for a clear taken back and drawn again only by a full redraw.
@@ -108,10 +108,9 @@ extension InkLayers {
     /// When what changed (the strokes an undo took away or a redo gave back, a
     /// stroke erased whole) covers at most a quarter of the layer, clears that
     /// part and draws there the strokes that reach it, in order, each pixel as a
-    /// whole redraw would: true when it did. Not at a fractional scale, where the
-    /// region's edges would fall between cairo's pixels.
+    /// whole redraw would: true when it did.
     func redrawChangedRegion(to strokes: [InkStroke]) -> Bool {
-        guard let finished, key.scale == key.scale.rounded() else { return false }
+        guard let finished else { return false }
         let old = drawnFinished
         var common = 0, tail = 0
         while common < min(old.count, strokes.count), old[common] == strokes[common] { common += 1 }
@@ -122,8 +121,10 @@ extension InkLayers {
             changed = changed.map { union($0, bounds) } ?? bounds
         }
         let width = Int(cairo_image_surface_get_width(finished)), height = Int(cairo_image_surface_get_height(finished))
+        let held = checkpoint.strokes.count
+        if held > common { checkpoint.isPrefix = false }   // it holds strokes that went or moved
         guard var region = changed else {
-            drawnFinished = strokes   // only strokes that draw nothing changed
+            drawnFinished = strokes   // only strokes that draw nothing here changed
             return true
         }
         // Cairo draws a stroke clipped to a rectangle a shade off from drawing it
@@ -141,8 +142,7 @@ extension InkLayers {
         }
         guard region.x.count * region.y.count * 4 <= width * height else { return false }
         let reaching = zip(strokes, bounds).filter { $1.map { overlap($0, region) } == true }.map(\.0)
-        let held = checkpoint.strokes.count
-        if checkpoint.isPrefix, held > 0, held <= common,
+        if checkpoint.isPrefix, held > 0,
            strokes[held...].reduce(0, { $0 + $1.points.count }) < reaching.reduce(0, { $0 + $1.points.count }) {
             return false   // fewer points to draw from the checkpoint
         }
@@ -155,11 +155,11 @@ extension InkLayers {
                                                Int32(region.x.count), Int32(region.y.count))
         }
         for stroke in reaching { draw(stroke, into: finished, within: stroke.tool.drawsWhole ? nil : region) }
+        // Segments cut at the region add no damage beyond it (drawSegments counts none with `within`).
         let scale = key.scale
         addDamage(PixelRect(x: Double(region.x.lowerBound) / scale, y: Double(region.y.lowerBound) / scale,
                             width: Double(region.x.count) / scale, height: Double(region.y.count) / scale))
         drawnFinished = strokes
-        if held > common { checkpoint.isPrefix = false }
         return true
     }
 
@@ -180,14 +180,6 @@ extension InkLayers {
         let top = max(0, min(height, ((y0 - pad) * scale).rounded(.down))), bottom = max(0, min(height, ((y1 + pad) * scale).rounded(.up)))
         guard left < right, top < bottom else { return nil }
         return (Int(left)..<Int(right), Int(top)..<Int(bottom))
-    }
-
-    /// Clips `cr` to layer pixels `region` (user space is logical pixels: the layer's device scale divides).
-    func clip(_ cr: OpaquePointer, to region: PixelRegion) {
-        let scale = key.scale
-        cairo_rectangle(cr, Double(region.x.lowerBound) / scale, Double(region.y.lowerBound) / scale,
-                        Double(region.x.count) / scale, Double(region.y.count) / scale)
-        cairo_clip(cr)
     }
 }
 

@@ -177,7 +177,9 @@ final class InkLayers {
         }
     }
 
-    /// Draws `stroke` into `layer`, only into the layer's pixels `within` when given.
+    /// Draws `stroke` into `layer`; a stroke of segments only into the layer's pixels
+    /// `within` when given (a highlighter or a shape is drawn whole: cairo draws a
+    /// clipped stroke a shade differently).
     func draw(_ stroke: InkStroke, into layer: OpaquePointer?, within: PixelRegion? = nil) {
         guard let layer, stroke.points.count > 1 else { return }
         let style = stroke.style
@@ -187,7 +189,6 @@ final class InkLayers {
         }
         let cr = cairo_create(layer)!
         defer { cairo_destroy(cr) }
-        if let within { clip(cr, to: within) }
         Self.setInk(cr, style)
         drawWhole(cr, stroke)
     }
@@ -214,7 +215,7 @@ final class InkLayers {
                 touched = touched.map { (min($0.x.lowerBound, box.x.lowerBound)..<max($0.x.upperBound, box.x.upperBound),
                                          min($0.y.lowerBound, box.y.lowerBound)..<max($0.y.upperBound, box.y.upperBound)) } ?? box
             }
-            addDamage(geometry.damage(a, b, style))
+            if within == nil { addDamage(geometry.damage(a, b, style)) }
         }
         if let touched {
             cairo_surface_mark_dirty_rectangle(layer, Int32(touched.x.lowerBound), Int32(touched.y.lowerBound),
