@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 import CanvasModel
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A transparent picture to draw into, as cairo's ARGB32 keeps it (rows may be longer than the picture).
 private final class Picture {
@@ -28,9 +31,26 @@ private final class Picture {
     var paddingWritten: Bool { (0..<height).contains { y in (width..<rowPixels).contains { pixels[y * rowPixels + $0] != 0 } } }
 }
 
+@Test func aPixelsSquareIsCoveredByTheAreaAStraightEdgeLeaves() {
+    // Along an axis: linear. At 45°: the corner's triangle, then the rest.
+    #expect(SegmentRaster.squareCovered(below: 0, 1, 0) == 0.5)
+    #expect(abs(SegmentRaster.squareCovered(below: 0.25, 0, -1) - 0.75) < 1e-12)
+    let d = 0.5.squareRoot()
+    #expect(abs(SegmentRaster.squareCovered(below: 0, d, d) - 0.5) < 1e-12)
+    #expect(abs(SegmentRaster.squareCovered(below: -0.3, d, d) - (d - 0.3) * (d - 0.3)) < 1e-9)
+    #expect(SegmentRaster.squareCovered(below: -0.71, d, d) == 0 && SegmentRaster.squareCovered(below: 0.71, d, d) == 1)
+    // Any direction: the area below t and above −t make the whole square.
+    for angle in stride(from: 0.0, to: 6.3, by: 0.1) {
+        for t in stride(from: -0.8, through: 0.8, by: 0.05) {
+            let (nx, ny) = (cos(angle), sin(angle))
+            #expect(abs(SegmentRaster.squareCovered(below: t, nx, ny) + SegmentRaster.squareCovered(below: -t, nx, ny) - 1) < 1e-9)
+        }
+    }
+}
+
 @Test func aSegmentCoversTheAreaOfALineWithRoundCaps() {
     for (a, b, width) in [((20.0, 30.0), (80.0, 30.0), 8.0), ((15.3, 12.7), (70.9, 61.2), 9.6), ((40.0, 40.0), (40.0, 40.0), 12.0),
-                          ((10.0, 50.0), (90.0, 52.5), 1.0), ((30.0, 20.0), (33.0, 75.0), 28.8)] {
+                          ((10.0, 50.0), (90.0, 52.5), 1.0), ((30.0, 20.0), (33.0, 75.0), 28.8), ((10.0, 20.0), (90.0, 31.0), 0.4)] {
         let picture = Picture(100, 100)
         picture.draw(a, b, width: width)
         let length = ((b.0 - a.0) * (b.0 - a.0) + (b.1 - a.1) * (b.1 - a.1)).squareRoot()
@@ -81,18 +101,24 @@ private final class Picture {
     #expect(picture[8, 16] == 0xffd6_1a1c && picture[20, 16] == 0 && !picture.paddingWritten)
 }
 
-/// Every pixel by the rule as written: a centre d px from the segment is covered min(1, max(0, w/2 + ½ − d)).
+/// Every pixel by the rule as written: the part of its square within w/2 of the line through the segment's nearest point, across the direction to it.
 private func drawnPixelByPixel(_ picture: Picture, _ a: (Double, Double), _ b: (Double, Double), width: Double, colour: UInt32) {
     let (dx, dy) = (b.0 - a.0, b.1 - a.1)
     let lengthSquared = dx * dx + dy * dy
     for y in 0..<picture.height { for x in 0..<picture.width {
         let (ex, ey) = (Double(x) + 0.5 - a.0, Double(y) + 0.5 - a.1)
-        let t = lengthSquared > 0 ? max(0, min(1, (ex * dx + ey * dy) / lengthSquared)) : 0
-        let d = ((ex - t * dx) * (ex - t * dx) + (ey - t * dy) * (ey - t * dy)).squareRoot()
-        let c = UInt32(max(0, min(1, width / 2 + 0.5 - d)) * 255 + 0.5)
-        guard c > 0 else { continue }
-        func scaled(_ v: UInt32, _ by: UInt32) -> UInt32 { (v * by + 127) / 255 }
+        let along = lengthSquared > 0 ? (ex * dx + ey * dy) / lengthSquared : 0
+        let t = max(0, min(1, along))
+        let (fx, fy) = (ex - t * dx, ey - t * dy)
+        let d = (fx * fx + fy * fy).squareRoot()
+        let r = along > 0 && along < 1 ? width / 2 : max(0, width / 2 - SegmentRaster.capInset)   // the caps a shade inside
+        let length = lengthSquared.squareRoot()
+        let (nx, ny) = d > 0 ? (fx / d, fy / d) : (length > 0 ? (-dy / length, dx / length) : (1, 0))
+        let covered = SegmentRaster.squareCovered(below: r - d, nx, ny) - SegmentRaster.squareCovered(below: -r - d, nx, ny)
+        let c = UInt32(max(0, min(1, covered)) * 255 + 0.5)
         let old = picture.pixels[y * picture.rowPixels + x]
+        guard c > 0, old != 0xff00_0000 | colour else { continue }   // ink over the same opaque ink changes nothing
+        func scaled(_ v: UInt32, _ by: UInt32) -> UInt32 { (v * by + 127) / 255 }
         var out: UInt32 = 0
         for shift in [24, 16, 8, 0] as [UInt32] {
             let ink = shift == 24 ? 255 : (colour >> shift) & 0xff
