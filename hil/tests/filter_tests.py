@@ -46,7 +46,10 @@ def test_filter_single_click_arrives_late_by_at_most_the_interval():
         check([v for _, v in keys] == [1, 0], f"clone got {keys}")
         late = keys[0][0] - t0
         print(f"    click reached the clone {late * 1000:.1f} ms after the press (interval {INTERVAL_S * 1000:.0f} ms)")
-        check(late <= INTERVAL_S + 0.010 + 0.010, f"{late * 1000:.1f} ms late")   # + the press's own frame pause
+        # Withheld for the interval, then sent at once. The margin is the guest's scheduling on a
+        # loaded 2-core host (21 ms was seen in CI beside the sanitizer stages); a click held
+        # back until some later event or a second timer turn would be far beyond it.
+        check(INTERVAL_S - 0.005 <= late <= INTERVAL_S + 0.060, f"{late * 1000:.1f} ms late")
     finally:
         finish(pen, d, reader)
 
