@@ -220,13 +220,14 @@ def many_strokes_state(scratch, strokes=500, points=20):
 
 
 class ReplayDaemon(gst.Daemon):
-    """The suite's daemon replaying section 9's generated session at its recorded pace."""
-    recording = None
+    """The suite's daemon replaying section 9's generated session at its recorded pace, over the
+    state file the suite's daemon copies (its own `recording` replays without one)."""
+    session = None
 
     def start(self):
         self.proc = subprocess.Popen([os.path.join(ot.ARGS.bin, "stylusd"), "--socket", self.socket,
                                          "--state-file", self.state_file, "--transition-ms", "2000",
-                                         "--replay", self.recording, "--speed", "1"],
+                                         "--replay", self.session, "--speed", "1"],
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                         env=dict(os.environ, XDG_RUNTIME_DIR=self.root, XDG_STATE_HOME=self.root,
                                                  XDG_CONFIG_HOME=self.root))
@@ -281,7 +282,7 @@ def ink_cost(pid, state, segments):
 def bench_ink(args, pid, report):
     recording = os.path.join(args.scratch, "ink.events")
     segments = ob.ink_recording(recording)
-    ReplayDaemon.recording = recording
+    ReplayDaemon.session = recording
     rows = []
     # The first session also pays for the memory gnome-shell grows then (page faults): the 16
     # strokes again after the many is the comparison.
