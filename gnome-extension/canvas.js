@@ -642,6 +642,35 @@ class DaemonLink {
 // each time.
 const TILE = 128;
 
+// Square tiles of one side over a monitor: `tiles[i]` for the one at column
+// i % columns, row floor(i / columns).
+class TileGrid {
+    constructor(side, width, height) {
+        this.side = side;
+        this.width = width;
+        this.height = height;
+        this.columns = Math.ceil(width / side);
+        this.rows = Math.ceil(height / side);
+        this.tiles = new Array(this.columns * this.rows).fill(null);
+    }
+
+    // Calls visit(index) for each tile that `box` (pixels) overlaps.
+    in(box, visit) {
+        const side = this.side;
+        const c0 = Math.max(0, Math.floor(box.x0 / side)), c1 = Math.min(this.columns - 1, Math.floor(box.x1 / side));
+        const r0 = Math.max(0, Math.floor(box.y0 / side)), r1 = Math.min(this.rows - 1, Math.floor(box.y1 / side));
+        for (let r = r0; r <= r1; r++) {
+            for (let c = c0; c <= c1; c++)
+                visit(r * this.columns + c);
+        }
+    }
+
+    box(i) {
+        const x = (i % this.columns) * this.side, y = Math.floor(i / this.columns) * this.side;
+        return {x0: x, y0: y, x1: Math.min(x + this.side, this.width), y1: Math.min(y + this.side, this.height)};
+    }
+}
+
 class MonitorCanvas {
     constructor(monitor, geometry, shown, hover) {
         this.box = new St.Widget({
@@ -650,14 +679,10 @@ class MonitorCanvas {
             layout_manager: new Clutter.FixedLayout(),
         });
         this.ink = new InkLayers(geometry);
-        this.width = monitor.width;
-        this.height = monitor.height;
-        this.columns = Math.ceil(monitor.width / TILE);
-        this.rows = Math.ceil(monitor.height / TILE);
-        // Each {actor, strokes}: the finished strokes that reach the tile, in order.
-        this.finished = new Array(this.columns * this.rows).fill(null);
-        // Each an actor.
-        this.live = new Array(this.columns * this.rows).fill(null);
+        // Each tile {actor, strokes}: the finished strokes that reach it, in order.
+        this.finished = new TileGrid(TILE, monitor.width, monitor.height);
+        // Each tile an actor.
+        this.live = new TileGrid(TILE, monitor.width, monitor.height);
         this.liveStrokes = [];
         // The finished tiles the erasers in progress reached.
         this.erased = new Set();
@@ -676,30 +701,16 @@ class MonitorCanvas {
         Main.layoutManager.addTopChrome(this.box, {affectsInputRegion: false, trackFullscreen: false});
     }
 
-    // Calls visit(index) for each tile that `box` (pixels) overlaps.
-    tilesIn(box, visit) {
-        const c0 = Math.max(0, Math.floor(box.x0 / TILE)), c1 = Math.min(this.columns - 1, Math.floor(box.x1 / TILE));
-        const r0 = Math.max(0, Math.floor(box.y0 / TILE)), r1 = Math.min(this.rows - 1, Math.floor(box.y1 / TILE));
-        for (let r = r0; r <= r1; r++) {
-            for (let c = c0; c <= c1; c++)
-                visit(r * this.columns + c);
-        }
-    }
-
-    tileBox(i) {
-        const x = (i % this.columns) * TILE, y = Math.floor(i / this.columns) * TILE;
-        return {x0: x, y0: y, x1: x + TILE, y1: y + TILE};
-    }
-
     // Finished strokes drawn after those there are. An eraser's only changes
     // tiles that hold ink already.
     addFinished(strokes) {
         for (const stroke of strokes) {
             const erases = stroke.style.tool === 'eraser';
-            this.ink.cover(stroke, box => this.tilesIn(box, i => {
-                if (erases && !this.finished[i])
+            this.ink.cover(stroke, box => this.finished.in(box, i => {
+                const tiles = this.finished.tiles;
+                if (erases && !tiles[i])
                     return;
-                const tile = this.finished[i] ?? (this.finished[i] = {actor: null, strokes: []});
+                const tile = tiles[i] ?? (tiles[i] = {actor: null, strokes: []});
                 if (tile.strokes[tile.strokes.length - 1] !== stroke)
                     tile.strokes.push(stroke);
                 this.dirtyFinished.add(i);
@@ -710,15 +721,16 @@ class MonitorCanvas {
     // The finished strokes are these (an undo, a redo, an erase, another daemon):
     // a tile no stroke reaches any more goes.
     setFinished(strokes) {
-        for (const tile of this.finished) {
+        const tiles = this.finished.tiles;
+        for (const tile of tiles) {
             if (tile)
                 tile.strokes = [];
         }
         this.addFinished(strokes);
-        this.finished.forEach((tile, i) => {
+        tiles.forEach((tile, i) => {
             if (tile && tile.strokes.length === 0) {
                 tile.actor?.destroy();
-                this.finished[i] = null;
+                tiles[i] = null;
             }
         });
     }
@@ -729,12 +741,12 @@ class MonitorCanvas {
         const inked = new Set();
         for (const stroke of strokes) {
             if (stroke.style.tool !== 'eraser')
-                this.ink.cover(stroke, box => this.tilesIn(box, i => inked.add(i)));
+                this.ink.cover(stroke, box => this.live.in(box, i => inked.add(i)));
         }
-        this.live.forEach((actor, i) => {
+        this.live.tiles.forEach((actor, i) => {
             if (actor && !inked.has(i)) {
                 actor.destroy();
-                this.live[i] = null;
+                this.live.tiles[i] = null;
             }
         });
         for (const i of inked)
@@ -745,54 +757,60 @@ class MonitorCanvas {
         this.erased.clear();
         for (const stroke of strokes) {
             if (stroke.style.tool === 'eraser')
-                this.ink.cover(stroke, box => this.tilesIn(box, i => this.erase(i)));
+                this.ink.cover(stroke, box => this.erase(box));
         }
     }
 
-    erase(i) {
-        if (this.finished[i]) {
-            this.erased.add(i);
-            this.dirtyFinished.add(i);
-        }
-        if (this.live[i])
-            this.dirtyLive.add(i);
+    // An eraser in progress reached `box`: the tiles with ink there.
+    erase(box) {
+        this.finished.in(box, i => {
+            if (this.finished.tiles[i]) {
+                this.erased.add(i);
+                this.dirtyFinished.add(i);
+            }
+        });
+        this.live.in(box, i => {
+            if (this.live.tiles[i])
+                this.dirtyLive.add(i);
+        });
     }
 
     // A segment added to a stroke in progress (`strokes`): an eraser's clears
     // finished and live ink, the others' is drawn in the live tiles it reaches.
     liveSegment(a, b, style, strokes) {
         this.liveStrokes = strokes;
-        this.ink.coverSegment(a, b, style, box => this.tilesIn(box, i => {
+        this.ink.coverSegment(a, b, style, box => {
             if (style.tool === 'eraser')
-                this.erase(i);
+                this.erase(box);
             else
-                this.dirtyLive.add(i);
-        }));
+                this.live.in(box, i => this.dirtyLive.add(i));
+        });
     }
 
     // Each changed tile repainted once; a new one paints as the Shell lays it out.
     flush() {
         for (const i of this.dirtyFinished) {
-            const tile = this.finished[i];
+            const tile = this.finished.tiles[i];
             if (!tile)
                 continue;
             if (tile.actor)
                 tile.actor.queue_repaint();
             else
-                tile.actor = this.newTile(i, this.finishedGroup, (cr, box) => this.paintFinished(cr, i, box));
+                tile.actor = this.newTile(this.finished.box(i), this.finishedGroup, (cr, box) => this.paintFinished(cr, i, box));
         }
+        const live = this.live.tiles;
         for (const i of this.dirtyLive) {
-            if (this.live[i])
-                this.live[i].queue_repaint();
+            if (live[i])
+                live[i].queue_repaint();
             else
-                this.live[i] = this.newTile(i, this.liveGroup, (cr, box) => this.paintLive(cr, box));
+                live[i] = this.newTile(this.live.box(i), this.liveGroup, (cr, box) => this.paintLive(cr, box));
         }
         this.dirtyFinished.clear();
         this.dirtyLive.clear();
     }
 
     paintFinished(cr, i, box) {
-        for (const stroke of this.finished[i]?.strokes ?? [])
+        for (const stroke of this.finished.tiles[i]?.strokes ?? [])
             this.ink.draw(cr, stroke, box);
         for (const stroke of this.liveStrokes) {
             if (stroke.style.tool === 'eraser')
@@ -805,11 +823,8 @@ class MonitorCanvas {
             this.ink.draw(cr, stroke, box);
     }
 
-    newTile(i, group, paint) {
-        const box = this.tileBox(i);
-        const tile = new St.DrawingArea({
-            x: box.x0, y: box.y0, width: Math.min(TILE, this.width - box.x0), height: Math.min(TILE, this.height - box.y0),
-        });
+    newTile(box, group, paint) {
+        const tile = new St.DrawingArea({x: box.x0, y: box.y0, width: box.x1 - box.x0, height: box.y1 - box.y0});
         tile.connect('repaint', a => {
             const cr = a.get_context();
             cr.translate(-box.x0, -box.y0);
@@ -822,12 +837,12 @@ class MonitorCanvas {
 
     // No ink: the tiles go with their buffers.
     clear() {
-        for (const tile of this.finished)
+        for (const tile of this.finished.tiles)
             tile?.actor?.destroy();
-        for (const actor of this.live)
+        for (const actor of this.live.tiles)
             actor?.destroy();
-        this.finished.fill(null);
-        this.live.fill(null);
+        this.finished.tiles.fill(null);
+        this.live.tiles.fill(null);
         this.liveStrokes = [];
         this.erased.clear();
         this.dirtyFinished.clear();
