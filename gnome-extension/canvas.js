@@ -188,7 +188,7 @@ class InkLayers {
         cr.save();
         this.setInk(cr, style);
         if (drawsWhole(style.tool)) {
-            this.drawWhole(cr, stroke);
+            this.drawWhole(cr, stroke, box);
         } else {
             for (let i = 1; i < points.length; i++) {
                 const a = points[i - 1], b = points[i];
@@ -209,8 +209,9 @@ class InkLayers {
     }
 
     // A shape from the first point to the last, or the highlighter's whole
-    // path as one stroke (it does not darken where it crosses itself).
-    drawWhole(cr, stroke) {
+    // path as one stroke (it does not darken where it crosses itself), of
+    // which only the part that can reach `box`.
+    drawWhole(cr, stroke, box = null) {
         const points = stroke.points, tool = stroke.style.tool;
         const first = points[0], last = points[points.length - 1];
         const width = this.lineWidth(stroke.style, first, last);
@@ -240,11 +241,20 @@ class InkLayers {
             cr.arc(0, 0, 1, 0, 2 * Math.PI);
             cr.restore();
         } else {
-            const [x0, y0] = this.pixel(points[0]);
-            cr.moveTo(x0, y0);
-            for (const p of points.slice(1)) {
-                const [x, y] = this.pixel(p);
-                cr.lineTo(x, y);
+            // Only the segments whose ink can reach `box`: where the path leaves
+            // and comes back, its joins lie farther from the box than they reach.
+            const r = width / 2 + 2;
+            let open = false;
+            for (let i = 1; i < points.length; i++) {
+                const [x0, y0] = this.pixel(points[i - 1]), [x1, y1] = this.pixel(points[i]);
+                if (box && !meets(box, {x0: Math.min(x0, x1) - r, y0: Math.min(y0, y1) - r, x1: Math.max(x0, x1) + r, y1: Math.max(y0, y1) + r})) {
+                    open = false;
+                    continue;
+                }
+                if (!open)
+                    cr.moveTo(x0, y0);
+                cr.lineTo(x1, y1);
+                open = true;
             }
         }
         cr.stroke();
