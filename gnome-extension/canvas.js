@@ -642,7 +642,8 @@ class DaemonLink {
 // per hovering tool. A finished tile draws the finished strokes that reach it
 // (and the erasers in progress, which clear them); a live tile above it the
 // strokes in progress, and goes once they are finished. A change repaints only
-// the tiles it touches, and a tile exists only while ink reaches it.
+// the tiles it touches, and a tile exists only while ink reaches it and the
+// canvas shows.
 //
 // The Shell holds each tile twice, the pixel buffer of its last repaint and its
 // texture; the strokes, not a copy of their pixels, are what a repaint draws
@@ -698,6 +699,8 @@ class MonitorCanvas {
         this.erased = new Set();
         this.dirtyFinished = new Set();
         this.dirtyLive = new Set();
+        // Whether the tiles have actors: not while the canvas is hidden.
+        this.painted = shown;
         // The finished tiles, the live ones over them, then the rings and the palette.
         this.finishedGroup = new Clutter.Actor();
         this.liveGroup = new Clutter.Actor();
@@ -797,8 +800,41 @@ class MonitorCanvas {
         });
     }
 
+    // Hidden, the canvas keeps the strokes of each tile but not their pixels:
+    // the Shell's buffer and texture of each tile go, and showing it paints the
+    // tiles again as the Shell lays them out for the first frame.
+    setShown(shown) {
+        if (shown === this.painted)
+            return;
+        this.painted = shown;
+        if (shown) {
+            this.finished.tiles.forEach((tile, i) => {
+                if (tile)
+                    this.dirtyFinished.add(i);
+            });
+            this.setLive(this.liveStrokes);
+            this.flush();
+            return;
+        }
+        for (const tile of this.finished.tiles) {
+            if (tile?.actor) {
+                tile.actor.destroy();
+                tile.actor = null;
+            }
+        }
+        this.live.tiles.forEach((actor, i) => {
+            actor?.destroy();
+            this.live.tiles[i] = null;
+        });
+    }
+
     // Each changed tile repainted once; a new one paints as the Shell lays it out.
     flush() {
+        if (!this.painted) {
+            this.dirtyFinished.clear();
+            this.dirtyLive.clear();
+            return;
+        }
         for (const i of this.dirtyFinished) {
             const tile = this.finished.tiles[i];
             if (!tile)
@@ -1226,6 +1262,7 @@ class StylusCanvas {
         if (!already)
             log_('presented');
         for (const s of this.surfaces) {
+            s.setShown(true);
             s.box.show();
             s.box.ease({
                 opacity: 255, duration: FADE_MS, mode: Clutter.AnimationMode.LINEAR,
@@ -1268,6 +1305,7 @@ class StylusCanvas {
             s.box.remove_all_transitions();
             s.box.opacity = 0;
             s.box.hide();
+            s.setShown(false);
         }
         this.ungrabKeys();
         this.updateReactive();
