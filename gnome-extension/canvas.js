@@ -721,7 +721,7 @@ class MonitorCanvas {
             const erases = stroke.style.tool === 'eraser';
             this.ink.cover(stroke, box => this.finished.in(box, i => {
                 const tiles = this.finished.tiles;
-                if (erases && !tiles[i])
+                if (erases && !tiles[i]?.strokes.length)
                     return;
                 const tile = tiles[i] ?? (tiles[i] = {actor: null, strokes: []});
                 if (tile.strokes[tile.strokes.length - 1] !== stroke)
