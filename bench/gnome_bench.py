@@ -17,7 +17,8 @@
   over each inking session and, for reference, over 15 s of an animating client window
   (weston-simple-shm) with the canvas minimized: before, after, and held (after glibc
   returned its freed pages: malloc_trim(0) called in the shell through gdb, also before
-  each, when gdb is installed). llvmpipe rasterizes on the shell's own thread
+  each, when gdb is installed; pointer moves first make the shell draw, which gives back what
+  its last frames, the suite's screenshots, held). llvmpipe rasterizes on the shell's own thread
   (LP_NUM_THREADS=0): its rasterizer threads queue frames when they fall behind, up to 64
   kept for good, which made the shell's memory differ by up to 290 MiB between runs here.
 - idle: gnome-shell's context switches (the threads alive at both ends) and CPU time, two
@@ -220,13 +221,14 @@ def many_strokes_state(scratch, strokes=500, points=20):
 
 
 class ReplayDaemon(gst.Daemon):
-    """The suite's daemon replaying section 9's generated session at its recorded pace."""
-    recording = None
+    """The suite's daemon replaying section 9's generated session at its recorded pace, over the
+    state file the suite's daemon copies (its own `recording` replays without one)."""
+    session = None
 
     def start(self):
         self.proc = subprocess.Popen([os.path.join(ot.ARGS.bin, "stylusd"), "--socket", self.socket,
                                          "--state-file", self.state_file, "--transition-ms", "2000",
-                                         "--replay", self.recording, "--speed", "1"],
+                                         "--replay", self.session, "--speed", "1"],
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                         env=dict(os.environ, XDG_RUNTIME_DIR=self.root, XDG_STATE_HOME=self.root,
                                                  XDG_CONFIG_HOME=self.root))
@@ -237,10 +239,18 @@ class ReplayDaemon(gst.Daemon):
 
 
 def trimmed_mib(pid):
-    """gnome-shell's VmRSS once glibc has returned the pages it freed (malloc_trim(0) through
-    gdb), or None without gdb: what the shell still holds, not what it once reached."""
+    """gnome-shell's VmRSS once it drew a few ordinary frames and glibc has returned the pages
+    it freed (malloc_trim(0) through gdb), or None without gdb: what the shell still holds, not
+    what it once reached. An idle shell draws nothing, and what its last frames drew from
+    (after the suite's screenshots: settle() takes two or more) stays until it draws again:
+    the first frame after them gave back 8 to 13 MiB, so that a reference taken without one
+    was 193 or 201 MiB from run to run. Eight pointer moves (at the bottom of the screen,
+    over the desktop) make it draw first."""
     if not shutil.which("gdb"):
         return None
+    for i in range(8):
+        SHELL.command(f"move {gst.WIDTH // 2 + i % 2} {gst.HEIGHT - 8}")
+        time.sleep(0.05)
     subprocess.run(["gdb", "-p", str(pid), "-batch", "-ex", "call (int)malloc_trim(0)"],
                    capture_output=True, timeout=60)
     return rss_kib(pid) / 1024
@@ -281,7 +291,7 @@ def ink_cost(pid, state, segments):
 def bench_ink(args, pid, report):
     recording = os.path.join(args.scratch, "ink.events")
     segments = ob.ink_recording(recording)
-    ReplayDaemon.recording = recording
+    ReplayDaemon.session = recording
     rows = []
     # The first session also pays for the memory gnome-shell grows then (page faults): the 16
     # strokes again after the many is the comparison.

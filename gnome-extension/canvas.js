@@ -82,28 +82,18 @@ function drawsWhole(tool) {
 
 // ---------------------------------------------------------------- the renderer
 
-// A rectangle of pixels {x0, y0, x1, y1}, or null for none.
-function union(a, b) {
-    if (!a)
-        return b;
-    if (!b)
-        return a;
-    return {x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1)};
+// A rectangle of pixels {x0, y0, x1, y1}.
+function meets(a, b) {
+    return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
 }
 
-// Where ink lands on one monitor: normalized (x, y) at (x·W, y·H) of the area
-// the tablet maps to, less the monitor's place in it. Each method that changes
-// a layer returns the rectangle it changed, for the actors to show.
+// The rule of docs/OVERLAY.md ("How ink is drawn") on one monitor: normalized
+// (x, y) lies at (x·W, y·H) of the area the tablet maps to, less the monitor's
+// place in it. There are no layers of pixels here: a tile draws the strokes
+// that reach it (draw), told where a stroke's ink lies by cover.
 class InkLayers {
-    constructor(width, height, geometry) {
-        this.width = width;
-        this.height = height;
+    constructor(geometry) {
         this.geometry = geometry;
-        this.finished = new Cairo.ImageSurface(Cairo.Format.ARGB32, width, height);
-        this.live = new Cairo.ImageSurface(Cairo.Format.ARGB32, width, height);
-        // Where each layer may hold ink: a clear touches only that, so the
-        // pages of a layer's untouched rows are never made resident.
-        this.inked = new Map([[this.finished, null], [this.live, null]]);
     }
 
     pixel(p) {
@@ -114,46 +104,65 @@ class InkLayers {
         return referenceWidth(style, a, b) * this.geometry.width / REFERENCE_WIDTH;
     }
 
-    // Room around a point of `style` for its round caps, antialiasing and an arrow's wings.
-    around(p, style) {
-        const [x, y] = this.pixel(p);
-        const full = {pressure: 1};
-        const r = this.lineWidth(style, full, full) * 2 + 14;
-        return {x0: x - r, y0: y - r, x1: x + r, y1: y + r};
+    // How far from its line a segment's ink reaches: half its width, a pixel of antialiasing and one to spare.
+    reach(style, a, b) {
+        return this.lineWidth(style, a, b) / 2 + 2;
     }
 
-    strokeBox(stroke) {
-        let box = null;
-        for (const p of stroke.points)
-            box = union(box, this.around(p, stroke.style));
-        return box;
+    // Calls add(box) for boxes that hold all the ink of the line from (ax, ay)
+    // to (bx, by) reaching r: one box per piece of at most half a tile, so a
+    // long line marks the tiles along it, not every tile of its bounding box.
+    coverLine(ax, ay, bx, by, r, add) {
+        const pieces = Math.max(1, Math.ceil(Math.hypot(bx - ax, by - ay) / (TILE / 2)));
+        for (let i = 0; i < pieces; i++) {
+            const x0 = ax + (bx - ax) * i / pieces, y0 = ay + (by - ay) * i / pieces;
+            const x1 = ax + (bx - ax) * (i + 1) / pieces, y1 = ay + (by - ay) * (i + 1) / pieces;
+            add({x0: Math.min(x0, x1) - r, y0: Math.min(y0, y1) - r, x1: Math.max(x0, x1) + r, y1: Math.max(y0, y1) + r});
+        }
     }
 
-    clear(surface) {
-        const box = this.inked.get(surface);
-        if (!box)
-            return null;
-        const cr = new Cairo.Context(surface);
-        cr.setOperator(Cairo.Operator.CLEAR);
-        cr.rectangle(Math.floor(box.x0), Math.floor(box.y0), Math.ceil(box.x1 - box.x0) + 1, Math.ceil(box.y1 - box.y0) + 1);
-        cr.fill();
-        cr.$dispose();
-        this.inked.set(surface, null);
-        return box;
+    coverSegment(a, b, style, add) {
+        const [ax, ay] = this.pixel(a), [bx, by] = this.pixel(b);
+        this.coverLine(ax, ay, bx, by, this.reach(style, a, b), add);
     }
 
-    redrawFinished(strokes) {
-        let damage = this.clear(this.finished);
-        for (const s of strokes)
-            damage = union(damage, this.draw(s, this.finished));
-        return damage;
-    }
-
-    redrawLive(strokes) {
-        let damage = this.clear(this.live);
-        for (const s of strokes)
-            damage = union(damage, this.draw(s, this.live));
-        return damage;
+    // Calls add(box) for boxes that hold all the ink of `stroke`.
+    cover(stroke, add) {
+        const points = stroke.points, style = stroke.style;
+        if (points.length < 2)
+            return;
+        if (!drawsWhole(style.tool)) {
+            for (let i = 1; i < points.length; i++)
+                this.coverSegment(points[i - 1], points[i], style, add);
+            return;
+        }
+        const first = points[0], last = points[points.length - 1];
+        const width = this.lineWidth(style, first, last), r = width / 2 + 2;
+        const [ax, ay] = this.pixel(first), [bx, by] = this.pixel(last);
+        switch (style.tool) {
+        case 'arrow': {
+            const head = Math.min(Math.max(12, 4 * width), Math.hypot(bx - ax, by - ay) / 2) + r;
+            add({x0: bx - head, y0: by - head, x1: bx + head, y1: by + head});
+        }
+        // falls through: the shaft
+        case 'line':
+            this.coverLine(ax, ay, bx, by, r, add);
+            break;
+        case 'rectangle':
+            this.coverLine(ax, ay, bx, ay, r, add);
+            this.coverLine(bx, ay, bx, by, r, add);
+            this.coverLine(bx, by, ax, by, r, add);
+            this.coverLine(ax, by, ax, ay, r, add);
+            break;
+        case 'ellipse':
+            add({x0: Math.min(ax, bx) - r, y0: Math.min(ay, by) - r, x1: Math.max(ax, bx) + r, y1: Math.max(ay, by) + r});
+            break;
+        default:    // the highlighter's path
+            for (let i = 1; i < points.length; i++) {
+                const [x0, y0] = this.pixel(points[i - 1]), [x1, y1] = this.pixel(points[i]);
+                this.coverLine(x0, y0, x1, y1, r, add);
+            }
+        }
     }
 
     setInk(cr, style) {
@@ -170,34 +179,25 @@ class InkLayers {
         }
     }
 
-    // A segment of a stroke in progress; the eraser's clears the finished layer too.
-    drawLiveSegment(a, b, style) {
-        const box = union(this.around(a, style), this.around(b, style));
-        for (const surface of style.tool === 'eraser' ? [this.live, this.finished] : [this.live]) {
-            const cr = new Cairo.Context(surface);
-            this.setInk(cr, style);
-            this.segment(cr, a, b, style);
-            cr.$dispose();
-            this.inked.set(surface, union(this.inked.get(surface), box));
-        }
-        return box;
-    }
-
-    draw(stroke, surface) {
-        if (stroke.points.length < 2)
-            return null;
-        const box = this.strokeBox(stroke);
-        this.inked.set(surface, union(this.inked.get(surface), box));
-        const cr = new Cairo.Context(surface);
-        this.setInk(cr, stroke.style);
-        if (drawsWhole(stroke.style.tool)) {
-            this.drawWhole(cr, stroke);
+    // The ink of `stroke` within `box`, over what `cr` holds: a segment whose ink
+    // cannot reach the box is not drawn (the pixels are those of the whole stroke).
+    draw(cr, stroke, box) {
+        const points = stroke.points, style = stroke.style;
+        if (points.length < 2)
+            return;
+        cr.save();
+        this.setInk(cr, style);
+        if (drawsWhole(style.tool)) {
+            this.drawWhole(cr, stroke, box);
         } else {
-            for (let i = 1; i < stroke.points.length; i++)
-                this.segment(cr, stroke.points[i - 1], stroke.points[i], stroke.style);
+            for (let i = 1; i < points.length; i++) {
+                const a = points[i - 1], b = points[i];
+                const [ax, ay] = this.pixel(a), [bx, by] = this.pixel(b), r = this.reach(style, a, b);
+                if (meets(box, {x0: Math.min(ax, bx) - r, y0: Math.min(ay, by) - r, x1: Math.max(ax, bx) + r, y1: Math.max(ay, by) + r}))
+                    this.segment(cr, a, b, style);
+            }
         }
-        cr.$dispose();
-        return box;
+        cr.restore();
     }
 
     segment(cr, a, b, style) {
@@ -209,8 +209,9 @@ class InkLayers {
     }
 
     // A shape from the first point to the last, or the highlighter's whole
-    // path as one stroke (it does not darken where it crosses itself).
-    drawWhole(cr, stroke) {
+    // path as one stroke (it does not darken where it crosses itself), of
+    // which only the part that can reach `box`.
+    drawWhole(cr, stroke, box = null) {
         const points = stroke.points, tool = stroke.style.tool;
         const first = points[0], last = points[points.length - 1];
         const width = this.lineWidth(stroke.style, first, last);
@@ -240,20 +241,23 @@ class InkLayers {
             cr.arc(0, 0, 1, 0, 2 * Math.PI);
             cr.restore();
         } else {
-            const [x0, y0] = this.pixel(points[0]);
-            cr.moveTo(x0, y0);
-            for (const p of points.slice(1)) {
-                const [x, y] = this.pixel(p);
-                cr.lineTo(x, y);
+            // Only the segments whose ink can reach `box`: where the path leaves
+            // and comes back, its joins lie farther from the box than they reach.
+            const r = width / 2 + 2;
+            let open = false;
+            for (let i = 1; i < points.length; i++) {
+                const [x0, y0] = this.pixel(points[i - 1]), [x1, y1] = this.pixel(points[i]);
+                if (box && !meets(box, {x0: Math.min(x0, x1) - r, y0: Math.min(y0, y1) - r, x1: Math.max(x0, x1) + r, y1: Math.max(y0, y1) + r})) {
+                    open = false;
+                    continue;
+                }
+                if (!open)
+                    cr.moveTo(x0, y0);
+                cr.lineTo(x1, y1);
+                open = true;
             }
         }
         cr.stroke();
-    }
-
-    // GJS's cairo surfaces have no finish(): the collector frees them once unreferenced.
-    destroy() {
-        this.finished = null;
-        this.live = null;
     }
 }
 
@@ -634,15 +638,49 @@ class DaemonLink {
 // ---------------------------------------------------------------- one monitor
 
 // The canvas on one monitor: a container above every window (top chrome, never
-// in the Shell's input region) holding the ink as a grid of tiles and a ring per
-// hovering tool. A tile shows its square of both layers, the finished strokes
-// and the strokes in progress over them; a change repaints only the tiles it
-// touches, and a tile exists only once ink has reached it. The Shell gives each
-// repaint of an St.DrawingArea a new pixel buffer and a new texture of the
-// actor's size: square tiles of one size keep those allocations small and
-// alike, so the Shell's allocator reuses what it freed, where a full-screen or
-// a resized actor left its heap a little larger each time.
+// in the Shell's input region) holding the ink as two grids of tiles and a ring
+// per hovering tool. A finished tile draws the finished strokes that reach it
+// (and the erasers in progress, which clear them); a live tile above it the
+// strokes in progress, and goes once they are finished. A change repaints only
+// the tiles it touches, and a tile exists only while ink reaches it and the
+// canvas shows.
+//
+// The Shell holds each tile twice, the pixel buffer of its last repaint and its
+// texture; the strokes, not a copy of their pixels, are what a repaint draws
+// from, so the ink costs no more than that. Square tiles of one size keep
+// those allocations small and alike, so the Shell's allocator reuses what it
+// freed, where a full-screen or a resized actor left its heap a little larger
+// each time.
 const TILE = 128;
+
+// Square tiles of one side over a monitor: `tiles[i]` for the one at column
+// i % columns, row floor(i / columns).
+class TileGrid {
+    constructor(side, width, height) {
+        this.side = side;
+        this.width = width;
+        this.height = height;
+        this.columns = Math.ceil(width / side);
+        this.rows = Math.ceil(height / side);
+        this.tiles = new Array(this.columns * this.rows).fill(null);
+    }
+
+    // Calls visit(index) for each tile that `box` (pixels) overlaps.
+    in(box, visit) {
+        const side = this.side;
+        const c0 = Math.max(0, Math.floor(box.x0 / side)), c1 = Math.min(this.columns - 1, Math.floor(box.x1 / side));
+        const r0 = Math.max(0, Math.floor(box.y0 / side)), r1 = Math.min(this.rows - 1, Math.floor(box.y1 / side));
+        for (let r = r0; r <= r1; r++) {
+            for (let c = c0; c <= c1; c++)
+                visit(r * this.columns + c);
+        }
+    }
+
+    box(i) {
+        const x = (i % this.columns) * this.side, y = Math.floor(i / this.columns) * this.side;
+        return {x0: x, y0: y, x1: Math.min(x + this.side, this.width), y1: Math.min(y + this.side, this.height)};
+    }
+}
 
 class MonitorCanvas {
     constructor(monitor, geometry, shown, hover) {
@@ -651,9 +689,23 @@ class MonitorCanvas {
             x: monitor.x, y: monitor.y, width: monitor.width, height: monitor.height,
             layout_manager: new Clutter.FixedLayout(),
         });
-        this.layers = new InkLayers(monitor.width, monitor.height, geometry);
-        this.columns = Math.ceil(monitor.width / TILE);
-        this.tiles = new Array(this.columns * Math.ceil(monitor.height / TILE)).fill(null);
+        this.ink = new InkLayers(geometry);
+        // Each tile {actor, strokes}: the finished strokes that reach it, in order.
+        this.finished = new TileGrid(TILE, monitor.width, monitor.height);
+        // Each tile an actor.
+        this.live = new TileGrid(TILE, monitor.width, monitor.height);
+        this.liveStrokes = [];
+        // The finished tiles the erasers in progress reached.
+        this.erased = new Set();
+        this.dirtyFinished = new Set();
+        this.dirtyLive = new Set();
+        // Whether the tiles have actors: not while the canvas is hidden.
+        this.painted = shown;
+        // The finished tiles, the live ones over them, then the rings and the palette.
+        this.finishedGroup = new Clutter.Actor();
+        this.liveGroup = new Clutter.Actor();
+        this.box.add_child(this.finishedGroup);
+        this.box.add_child(this.liveGroup);
         this.monitor = monitor;
         this.geometry = geometry;
         this.palette = {buttons: [], style: null, area: null};
@@ -662,49 +714,185 @@ class MonitorCanvas {
         Main.layoutManager.addTopChrome(this.box, {affectsInputRegion: false, trackFullscreen: false});
     }
 
-    // The pixels in `box` changed in either layer.
-    damage(box) {
-        if (!box)
-            return;
-        const c0 = Math.max(0, Math.floor(box.x0 / TILE)), c1 = Math.min(this.columns - 1, Math.floor(box.x1 / TILE));
-        const r0 = Math.max(0, Math.floor(box.y0 / TILE)), r1 = Math.min(this.tiles.length / this.columns - 1, Math.floor(box.y1 / TILE));
-        for (let r = r0; r <= r1; r++) {
-            for (let c = c0; c <= c1; c++) {
-                const i = r * this.columns + c;
-                if (this.tiles[i])
-                    this.tiles[i].queue_repaint();
-                else
-                    this.tiles[i] = this.newTile(c * TILE, r * TILE);
-            }
+    // Finished strokes drawn after those there are. An eraser's only changes
+    // tiles that hold ink already.
+    addFinished(strokes) {
+        for (const stroke of strokes) {
+            const erases = stroke.style.tool === 'eraser';
+            this.ink.cover(stroke, box => this.finished.in(box, i => {
+                const tiles = this.finished.tiles;
+                if (erases && !tiles[i]?.strokes.length)
+                    return;
+                const tile = tiles[i] ?? (tiles[i] = {actor: null, strokes: []});
+                if (tile.strokes[tile.strokes.length - 1] !== stroke)
+                    tile.strokes.push(stroke);
+                this.dirtyFinished.add(i);
+            }));
         }
     }
 
-    newTile(x, y) {
-        const tile = new St.DrawingArea({
-            x, y, width: Math.min(TILE, this.layers.width - x), height: Math.min(TILE, this.layers.height - y),
+    // The finished strokes are these (an undo, a redo, an erase, another daemon):
+    // a tile no stroke reaches any more goes.
+    setFinished(strokes) {
+        const tiles = this.finished.tiles;
+        for (const tile of tiles) {
+            if (tile)
+                tile.strokes = [];
+        }
+        this.addFinished(strokes);
+        tiles.forEach((tile, i) => {
+            if (tile && tile.strokes.length === 0) {
+                tile.actor?.destroy();
+                tiles[i] = null;
+            }
         });
+    }
+
+    // The strokes in progress are these.
+    setLive(strokes) {
+        this.liveStrokes = strokes;
+        const inked = new Set();
+        for (const stroke of strokes) {
+            if (stroke.style.tool !== 'eraser')
+                this.ink.cover(stroke, box => this.live.in(box, i => inked.add(i)));
+        }
+        this.live.tiles.forEach((actor, i) => {
+            if (actor && !inked.has(i)) {
+                actor.destroy();
+                this.live.tiles[i] = null;
+            }
+        });
+        for (const i of inked)
+            this.dirtyLive.add(i);
+        // An eraser no longer in progress (finished, or undone) leaves what it cleared to the finished strokes.
+        for (const i of this.erased)
+            this.dirtyFinished.add(i);
+        this.erased.clear();
+        for (const stroke of strokes) {
+            if (stroke.style.tool === 'eraser')
+                this.ink.cover(stroke, box => this.erase(box));
+        }
+    }
+
+    // An eraser in progress reached `box`: the tiles with ink there.
+    erase(box) {
+        this.finished.in(box, i => {
+            if (this.finished.tiles[i]) {
+                this.erased.add(i);
+                this.dirtyFinished.add(i);
+            }
+        });
+        this.live.in(box, i => {
+            if (this.live.tiles[i])
+                this.dirtyLive.add(i);
+        });
+    }
+
+    // A segment added to a stroke in progress (`strokes`): an eraser's clears
+    // finished and live ink, the others' is drawn in the live tiles it reaches.
+    liveSegment(a, b, style, strokes) {
+        this.liveStrokes = strokes;
+        this.ink.coverSegment(a, b, style, box => {
+            if (style.tool === 'eraser')
+                this.erase(box);
+            else
+                this.live.in(box, i => this.dirtyLive.add(i));
+        });
+    }
+
+    // Hidden, the canvas keeps the strokes of each tile but not their pixels:
+    // the Shell's buffer and texture of each tile go, and showing it paints the
+    // tiles again as the Shell lays them out for the first frame.
+    setShown(shown) {
+        if (shown === this.painted)
+            return;
+        this.painted = shown;
+        if (shown) {
+            this.finished.tiles.forEach((tile, i) => {
+                if (tile)
+                    this.dirtyFinished.add(i);
+            });
+            this.setLive(this.liveStrokes);
+            this.flush();
+            return;
+        }
+        for (const tile of this.finished.tiles) {
+            if (tile?.actor) {
+                tile.actor.destroy();
+                tile.actor = null;
+            }
+        }
+        this.live.tiles.forEach((actor, i) => {
+            actor?.destroy();
+            this.live.tiles[i] = null;
+        });
+    }
+
+    // Each changed tile repainted once; a new one paints as the Shell lays it out.
+    flush() {
+        if (!this.painted) {
+            this.dirtyFinished.clear();
+            this.dirtyLive.clear();
+            return;
+        }
+        for (const i of this.dirtyFinished) {
+            const tile = this.finished.tiles[i];
+            if (!tile)
+                continue;
+            if (tile.actor)
+                tile.actor.queue_repaint();
+            else
+                tile.actor = this.newTile(this.finished.box(i), this.finishedGroup, (cr, box) => this.paintFinished(cr, i, box));
+        }
+        const live = this.live.tiles;
+        for (const i of this.dirtyLive) {
+            if (live[i])
+                live[i].queue_repaint();
+            else
+                live[i] = this.newTile(this.live.box(i), this.liveGroup, (cr, box) => this.paintLive(cr, box));
+        }
+        this.dirtyFinished.clear();
+        this.dirtyLive.clear();
+    }
+
+    paintFinished(cr, i, box) {
+        for (const stroke of this.finished.tiles[i]?.strokes ?? [])
+            this.ink.draw(cr, stroke, box);
+        for (const stroke of this.liveStrokes) {
+            if (stroke.style.tool === 'eraser')
+                this.ink.draw(cr, stroke, box);
+        }
+    }
+
+    paintLive(cr, box) {
+        for (const stroke of this.liveStrokes)
+            this.ink.draw(cr, stroke, box);
+    }
+
+    newTile(box, group, paint) {
+        const tile = new St.DrawingArea({x: box.x0, y: box.y0, width: box.x1 - box.x0, height: box.y1 - box.y0});
         tile.connect('repaint', a => {
             const cr = a.get_context();
-            cr.setOperator(Cairo.Operator.SOURCE);
-            cr.setSourceSurface(this.layers.finished, -x, -y);
-            cr.paint();
-            cr.setOperator(Cairo.Operator.OVER);
-            cr.setSourceSurface(this.layers.live, -x, -y);
-            cr.paint();
+            cr.translate(-box.x0, -box.y0);
+            paint(cr, box);
             cr.$dispose();
         });
-        // Below the rings.
-        this.box.insert_child_at_index(tile, 0);
+        group.add_child(tile);
         return tile;
     }
 
-    // Both layers emptied: the tiles go with their buffers.
+    // No ink: the tiles go with their buffers.
     clear() {
-        this.layers.clear(this.layers.finished);
-        this.layers.clear(this.layers.live);
-        for (const tile of this.tiles)
-            tile?.destroy();
-        this.tiles.fill(null);
+        for (const tile of this.finished.tiles)
+            tile?.actor?.destroy();
+        for (const actor of this.live.tiles)
+            actor?.destroy();
+        this.finished.tiles.fill(null);
+        this.live.tiles.fill(null);
+        this.liveStrokes = [];
+        this.erased.clear();
+        this.dirtyFinished.clear();
+        this.dirtyLive.clear();
     }
 
     // A ring where each tool hovers or touches, moved rather than painted again.
@@ -734,7 +922,7 @@ class MonitorCanvas {
                 this.box.add_child(ring);
                 this.rings.set(device, ring);
             }
-            const [x, y] = this.layers.pixel(point);
+            const [x, y] = this.ink.pixel(point);
             ring.set_position(Math.round(x - size / 2), Math.round(y - size / 2));
         }
     }
@@ -786,7 +974,6 @@ class MonitorCanvas {
     destroy() {
         Main.layoutManager.removeChrome(this.box);
         this.box.destroy();
-        this.layers.destroy();
     }
 }
 
@@ -839,8 +1026,9 @@ class StylusCanvas {
         const x1 = Math.max(...monitors.map(m => m.x + m.width)), y1 = Math.max(...monitors.map(m => m.y + m.height));
         this.surfaces = monitors.map(m => {
             const s = new MonitorCanvas(m, {x: m.x - x0, y: m.y - y0, width: x1 - x0, height: y1 - y0}, this.shown, this.hover);
-            s.damage(s.layers.redrawFinished(this.book.finished));
-            s.damage(s.layers.redrawLive(this.book.liveStrokes));
+            s.setFinished(this.book.finished);
+            s.setLive(this.book.liveStrokes);
+            s.flush();
             return s;
         });
         // The area the tablet maps to: what an export draws at when it is given no size.
@@ -967,8 +1155,11 @@ class StylusCanvas {
                 if (change === 'redrawLive') {
                     this.redrawLive();
                 } else if (change) {
-                    for (const s of this.surfaces)
-                        s.damage(s.layers.drawLiveSegment(...change.segment));
+                    const live = this.book.liveStrokes;
+                    for (const s of this.surfaces) {
+                        s.liveSegment(...change.segment, live);
+                        s.flush();
+                    }
                 }
             }
             if (this.book.lasers.length > lasers)
@@ -1001,8 +1192,10 @@ class StylusCanvas {
     }
 
     redrawLive() {
+        const live = this.book.liveStrokes;
         for (const s of this.surfaces) {
-            s.damage(s.layers.redrawLive(this.book.liveStrokes));
+            s.setLive(live);
+            s.flush();
         }
     }
 
@@ -1022,17 +1215,16 @@ class StylusCanvas {
                 points: s.points.map(p => ({x: p[0], y: p[1], pressure: p[2]})),
             }));
             const {finished, liveChanged} = this.book.reconcile(strokes, rebuild);
-            // Each tile repainted once, for both layers' changes.
+            // Each tile repainted once, for the finished and the live strokes' changes.
+            const live = this.book.liveStrokes;
             for (const s of this.surfaces) {
-                let damage = null;
                 if (finished === 'rebuild')
-                    damage = s.layers.redrawFinished(this.book.finished);
+                    s.setFinished(this.book.finished);
                 else if (finished !== 'unchanged')
-                    for (const stroke of this.book.finished.slice(finished[0], finished[1]))
-                        damage = union(damage, s.layers.draw(stroke, s.layers.finished));
+                    s.addFinished(this.book.finished.slice(finished[0], finished[1]));
                 if (liveChanged)
-                    damage = union(damage, s.layers.redrawLive(this.book.liveStrokes));
-                s.damage(damage);
+                    s.setLive(live);
+                s.flush();
             }
             log_(`strokes: ${strokes.length}`);
             if (this.fetchAgain) {
@@ -1070,6 +1262,7 @@ class StylusCanvas {
         if (!already)
             log_('presented');
         for (const s of this.surfaces) {
+            s.setShown(true);
             s.box.show();
             s.box.ease({
                 opacity: 255, duration: FADE_MS, mode: Clutter.AnimationMode.LINEAR,
@@ -1112,6 +1305,7 @@ class StylusCanvas {
             s.box.remove_all_transitions();
             s.box.opacity = 0;
             s.box.hide();
+            s.setShown(false);
         }
         this.ungrabKeys();
         this.updateReactive();
