@@ -14,9 +14,15 @@ struct FinishedCheckpoint {
     var surface: OpaquePointer?
     /// The strokes `surface` holds.
     var strokes: [InkStroke] = []
-    /// Whether `strokes` are the first of what the finished layer shows (a clear
-    /// or a new drawing after it leaves the checkpoint behind, but kept).
-    var isPrefix = false
+
+    /// Whether the checkpoint holds the first of `drawing`'s strokes, so that
+    /// copying it and drawing the rest draws `drawing`. Derived each time, not
+    /// kept in step by hand: a clear, an undo past it or a new drawing leave it
+    /// behind (kept for a clear taken back) without anyone saying so.
+    func leads(_ drawing: [InkStroke]) -> Bool {
+        surface != nil && !strokes.isEmpty && strokes.count <= drawing.count
+            && drawing[..<strokes.count].elementsEqual(strokes)
+    }
 
     /// Points the checkpoint stays behind the drawing: an undo of the last
     /// strokes finds their start in it…
@@ -29,16 +35,13 @@ extension InkLayers {
     /// Puts the checkpoint's pixels in the finished layer when it holds the first
     /// of `strokes`; the caller draws the rest.
     func restoreCheckpoint(for strokes: [InkStroke]) -> Bool {
-        let held = checkpoint.strokes
-        guard let surface = checkpoint.surface, !held.isEmpty, held.count <= strokes.count,
-              strokes[..<held.count].elementsEqual(held), let finished else { return false }
+        guard checkpoint.leads(strokes), let surface = checkpoint.surface, let finished else { return false }
         let cr = cairo_create(finished)!
         cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
         cairo_set_source_surface(cr, surface, 0, 0)
         cairo_paint(cr)
         cairo_destroy(cr)
         damageEverything()
-        checkpoint.isPrefix = true
         return true
     }
 
@@ -47,7 +50,6 @@ extension InkLayers {
     func rebuildCheckpoint(for strokes: [InkStroke]) -> Int {
         let count = keepsCheckpoint && finished != nil ? Self.checkpointCount(strokes) : 0
         checkpoint.strokes = []
-        checkpoint.isPrefix = false
         guard count > 0 else { return 0 }
         if checkpoint.surface == nil { checkpoint.surface = makeLayer() }
         withoutDamage {
@@ -55,7 +57,6 @@ extension InkLayers {
             for stroke in strokes[..<count] { draw(stroke, into: checkpoint.surface) }
         }
         checkpoint.strokes = Array(strokes[..<count])
-        checkpoint.isPrefix = true
         return count
     }
 
@@ -65,7 +66,7 @@ extension InkLayers {
         guard keepsCheckpoint, finished != nil else { return }   // no layers yet: `ensure` draws them whole
         let drawn = drawnFinished
         let held = checkpoint.strokes.count
-        guard checkpoint.isPrefix, held > 0, held <= drawn.count, checkpoint.surface != nil else {
+        guard checkpoint.leads(drawn) else {
             // A drawing that grew past `maximumLag` gets its first checkpoint now,
             // while that is cheap. One left behind (an undo past it, a clear) is
             // kept for a clear taken back and drawn again only by a full redraw.
@@ -121,8 +122,6 @@ extension InkLayers {
             changed = changed.map { union($0, bounds) } ?? bounds
         }
         let width = Int(cairo_image_surface_get_width(finished)), height = Int(cairo_image_surface_get_height(finished))
-        let held = checkpoint.strokes.count
-        if held > common { checkpoint.isPrefix = false }   // it holds strokes that went or moved
         guard var region = changed else {
             drawnFinished = strokes   // only strokes that draw nothing here changed
             return true
@@ -142,8 +141,8 @@ extension InkLayers {
         }
         guard region.x.count * region.y.count * 4 <= width * height else { return false }
         let reaching = zip(strokes, bounds).filter { $1.map { overlap($0, region) } == true }.map(\.0)
-        if checkpoint.isPrefix, held > 0,
-           strokes[held...].reduce(0, { $0 + $1.points.count }) < reaching.reduce(0, { $0 + $1.points.count }) {
+        if checkpoint.leads(strokes),
+           strokes[checkpoint.strokes.count...].reduce(0, { $0 + $1.points.count }) < reaching.reduce(0, { $0 + $1.points.count }) {
             return false   // fewer points to draw from the checkpoint
         }
         cairo_surface_flush(finished)
@@ -166,14 +165,20 @@ extension InkLayers {
     /// The layer pixels `stroke` can touch (its points, widened by half its widest
     /// line, an arrow's head and a pixel of antialiasing); nil when none.
     func pixelBounds(_ stroke: InkStroke) -> PixelRegion? {
-        guard stroke.points.count > 1 else { return nil }
+        pixelBounds(stroke.points, stroke.style)
+    }
+
+    /// The box of a stroke's points drawn in `style`: also of one live segment, without
+    /// building a stroke for it.
+    func pixelBounds(_ points: some Collection<InkPoint>, _ style: InkStyle) -> PixelRegion? {
+        guard points.count > 1 else { return nil }
         var (x0, y0, x1, y1) = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
-        for point in stroke.points {
+        for point in points {
             let (x, y) = geometry.pixel(point)
             (x0, y0, x1, y1) = (min(x0, x), min(y0, y), max(x1, x), max(y1, y))
         }
-        let widest = geometry.pixels(stroke.style.maximumReferenceWidth)
-        let pad = widest / 2 + 2 + (stroke.tool == .arrow ? max(12, 4 * widest) : 0)
+        let widest = geometry.pixels(style.maximumReferenceWidth)
+        let pad = widest / 2 + 2 + (style.tool == .arrow ? max(12, 4 * widest) : 0)
         let scale = key.scale
         let width = Double(InkLayers.pixels(key.width, scale)), height = Double(InkLayers.pixels(key.height, scale))
         let left = max(0, min(width, ((x0 - pad) * scale).rounded(.down))), right = max(0, min(width, ((x1 + pad) * scale).rounded(.up)))

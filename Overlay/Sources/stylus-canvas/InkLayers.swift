@@ -53,7 +53,6 @@ final class InkLayers {
         drawnFinished = []
         erasedLive = nil
         checkpoint.strokes = []
-        checkpoint.isPrefix = false
         return true
     }
 
@@ -99,7 +98,6 @@ final class InkLayers {
         clear(finished)
         drawnFinished = []
         erasedLive = nil
-        checkpoint.isPrefix = false
     }
     func clearLive() { clear(live) }
 
@@ -129,7 +127,7 @@ final class InkLayers {
             _ = rebuildCheckpoint(for: strokes)
             if !restoreCheckpoint(for: strokes) { clear(finished) }
         }
-        for stroke in strokes[(checkpoint.isPrefix ? checkpoint.strokes.count : 0)...] { draw(stroke, into: finished) }
+        for stroke in strokes[(checkpoint.leads(strokes) ? checkpoint.strokes.count : 0)...] { draw(stroke, into: finished) }
         drawnFinished = strokes
         advanceCheckpoint()
     }
@@ -149,11 +147,10 @@ final class InkLayers {
     /// layer too: it erases the ink that is already there, as it will once the
     /// stroke is finished and drawn again in its place (clearing twice is clearing).
     func drawLiveSegment(_ a: InkPoint, _ b: InkPoint, _ style: InkStyle) {
-        for layer in style.tool == .eraser ? [live, finished] : [live] {
-            guard let layer else { continue }
-            drawSegments(CollectionOfOne((a, b)), style, into: layer)
-        }
-        if style.tool == .eraser, let bounds = pixelBounds(InkStroke(device: 0, style: style, points: [a, b])) {
+        if let live { drawSegments(CollectionOfOne((a, b)), style, into: live) }
+        guard style.tool == .eraser else { return }
+        if let finished { drawSegments(CollectionOfOne((a, b)), style, into: finished) }
+        if let bounds = pixelBounds([a, b], style) {
             erasedLive = erasedLive.map { union($0, bounds) } ?? bounds
         }
     }

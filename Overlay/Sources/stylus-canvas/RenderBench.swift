@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import CGtk4
 import CanvasModel
+import StylusProtocol
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,8 +17,13 @@ import Glibc
 @MainActor
 enum RenderBench {
     static func run(size: String, rounds: String?) -> Int32 {
-        guard let (width, height) = RenderPNG.sides(size), let rounds = Int(rounds ?? "30"), (1...10_000).contains(rounds) else {
-            print("usage: stylus-canvas --render-bench WIDTHxHEIGHT [ROUNDS 1-10000] < strokes.json")
+        let usage = "usage: stylus-canvas --render-bench WIDTHxHEIGHT [ROUNDS 1-10000] < strokes.json"
+        guard let (width, height) = RenderPNG.sides(size) else {
+            print("stylus-canvas: --render-bench: the size '\(size)' is not WIDTHxHEIGHT in pixels, each side \(ExportFormat.sideRange.lowerBound)-\(ExportFormat.sideRange.upperBound) (e.g. 1920x1080)\n\(usage)")
+            return 2
+        }
+        guard let rounds = Int(rounds ?? "30"), (1...10_000).contains(rounds) else {
+            print("stylus-canvas: --render-bench: ROUNDS '\(rounds ?? "")' is not a whole number from 1 to 10000\n\(usage)")
             return 2
         }
         guard let strokes = RenderPNG.standardInputStrokes(), strokes.count > 1 else {
