@@ -283,8 +283,24 @@ def test_the_extension_shows_the_ink_over_the_desktop_and_minimizes_back_to_it()
         # The area the tablet maps to, for an export given no size: the virtual monitor.
         overlay = d.request("status").get("overlay")
         check(overlay == {"backend": "gnome-extension", "outputs": 1, "width": WIDTH, "height": HEIGHT}, f"status's overlay: {overlay}")
+        # Minimized, the tiles keep their strokes but drop their pixels: opening paints them
+        # again, with what changed meanwhile (an undo of the last stroke).
+        d.request("undo")
+        left = d.request("strokes")["strokes"]
+        check(len(left) == len(strokes) - 1, f"{len(left)} strokes after an undo of one of {len(strokes)}")
+        d.open_and_wait()
+        reopened = SHELL.screenshot()
+        inked_again, _, _ = ink_and_desktop(reopened, left)
+        kept = ot.screen_points(left, WIDTH, HEIGHT)
+        undone = [(x, y) for x, y in ot.screen_points(strokes[-1:], WIDTH, HEIGHT)
+                  if y >= TOP_BAR + 3 and all(abs(x - kx) > 15 or abs(y - ky) > 15 for kx, ky in kept)]
+        still = sum(1 for p in undone if ot.red_ink_near(reopened, *p))
+        check(inked_again >= 0.90, f"opened again, only {inked_again:.1%} of the strokes left inked")
+        check(undone and still == 0, f"opened again, {still} of {len(undone)} points of the stroke undone while minimized inked")
+        d.minimize_and_wait()
         print(f"  {inked:.1%} of {n} points inked, {visible:.2%} of the desktop visible; minimized: desktop back; "
-              f"{len(settled)} transitions acked", flush=True)
+              f"{len(settled)} transitions acked; an undo while minimized shows on opening ({inked_again:.1%} inked, "
+              f"{len(undone)} points of the undone stroke clear)", flush=True)
 
 
 class App:
