@@ -17,7 +17,7 @@
   over each inking session and, for reference, over 15 s of an animating client window
   (weston-simple-shm) with the canvas minimized: before, after, held while the canvas is
   still open and drawn (inking only), and held once minimized (after glibc returned its
-  freed pages: malloc_trim(0) called in the shell through gdb, also before
+  freed pages: GJS's garbage collected, then malloc_trim(0) called in the shell through gdb, also before
   each, when gdb is installed; pointer moves first make the shell draw, which gives back what
   its last frames, the suite's screenshots, held). llvmpipe rasterizes on the shell's own thread
   (LP_NUM_THREADS=0): its rasterizer threads queue frames when they fall behind, up to 64
@@ -76,6 +76,22 @@ class BenchProbe extends TestHelper {
     disable() {
         global.stage.disconnect(this.paintId);
         super.disable();
+    }
+
+    // gc -> "ok" once GJS collected its garbage: what the shell holds, not what waits
+    // for the collector's own time.
+    run([command, ...args], answer) {
+        if (command === 'tiles') {
+            // tiles -> "ok" after logging the canvas's finished and live tiles per monitor.
+            const boxes = Main.layoutManager.uiGroup.get_children().filter(a => a.name === 'stylus-canvas');
+            log(`stylus-bench-probe: tiles ${boxes.map(b => b.get_children().slice(0, 2).map(g => g.get_n_children()).join('+')).join(', ')}`);
+            answer('ok');
+            return;
+        }
+        if (command !== 'gc')
+            return super.run([command, ...args], answer);
+        imports.system.gc();
+        answer('ok');
     }
 }
 
@@ -241,7 +257,8 @@ class ReplayDaemon(gst.Daemon):
 
 def trimmed_mib(pid):
     """gnome-shell's VmRSS once it drew a few ordinary frames and glibc has returned the pages
-    it freed (malloc_trim(0) through gdb), or None without gdb: what the shell still holds, not
+    it freed (malloc_trim(0) through gdb) after GJS collected its garbage (the probe's `gc`),
+    or None without gdb: what the shell still holds, not
     what it once reached. An idle shell draws nothing, and what its last frames drew from
     (after the suite's screenshots: settle() takes two or more) stays until it draws again:
     the first frame after them gave back 8 to 13 MiB, so that a reference taken without one
@@ -249,12 +266,40 @@ def trimmed_mib(pid):
     over the desktop) make it draw first."""
     if not shutil.which("gdb"):
         return None
+    # Collected first: GObjects whose JS wrappers the collector drops are freed in the
+    # main loop's later turns, which the moves give it.
+    SHELL.command("gc")
     for i in range(8):
         SHELL.command(f"move {gst.WIDTH // 2 + i % 2} {gst.HEIGHT - 8}")
         time.sleep(0.05)
     subprocess.run(["gdb", "-p", str(pid), "-batch", "-ex", "call (int)malloc_trim(0)"],
                    capture_output=True, timeout=60)
     return rss_kib(pid) / 1024
+
+
+def rss_by_kind(pid):
+    """Where gnome-shell's resident memory lies (MiB): glibc's main heap, anonymous maps
+    (other malloc arenas and big blocks, llvmpipe's), shared buffers (memfd, /dev/shm: the
+    clients' and the Shell's Wayland buffers) and files."""
+    kinds = {"heap": 0, "anonymous": 0, "shared buffers": 0, "files": 0}
+    kind = "files"
+    with open(f"/proc/{pid}/smaps") as f:
+        for line in f:
+            head = line.split()
+            if not head:
+                continue
+            if "-" in head[0] and len(head) >= 5 and not head[0].endswith(":"):
+                name = " ".join(head[5:])
+                kind = ("heap" if name == "[heap]" else "anonymous" if name == "" or name.startswith("[anon")
+                        else "shared buffers" if "memfd:" in name or name.startswith("/dev/shm") or name.startswith("/SYSV")
+                        else "anonymous" if name.startswith("[") else "files")
+            elif head[0] == "Rss:":
+                kinds[kind] += int(head[1])
+    return {k: v / 1024 for k, v in kinds.items()}
+
+
+def kind_row(kinds):
+    return ", ".join(f"{k} {v:.1f}" for k, v in kinds.items())
 
 
 def memory_row(rss, held, held_open=None):
@@ -286,11 +331,21 @@ def ink_cost(pid, state, segments):
         time.sleep(0.5)
         spent, wall = cpu_ms(pid) - cpu, time.monotonic() - started
         rss.append(rss_kib(pid) / 1024)
+        # As long as after minimizing: what the session's frames and events left (GJS
+        # collects its garbage on its own time) is not the open canvas's to hold.
+        time.sleep(10)
         held_open = trimmed_mib(pid)
+        SHELL.command("tiles")
+        time.sleep(0.2)
+        tiles = [l.split("tiles ", 1)[1] for _, l in list(SHELL.log) if "stylus-bench-probe: tiles" in l][-1:]
+        if held_open is not None:
+            print(f"  held open: {kind_row(rss_by_kind(pid))} MiB; tiles finished+live {tiles}", flush=True)
         d.minimize_and_wait()
         time.sleep(10)
         rss.append(rss_kib(pid) / 1024)
     held.append(trimmed_mib(pid))
+    if held[-1] is not None:
+        print(f"  held minimized: {kind_row(rss_by_kind(pid))} MiB", flush=True)
     return before, points, spent, wall, spent / segments, rss, held, held_open
 
 
@@ -307,6 +362,29 @@ def bench_ink(args, pid, report):
                     f"{memory_row(rss, held, held_open)})")
     print(f"stylus-canvas@stylusd inking: gnome-shell CPU per pen segment, {segments} segments in {ob.INK_ROWS} strokes "
           f"at 200/s: " + "; ".join(rows), flush=True)
+
+
+def bench_open(args, pid, report):
+    """What an open canvas holds with a drawing and no inking (opened by `open`, 10 s,
+    then trimmed), against the same canvas minimized: the extension's tiles at rest."""
+    rows = []
+    for name, state in (("16 strokes", ot.drawn_state()), ("500 strokes", many_strokes_state(args.scratch))):
+        with gst.Daemon(state=state) as d:
+            time.sleep(3)
+            held = [trimmed_mib(pid)]
+            d.open_and_wait()
+            time.sleep(10)
+            held.append(trimmed_mib(pid))
+            if held[-1] is None:
+                raise ot.Failure("no gdb to call malloc_trim")
+            opened = rss_by_kind(pid)
+            d.minimize_and_wait()
+            time.sleep(10)
+            held.append(trimmed_mib(pid))
+            rows.append(f"{name}: open {held[1] - held[0]:+.1f} MiB ({kind_row(opened)}), "
+                        f"minimized again {held[2] - held[0]:+.1f} MiB ({kind_row(rss_by_kind(pid))})")
+    print("stylus-canvas@stylusd at rest: what gnome-shell holds (GJS collected, malloc_trim) over the canvas minimized "
+          "before: " + "; ".join(rows), flush=True)
 
 
 def bench_reference(args, pid, report):
@@ -388,7 +466,8 @@ def main():
         report["rss never shown"] = rss_mib(pid)
         # A part that cannot be measured says why; a benchmark never fails the build.
         # The baseline comes before the inking: gnome-shell does not give back what that run grows.
-        for part, run in (("toggle", bench_toggle), ("without", bench_without), ("reference", bench_reference), ("ink", bench_ink)):
+        for part, run in (("toggle", bench_toggle), ("without", bench_without), ("reference", bench_reference), ("open", bench_open),
+                          ("ink", bench_ink)):
             if args.only in ("", part):
                 try:
                     run(args, pid, report)
