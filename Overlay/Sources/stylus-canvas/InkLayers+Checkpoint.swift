@@ -36,6 +36,7 @@ extension InkLayers {
     /// of `strokes`; the caller draws the rest.
     func restoreCheckpoint(for strokes: [InkStroke]) -> Bool {
         guard checkpoint.leads(strokes), let surface = checkpoint.surface, let finished else { return false }
+        checkpoint.strokes = Array(strokes[..<checkpoint.strokes.count])   // shares their storage: see shareCheckpoint
         let cr = cairo_create(finished)!
         cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
         cairo_set_source_surface(cr, surface, 0, 0)
@@ -43,6 +44,14 @@ extension InkLayers {
         cairo_destroy(cr)
         damageEverything()
         return true
+    }
+
+    /// The checkpoint takes `drawing`'s own copies of the strokes it holds. Strokes
+    /// decoded afresh (an undo, a redo) compare point by point; the same storage
+    /// compares at once, so the `leads` of each stroke drawn after stays cheap.
+    func shareCheckpoint(with drawing: [InkStroke]) {
+        guard checkpoint.leads(drawing) else { return }
+        checkpoint.strokes = Array(drawing[..<checkpoint.strokes.count])
     }
 
     /// Draws the checkpoint afresh for `strokes` (none when the drawing is too

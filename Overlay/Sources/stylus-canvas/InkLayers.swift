@@ -120,6 +120,7 @@ final class InkLayers {
             return
         }
         if redrawChangedRegion(to: strokes) {
+            shareCheckpoint(with: strokes)
             advanceCheckpoint()
             return
         }

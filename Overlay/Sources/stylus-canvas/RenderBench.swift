@@ -12,23 +12,24 @@ import Glibc
 /// frame's target are image surfaces, as the X11 and Wayland canvases use them.
 /// One line per measure on standard output; every redraw after an undo, a redo
 /// and a clear taken back is compared with the same strokes drawn into fresh
-/// layers, and a difference is an exit status of 1 (bench/export_bench.py and
+/// layers, and a difference is an exit status of 1 (a bad argument 64, strokes
+/// it cannot read 65, each with its reason on standard error) (bench/export_bench.py and
 /// the overlay tests run it).
 @MainActor
 enum RenderBench {
     static func run(size: String, rounds: String?) -> Int32 {
         let usage = "usage: stylus-canvas --render-bench WIDTHxHEIGHT [ROUNDS 1-10000] < strokes.json"
         guard let (width, height) = RenderPNG.sides(size) else {
-            print("stylus-canvas: --render-bench: the size '\(size)' is not WIDTHxHEIGHT in pixels, each side \(ExportFormat.sideRange.lowerBound)-\(ExportFormat.sideRange.upperBound) (e.g. 1920x1080)\n\(usage)")
-            return 2
+            printError("stylus-canvas: --render-bench: the size '\(size)' is not WIDTHxHEIGHT in pixels, each side \(ExportFormat.sideRange.lowerBound)-\(ExportFormat.sideRange.upperBound) (e.g. 1920x1080)\n\(usage)")
+            return 64
         }
         guard let rounds = Int(rounds ?? "30"), (1...10_000).contains(rounds) else {
-            print("stylus-canvas: --render-bench: ROUNDS '\(rounds ?? "")' is not a whole number from 1 to 10000\n\(usage)")
-            return 2
+            printError("stylus-canvas: --render-bench: ROUNDS '\(rounds ?? "")' is not a whole number from 1 to 10000\n\(usage)")
+            return 64
         }
         guard let strokes = RenderPNG.standardInputStrokes(), strokes.count > 1 else {
-            print("the strokes on standard input are neither stylusd's stroke records nor the JSON `strokes` answers with, or fewer than 2")
-            return 2
+            printError("stylus-canvas: --render-bench: the strokes on standard input are neither stylusd's stroke records nor the JSON `strokes` answers with, or fewer than 2")
+            return 65
         }
         let geometry = InkGeometry(width: Double(width), height: Double(height))
         let ink = InkLayers(geometry: geometry)
