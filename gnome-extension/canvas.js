@@ -641,18 +641,20 @@ class DaemonLink {
 // in the Shell's input region) holding the ink as two grids of tiles and a ring
 // per hovering tool. A finished tile draws the finished strokes that reach it
 // (and the erasers in progress, which clear them); a live tile above it the
-// strokes in progress, and goes once they are finished. A change repaints only
-// the tiles it touches, and a tile exists only while ink reaches it and the
-// canvas shows.
+// strokes in progress, and goes once the daemon confirms them. A change repaints
+// only the tiles it touches; a tile exists from when a stroke's box first reaches
+// it until a redraw (undo, redo, erase) finds none there, and has an actor only
+// while the canvas shows.
 //
 // The Shell holds each tile twice, the pixel buffer of its last repaint and its
 // texture; the strokes, not a copy of their pixels, are what a repaint draws
 // from, so the ink costs no more than that. Square tiles of one size keep
 // those allocations small and alike, so the Shell's allocator reuses what it
 // freed, where a full-screen or a resized actor left its heap a little larger
-// each time. Each tile also costs the Shell about 300 KiB beyond its pixels
-// (measured: an open canvas at rest held 30 MiB over 70 tiles of 128 pixels,
-// 12 MiB over 20 of 256, with the same 500 strokes), so tiles are not smaller.
+// each time. What the Shell holds goes with the number of tiles more than with
+// their pixels (an open canvas at rest over the same 500 strokes held 30 MiB
+// with 70 tiles of 128 pixels, 6.5 MiB with 15 of 256: docs/PERFORMANCE.md 9c),
+// so tiles are not smaller.
 const TILE = 256;
 
 // Square tiles of one side over a monitor: `tiles[i]` for the one at column
