@@ -183,7 +183,13 @@ def stamp_after(text, since, timeout=3.0):
 
 
 def bench_toggle(args, pid, report):
-    with gst.Daemon() as d:
+    toggle_latency(args, pid, report)
+    # Minimized, the canvas keeps no tile's pixels: a large drawing's first frame paints them all.
+    toggle_latency(args, pid, {}, state=many_strokes_state(args.scratch))
+
+
+def toggle_latency(args, pid, report, state=None):
+    with gst.Daemon(state=state) as d:
         strokes = d.request("strokes")["strokes"]
         d.open_and_wait()      # the first opening draws the strokes into the layers: not measured
         report["rss first open"] = rss_mib(pid)
@@ -302,8 +308,8 @@ def kind_row(kinds):
     return ", ".join(f"{k} {v:.1f}" for k, v in kinds.items())
 
 
-def memory_row(rss, held, held_open=None):
-    row = f"gnome-shell VmRSS before {rss[0]:.1f}, after {rss[1]:.1f} ({rss[1] - rss[0]:+.1f}), 10 s later {rss[2]:.1f} MiB"
+def memory_row(rss, held, held_open=None, later="10 s later"):
+    row = f"gnome-shell VmRSS before {rss[0]:.1f}, after {rss[1]:.1f} ({rss[1] - rss[0]:+.1f}), {later} {rss[2]:.1f} MiB"
     if None not in held:
         if held_open is not None:
             row += f", held open {held_open - held[0]:+.1f} MiB ({held_open:.1f} after malloc_trim)"
@@ -335,9 +341,10 @@ def ink_cost(pid, state, segments):
         # collects its garbage on its own time) is not the open canvas's to hold.
         time.sleep(10)
         held_open = trimmed_mib(pid)
+        asked = time.monotonic()
         SHELL.command("tiles")
         time.sleep(0.2)
-        tiles = [l.split("tiles ", 1)[1] for _, l in list(SHELL.log) if "stylus-bench-probe: tiles" in l][-1:]
+        tiles = [l.split("tiles ", 1)[1] for t, l in list(SHELL.log) if t >= asked and "stylus-bench-probe: tiles" in l][-1:]
         if held_open is not None:
             print(f"  held open: {kind_row(rss_by_kind(pid))} MiB; tiles finished+live {tiles}", flush=True)
         d.minimize_and_wait()
@@ -359,7 +366,7 @@ def bench_ink(args, pid, report):
     for state in (ot.drawn_state(), many_strokes_state(args.scratch), ot.drawn_state()):
         before, points, spent, wall, per, rss, held, held_open = ink_cost(pid, state, segments)
         rows.append(f"over {before} strokes ({points} points) {per:.2f} ms per segment ({spent:.0f} ms CPU in {wall:.1f} s; "
-                    f"{memory_row(rss, held, held_open)})")
+                    f"{memory_row(rss, held, held_open, later='minimized, 10 s later')})")
     print(f"stylus-canvas@stylusd inking: gnome-shell CPU per pen segment, {segments} segments in {ob.INK_ROWS} strokes "
           f"at 200/s: " + "; ".join(rows), flush=True)
 
