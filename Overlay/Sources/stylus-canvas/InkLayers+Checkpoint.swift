@@ -35,8 +35,7 @@ extension InkLayers {
     /// Puts the checkpoint's pixels in the finished layer when it holds the first
     /// of `strokes`; the caller draws the rest.
     func restoreCheckpoint(for strokes: [InkStroke]) -> Bool {
-        guard checkpoint.leads(strokes), let surface = checkpoint.surface, let finished else { return false }
-        checkpoint.strokes = Array(strokes[..<checkpoint.strokes.count])   // shares their storage: see shareCheckpoint
+        guard let surface = checkpoint.surface, let finished, shareCheckpoint(with: strokes) else { return false }
         let cr = cairo_create(finished)!
         cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
         cairo_set_source_surface(cr, surface, 0, 0)
@@ -46,12 +45,15 @@ extension InkLayers {
         return true
     }
 
-    /// The checkpoint takes `drawing`'s own copies of the strokes it holds. Strokes
-    /// decoded afresh (an undo, a redo) compare point by point; the same storage
-    /// compares at once, so the `leads` of each stroke drawn after stays cheap.
-    func shareCheckpoint(with drawing: [InkStroke]) {
-        guard checkpoint.leads(drawing) else { return }
+    /// When the checkpoint leads `drawing`, it takes the drawing's own copies of the
+    /// strokes it holds: strokes decoded afresh (an undo, a redo) compare point by
+    /// point, the same storage at once, so the `leads` of each stroke drawn after
+    /// stays cheap. True when it leads.
+    @discardableResult
+    func shareCheckpoint(with drawing: [InkStroke]) -> Bool {
+        guard checkpoint.leads(drawing) else { return false }
         checkpoint.strokes = Array(drawing[..<checkpoint.strokes.count])
+        return true
     }
 
     /// Draws the checkpoint afresh for `strokes` (none when the drawing is too

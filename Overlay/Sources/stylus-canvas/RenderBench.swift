@@ -12,9 +12,9 @@ import Glibc
 /// frame's target are image surfaces, as the X11 and Wayland canvases use them.
 /// One line per measure on standard output; every redraw after an undo, a redo
 /// and a clear taken back is compared with the same strokes drawn into fresh
-/// layers, and a difference is an exit status of 1 (a bad argument 64, strokes
-/// it cannot read 65, each with its reason on standard error) (bench/export_bench.py and
-/// the overlay tests run it).
+/// layers, and a difference is an exit status of 1; a bad argument is 64 and
+/// strokes it cannot read 65, each with its reason on standard error.
+/// bench/export_bench.py and the overlay tests run it.
 @MainActor
 enum RenderBench {
     static func run(size: String, rounds: String?) -> Int32 {
