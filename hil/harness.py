@@ -351,6 +351,56 @@ class CloneReader:
         self.fd.close()
 
 
+class GuestStalls:
+    """How long the guest itself stood still, to tell a late daemon from a
+    late emulator. Under TCG on a loaded host (CI runs this stage beside the
+    sanitizer builds) a vCPU can stop for hundreds of milliseconds, and
+    everything on it, stylusd's timer included, runs that much late. One
+    thread pinned to each guest CPU sleeps 5 ms at a time and notes every
+    wake-up more than 30 ms late (below that is Python's lock and the
+    guest's own scheduling). `during(t0, t1)` is the most either CPU lost
+    between those times (time.monotonic()): a timing check allows that much
+    more, so a daemon late while the guest ran still fails it."""
+
+    STEP, NOTED = 0.005, 0.030
+
+    def __init__(self):
+        self.stalls = {}          # cpu -> [(woke, lost seconds)]
+        self.lock = threading.Lock()
+        self.running = True
+        self.threads = [threading.Thread(target=self._watch, args=(cpu,), daemon=True)
+                        for cpu in sorted(os.sched_getaffinity(0))]
+        for t in self.threads:
+            t.start()
+
+    def _watch(self, cpu):
+        os.sched_setaffinity(0, {cpu})          # 0: this thread only
+        noted = self.stalls.setdefault(cpu, [])
+        while self.running:
+            before = time.monotonic()
+            time.sleep(self.STEP)
+            woke = time.monotonic()
+            if woke - before - self.STEP > self.NOTED:
+                with self.lock:
+                    noted.append((woke, woke - before - self.STEP))
+
+    def during(self, t0, t1):
+        """Seconds the guest lost between t0 and t1, on the CPU that lost most."""
+        with self.lock:
+            return max((sum(max(0.0, min(woke, t1) - max(woke - lost, t0)) for woke, lost in noted)
+                        for noted in self.stalls.values()), default=0.0)
+
+    def say(self, t0, t1):
+        """' (the guest stood still N ms)' when it did: for a test's figure line."""
+        lost = self.during(t0, t1)
+        return f" (the guest stood still {lost * 1000:.0f} ms)" if lost else ""
+
+    def close(self):
+        self.running = False
+        for t in self.threads:
+            t.join(1)
+
+
 def filter_daemon(*args, buttons=("BTN_STYLUS", "BTN_STYLUS2")):
     """A pen, stylusd in filter mode, the clone's node, a reader on it."""
     pen = VirtualPen(buttons=buttons)

@@ -10,7 +10,7 @@ import time
 
 from libevdev import InputEvent as E, EV_ABS, EV_KEY
 
-from harness import VirtualPen, hover, start
+from harness import GuestStalls, VirtualPen, hover, start
 from kill9 import grabbed_filter_daemon, kill_9_figures, pending_events, try_grab
 from ptrace_stops import StoppedThread
 from stylustest import check
@@ -115,6 +115,7 @@ def test_filter_watchdog_releases_the_pen_of_a_hung_loop_within_2_s():
     pen, d, clone = grabbed_filter_daemon()
     node = os.open(pen.node, os.O_RDONLY | os.O_NONBLOCK)
     stopped = None
+    stalls = GuestStalls()
     try:
         threads = sorted(int(t) for t in os.listdir(f"/proc/{d.proc.pid}/task"))
         check(len(threads) == 2, f"stylusd runs {len(threads)} threads, not the loop and its watchdog")
@@ -130,8 +131,10 @@ def test_filter_watchdog_releases_the_pen_of_a_hung_loop_within_2_s():
             if try_grab(node):
                 released = time.monotonic() - t0
         check(released is not None, f"the node was still grabbed 4 s after the loop stopped; log {d.log[-3:]}")
-        print(f"    the watchdog released the grab {released * 1000:.0f} ms after the loop stopped")
-        check(released <= 2.0, f"released after {released * 1000:.0f} ms")
+        print(f"    the watchdog released the grab {released * 1000:.0f} ms after the loop stopped"
+              f"{stalls.say(t0, t0 + released)}")
+        # A stall of the emulator itself holds the watchdog back as much: allowed on top.
+        check(released <= 2.0 + stalls.during(t0, t0 + released), f"released after {released * 1000:.0f} ms")
         d.wait_log("watchdog: the event loop has not turned", timeout=2)
         print(f"    {next(l for l in d.log if 'watchdog:' in l)}")
         pending_events(node)
@@ -149,6 +152,7 @@ def test_filter_watchdog_releases_the_pen_of_a_hung_loop_within_2_s():
         check(not try_grab(node), "the node is not grabbed again")
         check(d.alive(), "stylusd died")
     finally:
+        stalls.close()
         if stopped is not None:
             stopped.resume()
         os.close(node)
