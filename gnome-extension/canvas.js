@@ -1143,6 +1143,9 @@ class StylusCanvas {
         case 'tool':
             this.currentStyle = makeStyle(e.tool, e.color, e.width);
             this.paletteShown = !!e.palette;
+            // A reload can change the palette's colours.
+            if (Array.isArray(e.colors) && e.colors.length > 0)
+                this.paletteColors = e.colors;
             this.updatePalette();
             break;
         case 'pen': {

@@ -26,6 +26,13 @@ if "$bin/stylusctl" status >/dev/null 2>&1; then
     exit 1
 fi
 
+# export and submit draw their PNGs with the canvas's renderer: the one built here
+# (make overlay; make run builds it where there is a display), not one installed.
+canvas=$(pwd)/Overlay/.build-static/release/stylus-canvas
+if [ -z "${STYLUSD_RENDERER:-}" ] && [ -x "$canvas" ]; then
+    export STYLUSD_RENDERER="$canvas"
+fi
+
 # A watcher that prints the next steps once the daemon answers; it gives
 # up when the daemon (this shell's pid after exec) is gone. Started twice
 # removed, so that it is not left a zombie child of the daemon.
@@ -54,7 +61,6 @@ HINT
 # group, so Ctrl-C stops it with the daemon. It waits for the socket itself.
 # A daemon that ends by itself (a crash, a kill) ends make run too, and the
 # overlay would stay behind, reconnecting: a guard stops it once the daemon is gone.
-canvas=$(pwd)/Overlay/.build-static/release/stylus-canvas
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -x "$canvas" ]; then
     echo "make run: starting the canvas overlay ($canvas)" >&2
     ( (

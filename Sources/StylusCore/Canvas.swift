@@ -96,7 +96,7 @@ public struct Canvas: Equatable, Sendable {
     /// Strokes restored from the state file have no step of their own: undo
     /// removes them one by one, newest first, when the history is used up.
     public internal(set) var history: [DrawingStep] = []
-    /// What undo took back, newest last, until a new stroke or clear.
+    /// What undo took back, newest last, until another change (stroke, erase, clear, discard, submit).
     public internal(set) var undone: [UndoneStep] = []
 
     /// How many steps undo can go back (and redo forward).

@@ -8,7 +8,7 @@ public enum Command: Equatable, Sendable {
     case clearCanvas
     /// Takes back the last step: a finished stroke or a clear (see `undo(source:)`).
     case undo
-    /// Takes again what undo took back, until a new stroke or clear.
+    /// Takes again what undo took back, until another change (stroke, erase, clear, discard, submit).
     case redo
     /// Changes the style the next stroke gets.
     case style(StyleRequest)
@@ -113,21 +113,39 @@ public struct Engine: Sendable {
         updateFullness()
     }
 
-    /// Replaces the configuration, and tells the canvases (a `tool` event) when
-    /// `[canvas] show_palette` changing shows or hides the palette.
+    /// Replaces the configuration (a reload). A style the `[canvas]` keys set
+    /// anew becomes the current one; the canvases hear of it, and of the
+    /// palette's colours or `show_palette` changing, in a `tool` event.
     public mutating func reconfigure(_ config: EngineConfig, at time: Microseconds, into effects: inout Effects) {
-        let shown = paletteShown
+        let shown = paletteShown, colors = self.config.palette, configured = self.config.style
         reconfigure(config)
-        guard paletteShown != shown else { return }
-        effects.events.append(.tool(ToolEvent(style: canvas.style, palette: paletteShown, source: .command, time: time)))
+        var changed = paletteShown != shown || config.palette != colors
+        if let style = config.style, style != configured {
+            setStyle(style)
+            effects.stateChanged = true
+            changed = true
+        }
+        guard changed else { return }
+        effects.events.append(toolEvent(source: .command, time: time))
     }
 
-    /// Restores persisted state (a restart); never mid-transition.
+    /// Restores persisted state (a restart); never mid-transition. A style the
+    /// `[canvas]` keys set is where each start begins, over the saved one.
     public mutating func restore(canvas: Canvas, precisionEnabled: Bool) {
         self.canvas = canvas
         self.canvas.transition = nil
+        if let style = config.style { setStyle(style) }
         self.precisionEnabled = precisionEnabled
         updateFullness()
+    }
+
+    private mutating func setStyle(_ style: StrokeStyle) {
+        if style.tool != canvas.style.tool { canvas.previousTool = canvas.style.tool }
+        canvas.style = style
+    }
+
+    private func toolEvent(source: ChangeSource, time: Microseconds) -> EngineEvent {
+        .tool(ToolEvent(style: canvas.style, palette: paletteShown, colors: config.palette, source: source, time: time))
     }
 
     public var deviceIDs: [DeviceID] { devices.map(\.id) }
@@ -598,7 +616,7 @@ public struct Engine: Sendable {
     /// Takes again the step undo took back last: a stroke goes back on top, a clear clears again.
     private mutating func redo(source: ChangeSource, at time: Microseconds, into effects: inout Effects) -> CommandOutcome {
         guard let step = canvas.undone.popLast() else {
-            return .unchanged(reason: "nothing to redo; redo takes again what undo took back, until a new stroke")
+            return .unchanged(reason: "nothing to redo; redo takes again what undo took back, until a stroke, an erase, a clear, a discard or a submit changes the drawing")
         }
         switch step {
         case .stroke(let stroke):
@@ -696,9 +714,8 @@ public struct Engine: Sendable {
         case .failure(let unchanged):
             return .unchanged(reason: unchanged.reason)
         case .success(let style):
-            if style.tool != canvas.style.tool { canvas.previousTool = canvas.style.tool }
-            canvas.style = style
-            effects.events.append(.tool(ToolEvent(style: style, palette: paletteShown, source: source, time: time)))
+            setStyle(style)
+            effects.events.append(toolEvent(source: source, time: time))
             effects.stateChanged = true
             return .done
         }
@@ -715,7 +732,7 @@ public struct Engine: Sendable {
             return .refused(reason: "the palette always shows ([canvas] show_palette = \"always\"); set it to \"on-request\" to hide it")
         }
         paletteRequested = wanted
-        effects.events.append(.tool(ToolEvent(style: canvas.style, palette: paletteShown, source: source, time: time)))
+        effects.events.append(toolEvent(source: source, time: time))
         return .done
     }
 

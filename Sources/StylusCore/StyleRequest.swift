@@ -63,6 +63,8 @@ public enum StyleRequest: Hashable, Sendable {
 public struct ToolEvent: Equatable, Sendable {
     public var style: StrokeStyle
     public var palette: Bool
+    /// The colours `color:next` goes round and the palette shows (`[canvas] palette`).
+    public var colors: [StrokeColor]
     public var source: ChangeSource
     public var time: Microseconds
 }

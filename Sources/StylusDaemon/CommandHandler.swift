@@ -148,7 +148,13 @@ final class CommandHandler {
 
     /// A client disconnected: a palette it reported is gone with its canvas,
     /// so a tap there draws again instead of selecting from a palette nobody shows.
+    /// An overlay report sent on a connection that follows events (the GNOME
+    /// extension's, closed when it is disabled) goes with it.
     func clientLeft(_ client: Int, now: Int64) {
+        if let overlay, overlay.connection == client {
+            log("the canvas overlay (\(overlay.report.backend)) closed its connection: no overlay reported")
+            self.overlay = nil
+        }
         guard paletteOwner == client else { return }
         paletteOwner = nil
         _ = engine.perform(.paletteRegions([]), at: now, into: &effects)
@@ -173,10 +179,7 @@ final class CommandHandler {
             return .now(perform(.paletteRegions(regions), id, now))
         case .precision(let action): return .now(perform(.precision(action), id, now))
         case .export(let path, let width, let height): return .export(id: id, .file(path: path, width: width, height: height))
-        case .submit:
-            // Refused before anything is written: a drawing cannot end while the canvas opens.
-            if engine.canvas.state == .opening { return .now(Response.failure(id: id, ProtocolError(code: .refused, message: "canvas is opening; wait for the transition to end"))) }
-            return .export(id: id, .submit)
+        case .submit: return .export(id: id, .submit)
         case .discard: return .now(perform(.discard, id, now))
         case .strokes: return .now(Response.success(id: id, StrokesResult(canvas: engine.canvas)))
         case .subscribe(let added):
@@ -194,15 +197,16 @@ final class CommandHandler {
             return .switchOutput(id: id, to: choice)
         case .overlay(let report):
             if overlay?.report != report { log("the canvas overlay reports: \(report.backend), \(report.outputs) output\(report.outputs == 1 ? "" : "s")") }
-            overlay = (report, peer)
+            overlay = (report, peer, topics.isEmpty ? nil : client)
             return .now(status(id))
         }
     }
 
-    /// The last overlay report and the process that sent it. Shown by
-    /// `status` while that process runs (the canvas may report on a
-    /// connection of a moment, so the connection's end says nothing).
-    private var overlay: (report: OverlayReport, pid: pid_t?)?
+    /// The last overlay report, the process that sent it and, when it came on a
+    /// connection that follows events, that connection. Shown by `status` while
+    /// that process runs and that connection stays open (stylus-canvas reports
+    /// on a connection of a moment, whose end says nothing).
+    private var overlay: (report: OverlayReport, pid: pid_t?, connection: Int?)?
 
     /// The report of an overlay that still runs: kill(pid, 0) checks without signalling.
     private var runningOverlay: OverlayReport? {

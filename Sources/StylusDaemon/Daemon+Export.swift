@@ -17,6 +17,9 @@ extension Daemon {
         case .file(let path, let width, let height):
             target = Exporter.target(path: path, width: width ?? size.width, height: height ?? size.height)
         case .submit:
+            // Refused before anything is written, as a command and as a bound action alike:
+            // a drawing cannot end while the canvas opens.
+            if handler.engine.canvas.state == .opening { return ProtocolError(code: .refused, message: "canvas is opening; wait for the transition to end") }
             switch exporter.prepareSubmitDirectory(configured: handler.engine.config.exportDirectory) {
             case .failure(let error): return error
             case .success(let folder):

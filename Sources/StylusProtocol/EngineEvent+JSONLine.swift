@@ -87,6 +87,7 @@ extension EngineEvent {
             w.string("tool", e.style.tool.rawValue)
             w.string("color", e.style.color.hex)
             w.bool("palette", e.palette)
+            w.strings("colors", e.colors.map(\.hex))
             // As `status` writes it: 12, not 12.0.
             if e.style.width == e.style.width.rounded() { w.int("width", Int(e.style.width)) } else { w.double("width", e.style.width) }
             w.string("source", e.source.rawValue)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /// Writes one flat JSON object into a byte buffer, keys in the order given:
 /// the events' lines. Only what events need: strings, integers, doubles,
-/// booleans and null.
+/// booleans, null and arrays of strings.
 public struct JSONObjectWriter {
     public private(set) var bytes: [UInt8]
     private var first = true
@@ -44,6 +44,17 @@ public struct JSONObjectWriter {
         } else {
             bytes.append(contentsOf: "null".utf8)
         }
+    }
+
+    /// An array of strings: the palette's colours in a `tool` event.
+    public mutating func strings(_ k: StaticString, _ values: [String]) {
+        key(k)
+        bytes.append(UInt8(ascii: "["))
+        for (i, value) in values.enumerated() {
+            if i > 0 { bytes.append(UInt8(ascii: ",")) }
+            JSONString.appendQuoted(value, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "]"))
     }
 
     public mutating func null(_ k: StaticString) {

@@ -128,7 +128,7 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case .strokes: "Print the canvas's strokes, or draw them into an SVG file."
         case .clear: "Delete every stroke on the canvas."
         case .undo: "Take back the last stroke or clear."
-        case .redo: "Take again what undo took back (until a new stroke)."
+        case .redo: "Take again what undo took back (until the drawing changes otherwise)."
         case .tool: "Show or set the tool, colour and width of the next strokes."
         case .export: "Write the drawing to a PNG (as the canvas draws it) or an SVG file."
         case .submit: "Keep the drawing: save it as a PNG in the export directory, clear, minimize."

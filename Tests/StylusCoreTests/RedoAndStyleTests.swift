@@ -16,7 +16,7 @@ struct RedoAndStyleTests {
         #expect(h.engine.canvas.strokes == Array(drawn.prefix(2)))
         #expect(h.canvasEvents.last?.cause == .redo && h.canvasEvents.last?.strokeCount == 2)
         h.stroke(at: 1100, through: Self.line)
-        #expect(h.command(.redo, at: 1300) == .unchanged(reason: "nothing to redo; redo takes again what undo took back, until a new stroke"))
+        #expect(h.command(.redo, at: 1300) == .unchanged(reason: "nothing to redo; redo takes again what undo took back, until a stroke, an erase, a clear, a discard or a submit changes the drawing"))
         #expect(h.engine.canvas.strokes.count == 3)
     }
 
@@ -91,6 +91,60 @@ struct RedoAndStyleTests {
         h.stroke(at: 310, through: Self.line)
         #expect(h.engine.canvas.strokes.last?.style.tool == .eraser)
         #expect(h.engine.canvas.strokes.last?.style.color == marker.color)
+    }
+
+    /// `[canvas] tool`, `color`, `width` are where each start begins: over the style the
+    /// state file kept. Without them the kept style stays.
+    @Test func theConfiguredStyleWinsOverTheSavedOneAtEachStart() {
+        let blue = StrokeStyle(tool: .pen, color: StrokeColor(hex: "#3465a4")!, width: 8)
+        var config = EngineConfig()
+        config.style = blue
+        var saved = Canvas()
+        saved.style = StrokeStyle(tool: .arrow, color: StrokeColor(hex: "#edd400")!, width: 12)
+        var configured = Engine(config: config)
+        configured.restore(canvas: saved, precisionEnabled: true)
+        #expect(configured.canvas.style == blue)
+        #expect(configured.canvas.previousTool == .arrow)
+        var plain = Engine()
+        plain.restore(canvas: saved, precisionEnabled: true)
+        #expect(plain.canvas.style == saved.style)
+    }
+
+    /// A reload that changes the style keys makes that style current and says so; one that
+    /// leaves them alone keeps what was chosen since.
+    @Test func aReloadAppliesTheStyleKeysOnlyWhenTheyChange() {
+        var h = EngineHarness.open()
+        #expect(h.command(.style(.set(tool: .highlighter, color: nil, width: nil)), at: 5) == .done)
+        var effects = Effects()
+        var unchanged = EngineConfig()
+        unchanged.debounceMS = 30
+        h.engine.reconfigure(unchanged, at: EngineHarness.us(10), into: &effects)
+        #expect(h.engine.canvas.style.tool == .highlighter)
+        #expect(!effects.events.contains { if case .tool = $0 { true } else { false } })
+        var blue = unchanged
+        blue.style = StrokeStyle(tool: .pen, color: StrokeColor(hex: "#3465a4")!, width: 8)
+        h.engine.reconfigure(blue, at: EngineHarness.us(20), into: &effects)
+        #expect(h.engine.canvas.style == blue.style)
+        #expect(effects.stateChanged)
+        #expect(effects.events.contains { if case .tool(let e) = $0 { e.style == blue.style } else { false } })
+        // The same keys again: the style chosen meanwhile stays.
+        #expect(h.command(.style(.set(tool: .arrow, color: nil, width: nil)), at: 30) == .done)
+        var again = Effects()
+        h.engine.reconfigure(blue, at: EngineHarness.us(40), into: &again)
+        #expect(h.engine.canvas.style.tool == .arrow)
+    }
+
+    /// The palette's colours change with a reload, and the canvases hear the new ones.
+    @Test func aReloadThatChangesThePaletteSendsItsColours() {
+        var h = EngineHarness.open()
+        var config = EngineConfig()
+        config.palette = ["#000000", "#ffffff"].map { StrokeColor(hex: $0)! }
+        var effects = Effects()
+        h.engine.reconfigure(config, at: EngineHarness.us(10), into: &effects)
+        #expect(effects.events.contains { if case .tool(let e) = $0 { e.colors == config.palette } else { false } })
+        #expect(h.command(.style(.set(tool: nil, color: config.palette[0], width: nil)), at: 20) == .done)
+        #expect(h.command(.style(.nextColor), at: 30) == .done)
+        #expect(h.engine.canvas.style.color == config.palette[1])
     }
 
     @Test func theLaserIsNeverRecorded() {

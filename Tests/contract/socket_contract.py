@@ -607,6 +607,28 @@ def test_a_double_press_bound_to_submit_or_discard_ends_the_drawing(root):
                 check("path" not in ended, f"{ended}")
 
 
+def test_submit_is_refused_while_the_canvas_opens_as_a_command_and_as_a_double_press(root):
+    """A drawing cannot end while its canvas opens: nothing is written, nothing cleared. The
+    recording's first double press comes 9.5 s in; the canvas opens 5 s in, for 5 s (no ack)."""
+    pictures = os.path.join(root, "Pictures")
+    with Daemon(root, "--replay", RECORDING, "--transition-ms", "5000", "--bind", "BTN_STYLUS=submit",
+                env={"STYLUSD_RENDERER": RENDERER, "XDG_PICTURES_DIR": pictures}) as d:
+        started = time.monotonic()
+        watcher = d.connect()
+        watcher.request("subscribe", topics=["double-press"])
+        c = d.connect()
+        time.sleep(max(0.0, 5.0 - (time.monotonic() - started)))
+        check(c.request("open")["result"]["canvas"]["state"] == "opening", "not opening")
+        r = c.request("submit")
+        check(not r["ok"] and r["error"]["code"] == "refused" and "canvas is opening" in r["error"]["message"], f"{r}")
+        press = watcher.next_event()
+        while press["event"] != "double-press":
+            press = watcher.next_event()
+        check(press["action"] == "submit" and press["outcome"] == "ignored" and "canvas is opening" in press["reason"], f"{press}")
+        status = c.request("status")["result"]["canvas"]
+        check(status["state"] == "opening" and not os.path.exists(os.path.join(pictures, "stylusd")), f"{status}")
+
+
 def test_minimize_says_minimized_on_its_canvas_events(root):
     with Daemon(root, "--transition-ms", "0") as d:
         c = d.connect()
@@ -1325,7 +1347,9 @@ def test_output_in_the_config_file_is_read_at_start_and_reload_and_the_command_l
 
 def test_an_overlays_report_is_in_status_while_it_runs_and_stylusctl_says_it(root):
     """A canvas says how it reaches the screen (`overlay`); status shows it while that process
-    runs, whichever connection asks, and not once it ended; a bad report names its field."""
+    runs, whichever connection asks, and not once it ended; one sent on a connection that follows
+    events (the GNOME extension's, closed when it is disabled inside a Shell that runs on) goes
+    when that connection closes; a bad report names its field."""
     with Daemon(root) as d:
         c = d.connect()
         check("overlay" not in c.request("status")["result"], "an overlay before any reported")
@@ -1353,6 +1377,16 @@ sys.stdin.readline()
             reporter.stdin.close()
             reporter.wait(5)
         check("overlay" not in c.request("status")["result"], "the report of an overlay that ended is still in status")
+        follower = d.connect()
+        follower.request("subscribe", topics=["canvas", "tool"])
+        follower.request("overlay", backend="gnome-extension", outputs=1)
+        check(c.request("status")["result"].get("overlay") == {"backend": "gnome-extension", "outputs": 1},
+              "a following connection's report is not in status")
+        follower.close()
+        gone_by = time.monotonic() + 5
+        while "overlay" in c.request("status")["result"]:
+            check(time.monotonic() < gone_by, "the report of a following connection that closed is still in status")
+            time.sleep(0.02)
         r = c.request("overlay", backend="layer shell", outputs=1)
         check(not r["ok"] and r["error"]["code"] == "bad-request" and r["error"]["message"].startswith('overlay needs "backend"'), f"{r}")
         check(any("the canvas overlay reports: layer-shell, 2 outputs" in line for line in d.log), f"not logged: {d.log[-3:]}")

@@ -79,6 +79,14 @@ def test_make_run_without_a_login_session(home):
               f"`{command}` gave {status.returncode}: {status.stdout}{status.stderr}")
         run = os.path.join(ROOT, ".build", "run")
         check(stat.S_IMODE(os.stat(run).st_mode) == 0o700, f"{run} is not 0700")
+        # The README's next step: a PNG export, drawn by the renderer built beside the daemon.
+        png = os.path.join(home, "first.png")
+        exported = subprocess.run(["sh", "-c", command.replace(" status", f" export {png}")], cwd="/", capture_output=True,
+                                  text=True, timeout=60, env=make.env)
+        with open(png, "rb") if os.path.exists(png) else open(os.devnull, "rb") as f:
+            check(exported.returncode == 0 and f.read(8) == b"\x89PNG\r\n\x1a\n",
+                  f"`stylusctl export {png}` under make run gave {exported.returncode}: {exported.stdout}{exported.stderr}"
+                  " (the renderer is Overlay/.build-static/release/stylus-canvas: make overlay)")
     finally:
         lines = make.interrupt()
     check(any(run in line and "XDG_RUNTIME_DIR" in line for line in lines), "the private runtime folder was not announced")

@@ -516,9 +516,19 @@ def test_with_the_extension_enabled_stylus_canvas_leaves_the_canvas_to_it():
 def test_without_the_extension_stylus_canvas_says_how_to_enable_it_and_draws_no_window():
     """The extension disabled: stylus-canvas opens no window (mutter has no layer-shell, and an
     ordinary window is covered by the next one raised); it says how to enable the extension,
-    and `stylusctl status` shows the canvas as missing."""
-    subprocess.run(["gnome-extensions", "disable", UUID], env=SHELL.env, check=True, capture_output=True)
+    and `stylusctl status` shows the canvas as missing. Disabling it takes its report out of
+    `status` at once, though GNOME Shell, the process that sent it, runs on."""
     try:
+        with Daemon() as d:
+            deadline = time.monotonic() + 10
+            while (d.request("status").get("overlay") or {}).get("backend") != "gnome-extension":
+                check(time.monotonic() < deadline, f"the extension never reported itself: {d.request('status').get('overlay')}")
+                time.sleep(0.1)
+            subprocess.run(["gnome-extensions", "disable", UUID], env=SHELL.env, check=True, capture_output=True)
+            deadline = time.monotonic() + 5
+            while "overlay" in d.request("status"):
+                check(time.monotonic() < deadline, f"status still reports the disabled extension: {d.request('status').get('overlay')}")
+                time.sleep(0.1)
         with Daemon(extension=False) as d:
             status, proc = run_stylus_canvas(d, 2)
             check(status is None, f"stylus-canvas exited ({status}) without the extension")

@@ -852,7 +852,8 @@ def palette_recording(root, tap, stroke, lead_in):
 def test_the_palette_shows_its_swatches_and_a_pen_tap_picks_the_next_strokes_colour_without_drawing():
     """[canvas] show_palette = "always": the open canvas shows the palette's swatches where
     PaletteLayout puts them; the replayed pen taps the blue swatch (a tool event from the
-    pen, no stroke, no ink on the swatch), then draws a stroke elsewhere, which is blue."""
+    pen, no stroke, no ink on the swatch), then draws a stroke elsewhere, which is blue. A
+    reload that reorders [canvas] palette shows the new swatches at once."""
     lead_in = 8.0
     swatches = palette_swatches()
     blue = swatches[4]
@@ -888,7 +889,18 @@ def test_the_palette_shows_its_swatches_and_a_pen_tap_picks_the_next_strokes_col
             mid = stroke[5]
             got = pixel(image, *mid)
             check(abs(got[0] - 0x34) <= 30 and abs(got[2] - 0xa4) <= 30 and got != DESKTOP, f"the stroke after the tap is not blue at {mid}: {got}")
-            print(f"  8 swatches where the layout puts them; the tap picked #3465a4 and drew nothing; the next stroke is blue", flush=True)
+            # A reload that changes [canvas] palette changes the swatches shown, at once.
+            with open(os.path.join(root, "stylusd", "config.toml"), "w") as f:
+                f.write('[canvas]\nshow_palette = "always"\n'
+                        'palette = ["#ffffff", "#000000", "#75507b", "#3465a4", "#4e9a06", "#edd400", "#f57900", "#d61a1c"]\n')
+            since = time.monotonic()
+            s.request("reload")
+            s.wait_overlay("palette: 18 regions reported", 5, since)
+            s.settle_screen()
+            got = pixel(DESKTOP_SESSION.screenshot(), *swatches[4])
+            check(all(abs(a - b) <= 2 for a, b in zip(got, (0x4e, 0x9a, 0x06))), f"after the reload the fifth swatch shows {got}, not #4e9a06")
+            print(f"  8 swatches where the layout puts them; the tap picked #3465a4 and drew nothing; the next stroke is blue; "
+                  f"a reload's palette shows at once", flush=True)
         finally:
             s.close()
 

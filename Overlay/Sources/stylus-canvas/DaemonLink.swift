@@ -51,7 +51,7 @@ final class DaemonLink: Sendable {
                 }
             case .event(let event):
                 if let update = Self.translate(event) { deliver(update) }
-                if event.name == "tool" { deliver(.palette(shown: event.fields["palette"] == .bool(true), colors: nil)) }
+                if event.name == "tool" { deliver(.palette(shown: event.fields["palette"] == .bool(true), colors: Self.colors(event))) }
             }
         }, onEnd: { error in onEnd(error.map { "\($0)" }) })
         handle.withLock { $0 = h }
@@ -69,6 +69,12 @@ final class DaemonLink: Sendable {
         status.input.devices.filter { $0.kind == "pen" }.map {
             PenSurface(widthMM: $0.widthMM, heightMM: $0.heightMM, direct: $0.direct ?? false, bus: $0.bus, vendor: $0.vendor)
         }
+    }
+
+    /// A `tool` event's palette colours (a reload can change them); nil from a daemon that sends none.
+    private static func colors(_ event: EventLine) -> [InkColor]? {
+        guard case .array(let values)? = event.fields["colors"] else { return nil }
+        return values.compactMap { if case .string(let hex) = $0 { InkColor(hex: hex) } else { nil } }
     }
 
     private static func translate(_ event: EventLine) -> DaemonUpdate? {

@@ -15,7 +15,7 @@ enum GnomeExtension {
         /// Not a GNOME session, or GNOME Shell did not answer: the other routes apply.
         case notGnome
         case enabled
-        /// Installed or not, it does not run; the reason as GNOME gives it.
+        /// Installed or not, it does not run: the reason as GNOME gives it, and what to do.
         case notRunning(String)
     }
 
@@ -32,14 +32,19 @@ enum GnomeExtension {
         defer { g_variant_unref(reply) }
         let info = g_variant_get_child_value(reply, 0)
         defer { g_variant_unref(info) }
-        guard let state = g_variant_lookup_value(info, "state", nil) else { return .notRunning("it is not installed") }
+        guard let state = g_variant_lookup_value(info, "state", nil) else {
+            return .notRunning("it is not installed (stylusd's package or `sudo make install-overlay` puts it in /usr/share/gnome-shell/extensions); then run \(howToEnable)")
+        }
         defer { g_variant_unref(state) }
         // GNOME Shell's ExtensionState: 1 enabled, 2 disabled, 3 error, 4 out of date, 6 initialized.
         switch g_variant_is_of_type(state, g_variant_type_checked_("d")) != 0 ? g_variant_get_double(state) : 0 {
         case 1: return .enabled
         case 3: return .notRunning("it failed to start (see `journalctl --user -b | grep \(uuid)`)")
-        case 4: return .notRunning("it does not support this GNOME version")
-        default: return .notRunning("it is installed but not enabled")
+        case 4:
+            // Its metadata.json lists GNOME 43-44 or 45-48: only 43 was run here, a newer one is not claimed.
+            return .notRunning("GNOME marks it out of date: its metadata.json does not list this GNOME version; "
+                               + "`gsettings set org.gnome.shell disable-extension-version-validation true`, then log out and in, makes GNOME try it anyway")
+        default: return .notRunning("it is installed but not enabled; run \(howToEnable)")
         }
     }
 }
@@ -54,7 +59,7 @@ final class MissingBackend: CanvasBackend {
     let whyNoMonitor: String
 
     init(reason: String) {
-        whyNoMonitor = "the canvas cannot be shown: on GNOME it is drawn by the GNOME Shell extension \(GnomeExtension.uuid), and \(reason); run \(GnomeExtension.howToEnable)"
+        whyNoMonitor = "the canvas cannot be shown: on GNOME it is drawn by the GNOME Shell extension \(GnomeExtension.uuid), and \(reason)"
     }
 
     func monitors() -> [MonitorShape] { [] }
