@@ -337,7 +337,7 @@ OVERLAY_BIN      := Overlay/.build-static/release/stylus-canvas
 AUTOSTARTDIR     ?= /etc/xdg/autostart
 
 # The GNOME Shell extension (gnome-extension/): one logic file wrapped for GNOME 43-44
-# and for 45 and later; install puts the one for the GNOME here (43 where none is).
+# and for 45-48; install puts the one for the GNOME here (43 where none is).
 GNOMEEXTDIR        ?= $(PREFIX)/share/gnome-shell/extensions
 GNOME_EXT          := stylus-canvas@stylusd
 GNOME_SHELL_FORMAT ?= $(shell v=$$(gnome-shell --version 2>/dev/null | sed -n 's/[^0-9]*\([0-9][0-9]*\)\..*/\1/p'); \

@@ -81,7 +81,7 @@ def main(stylusd):
         s.send('{"id":"undo-1","cmd":"undo"}', events=1, until=lambda m: m["event"] == "canvas")
         section("`undo`", s.take(), "Removes the last finished stroke; subscribers get a canvas event with cause `undo`.")
         s.send('{"id":"redo-1","cmd":"redo"}', events=1, until=lambda m: m["event"] == "canvas")
-        section("`redo`", s.take(), "Takes again what undo took back, until a new stroke; the canvas event has cause `redo`.")
+        section("`redo`", s.take(), "Takes again what undo took back, until a stroke, an erase, a clear, a discard or a submit changes the drawing; the canvas event has cause `redo`.")
         s.send('{"id":"redo-2","cmd":"redo"}'); section("`redo` with nothing to redo", s.take())
         s.send('{"id":13,"cmd":"clear"}', events=1, until=lambda m: m["event"] == "canvas"); section("`clear`", s.take())
         s.send('{"id":"undo-2","cmd":"undo"}', events=1, until=lambda m: m["event"] == "canvas")
