@@ -667,6 +667,32 @@ def test_the_style_survives_a_restart(root):
         check(style_of(d.connect().request("tool")["result"]["tool"]) == style, "the style was not restored")
 
 
+def test_the_configured_style_begins_each_start_and_a_reload_that_changes_it(root):
+    """[canvas] tool/color/width win over the style the state file kept, at each start; a
+    reload applies them only when they changed, so a style chosen meanwhile stays otherwise."""
+    config = os.path.join(root, "config", "stylusd")
+    os.makedirs(config)
+    with open(os.path.join(config, "config.toml"), "w") as f:
+        f.write('[canvas]\ncolor = "#3465a4"\n')
+    with Daemon(root) as d:
+        c = d.connect()
+        check(style_of(c.request("tool")["result"]["tool"]) == {"tool": "pen", "color": "#3465a4", "width": 8}, "not the configured style")
+        check(c.request("tool", tool="highlighter")["result"]["changed"], "set")
+        check(style_of(c.request("reload")["result"]["tool"])["tool"] == "highlighter", "a reload of the same keys undid the choice")
+        check(d.stop() == 0, "no clean exit")
+    with Daemon(root) as d:
+        check(style_of(d.connect().request("tool")["result"]["tool"])["tool"] == "pen", "the saved style won over the configured one at a start")
+        c = d.connect()
+        c.request("subscribe", topics=["tool"])
+        with open(os.path.join(config, "config.toml"), "w") as f:
+            f.write('[canvas]\ncolor = "#4e9a06"\nwidth = 12\n')
+        check(style_of(c.request("reload")["result"]["tool"]) == {"tool": "pen", "color": "#4e9a06", "width": 12}, "a reload with new keys")
+        e = c.next_event()
+        while e["event"] != "tool":
+            e = c.next_event()
+        check(e["color"] == "#4e9a06" and e["width"] == 12 and len(e["colors"]) == 8, f"{e}")
+
+
 def test_a_version_1_state_file_loads_as_red_pen_and_eraser_strokes(root):
     write_state(root, [[(0.1, 0.2, 0.5), (0.2, 0.3, 0.25)], [(0.15, 0.1, 1), (0.15, 0.4, 1)], [(0.5, 0.5, 0.5), (0.6, 0.6, 0.5)]],
                 tools={1: "eraser", 2: "brush"})
