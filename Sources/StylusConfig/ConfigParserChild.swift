@@ -124,9 +124,16 @@ public enum ConfigParserChild {
               let eraser = reader.string("eraser").flatMap(EraserMode.init(rawValue:)),
               let showPalette = reader.string("showPalette").flatMap(PaletteVisibility.init(rawValue:)) else { return nil }
         if var style = reader.object("style") {
-            guard let tool = style.string("tool").flatMap(DrawingTool.init(rawValue:)),
-                  let color = style.string("color").flatMap(StrokeColor.init(hex:)), let width = style.double("width"), style.isDone else { return nil }
-            config.style = StrokeStyle(tool: tool, color: color, width: width)
+            if let name = style.string("tool") {
+                guard let tool = DrawingTool(rawValue: name) else { return nil }
+                config.style.tool = tool
+            }
+            if let hex = style.string("color") {
+                guard let color = StrokeColor(hex: hex) else { return nil }
+                config.style.color = color
+            }
+            config.style.width = style.double("width")
+            guard style.isDone else { return nil }
         }
         if let value = reader.take("exportDirectory") {
             guard let directory = value.string else { return nil }

@@ -121,33 +121,27 @@ extension ConfigParserChild {
         if let canvas = subtable("canvas", allowed: ["max_points", "max_strokes", "tool", "color", "width", "palette", "eraser", "export_dir", "show_palette"]) {
             if let v = integer(canvas, "max_points", "canvas.max_points") { config.canvasLimits.maxPoints = v }
             if let v = integer(canvas, "max_strokes", "canvas.max_strokes") { config.canvasLimits.maxStrokes = v }
-            var style = StrokeStyle()
-            var styled = false
             if let value = canvas["tool"] {
                 if let name = value.string, let tool = DrawingTool(rawValue: name) {
-                    style.tool = tool
-                    styled = true
+                    config.style.tool = tool
                 } else {
                     report("canvas.tool", "\(value.string.map { "unknown tool \"\($0)\"" } ?? "expected a string, found \(value.typeName)"); use \(DrawingTool.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
             }
             if let value = canvas["color"] {
                 if let text = value.string, let color = StrokeColor(hex: text) {
-                    style.color = color
-                    styled = true
+                    config.style.color = color
                 } else {
                     report("canvas.color", "expected a colour \"#RRGGBB\" (six hex digits, e.g. \"#3465a4\"), found \(value.string.map { "\"\($0)\"" } ?? "\(value.typeName)")")
                 }
             }
             if let width = number(canvas, "width", "canvas.width") {
                 if StrokeStyle.widthRange.contains(width) {
-                    style.width = width
-                    styled = true
+                    config.style.width = width
                 } else {
                     report("canvas.width", "\(width) is out of range; use \(Int(StrokeStyle.widthRange.lowerBound)) to \(Int(StrokeStyle.widthRange.upperBound)) (pixels of a drawing 1600 wide)")
                 }
             }
-            if styled { config.style = style }
             if let value = canvas["export_dir"] {
                 if let text = value.string, text.hasPrefix("/") || text.hasPrefix("~/"), !text.utf8.contains(0) {
                     config.exportDirectory = text

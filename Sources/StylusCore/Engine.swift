@@ -100,7 +100,7 @@ public struct Engine: Sendable {
         self.curve = PrecisionCurve(config.precision)
         self.intervalUS = Microseconds(config.doublePressIntervalMS) * 1000
         self.debounceUS = Microseconds(config.debounceMS) * 1000
-        if let style = config.style { canvas.style = style }
+        canvas.style = config.style.applied(to: canvas.style)
     }
 
     /// Replaces the configuration; canvas, strokes and precision are kept.
@@ -113,15 +113,15 @@ public struct Engine: Sendable {
         updateFullness()
     }
 
-    /// Replaces the configuration (a reload). A style the `[canvas]` keys set
-    /// anew becomes the current one; the canvases hear of it, and of the
+    /// Replaces the configuration (a reload). Style keys `[canvas]` sets anew
+    /// apply over the current style; the canvases hear of it, and of the
     /// palette's colours or `show_palette` changing, in a `tool` event.
     public mutating func reconfigure(_ config: EngineConfig, at time: Microseconds, into effects: inout Effects) {
         let shown = paletteShown, colors = self.config.palette, configured = self.config.style
         reconfigure(config)
         var changed = paletteShown != shown || config.palette != colors
-        if let style = config.style, style != configured {
-            setStyle(style)
+        if config.style != configured, !config.style.isEmpty, config.style.applied(to: canvas.style) != canvas.style {
+            setStyle(config.style.applied(to: canvas.style))
             effects.stateChanged = true
             changed = true
         }
@@ -129,12 +129,12 @@ public struct Engine: Sendable {
         effects.events.append(toolEvent(source: .command, time: time))
     }
 
-    /// Restores persisted state (a restart); never mid-transition. A style the
-    /// `[canvas]` keys set is where each start begins, over the saved one.
+    /// Restores persisted state (a restart); never mid-transition. The style keys
+    /// `[canvas]` sets are where each start begins, over the saved style.
     public mutating func restore(canvas: Canvas, precisionEnabled: Bool) {
         self.canvas = canvas
         self.canvas.transition = nil
-        if let style = config.style { setStyle(style) }
+        setStyle(config.style.applied(to: self.canvas.style))
         self.precisionEnabled = precisionEnabled
         updateFullness()
     }

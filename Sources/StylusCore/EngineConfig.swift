@@ -59,9 +59,9 @@ public struct EngineConfig: Equatable, Sendable, Codable {
     public var eraser = EraserMode.pixel
     /// When the canvas shows its palette (`[canvas] show_palette`).
     public var showPalette = PaletteVisibility.onRequest
-    /// The style a daemon starts with when no drawing was saved (`[canvas]` tool, color,
-    /// width); nil when the file sets none. A saved drawing keeps its own current style.
-    public var style: StrokeStyle?
+    /// `[canvas]` tool, color, width, the keys the file sets: applied over the
+    /// style the state file kept at each start, and by a reload that changes them.
+    public var style = ConfiguredStyle()
     /// `[canvas] export_dir`: where `submit` writes its PNGs (absolute, or
     /// `~/…`); nil: `$XDG_PICTURES_DIR/stylusd`. Read by the shell.
     public var exportDirectory: String?

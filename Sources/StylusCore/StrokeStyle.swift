@@ -115,6 +115,27 @@ public struct StrokeStyle: Equatable, Hashable, Sendable, Codable {
     public static let widthRange = 1.0...64.0
 }
 
+/// The style keys a config file sets (`[canvas]` tool, color, width), each
+/// applied over the current style: a file that sets only the colour leaves
+/// the tool and the width as they are.
+public struct ConfiguredStyle: Equatable, Hashable, Sendable, Codable {
+    public var tool: DrawingTool?
+    public var color: StrokeColor?
+    public var width: Double?
+
+    public init(tool: DrawingTool? = nil, color: StrokeColor? = nil, width: Double? = nil) {
+        self.tool = tool
+        self.color = color
+        self.width = width
+    }
+
+    public var isEmpty: Bool { tool == nil && color == nil && width == nil }
+
+    public func applied(to style: StrokeStyle) -> StrokeStyle {
+        StrokeStyle(tool: tool ?? style.tool, color: color ?? style.color, width: width ?? style.width)
+    }
+}
+
 extension StrokeColor: Codable {
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)

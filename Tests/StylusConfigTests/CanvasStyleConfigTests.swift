@@ -21,11 +21,12 @@ struct CanvasStyleConfigTests {
         #expect(c.showPalette == .always && Engine(config: c).paletteShown)
         #expect(try ConfigFileTests.load("").showPalette == .onRequest, "the palette shows on request unless the file says otherwise")
         #expect(try ConfigFileTests.load("").eraser == .pixel, "the eraser clears pixels unless the file says otherwise")
-        #expect(c.style == StrokeStyle(tool: .highlighter, color: StrokeColor(hex: "#edd400")!, width: 12.5))
+        #expect(c.style == ConfiguredStyle(tool: .highlighter, color: StrokeColor(hex: "#edd400")!, width: 12.5))
         #expect(c.palette.map(\.hex) == ["#000000", "#ffffff", "#3465a4"])
-        #expect(Engine(config: c).canvas.style == c.style, "a daemon without a saved drawing starts with it")
-        #expect(try ConfigFileTests.load("[canvas]\ncolor = \"#3465a4\"\n").style == StrokeStyle(color: StrokeColor(hex: "#3465a4")!))
-        #expect(try ConfigFileTests.load("").style == nil)
+        #expect(Engine(config: c).canvas.style == StrokeStyle(tool: .highlighter, color: StrokeColor(hex: "#edd400")!, width: 12.5),
+                "a daemon without a saved drawing starts with it")
+        #expect(try ConfigFileTests.load("[canvas]\ncolor = \"#3465a4\"\n").style == ConfiguredStyle(color: StrokeColor(hex: "#3465a4")!))
+        #expect(try ConfigFileTests.load("").style.isEmpty)
     }
 
     @Test func theExportFolderIsReadAndCrossesToTheDaemon() throws {

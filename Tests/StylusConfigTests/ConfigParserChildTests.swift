@@ -30,12 +30,19 @@ struct ConfigParserChildTests {
         c.preset = "slow"
         c.setInFile = [.interval, .curve, .reportStep]
         c.palette = [StrokeColor(hex: "#000000")!, StrokeColor(hex: "#3465a4")!]
-        c.style = StrokeStyle(tool: .arrow, color: StrokeColor(hex: "#4e9a06")!, width: 2.5)
+        c.style = ConfiguredStyle(tool: .arrow, color: StrokeColor(hex: "#4e9a06")!, width: 2.5)
+        return c
+    }
+
+    /// Only the colour set: the tool and the width stay unset across the pipe.
+    static var colourOnly: EngineConfig {
+        var c = EngineConfig()
+        c.style.color = StrokeColor(hex: "#3465a4")!
         return c
     }
 
     @Test func whatTheChildEncodesIsReadBackFieldForField() throws {
-        for config in [EngineConfig(), Self.everyFieldSet] {
+        for config in [EngineConfig(), Self.everyFieldSet, Self.colourOnly] {
             let reply = Array(try JSONEncoder().encode(config))
             #expect(ConfigParserChild.readConfiguration(reply) == config)
             #expect(try ConfigParserChild.decode(status: ConfigParserChild.parsed, reply: reply, file: "config.toml").get() == config)

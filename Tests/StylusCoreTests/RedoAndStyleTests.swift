@@ -93,18 +93,23 @@ struct RedoAndStyleTests {
         #expect(h.engine.canvas.strokes.last?.style.color == marker.color)
     }
 
-    /// `[canvas] tool`, `color`, `width` are where each start begins: over the style the
-    /// state file kept. Without them the kept style stays.
-    @Test func theConfiguredStyleWinsOverTheSavedOneAtEachStart() {
-        let blue = StrokeStyle(tool: .pen, color: StrokeColor(hex: "#3465a4")!, width: 8)
-        var config = EngineConfig()
-        config.style = blue
+    /// `[canvas] tool`, `color`, `width` are where each start begins: each key the file sets
+    /// over the style the state file kept, the others as they were kept.
+    @Test func theConfiguredKeysWinOverTheSavedStyleAtEachStart() {
+        let blue = StrokeColor(hex: "#3465a4")!
         var saved = Canvas()
         saved.style = StrokeStyle(tool: .arrow, color: StrokeColor(hex: "#edd400")!, width: 12)
+        var config = EngineConfig()
+        config.style = ConfiguredStyle(tool: .pen, color: blue)
         var configured = Engine(config: config)
         configured.restore(canvas: saved, precisionEnabled: true)
-        #expect(configured.canvas.style == blue)
+        #expect(configured.canvas.style == StrokeStyle(tool: .pen, color: blue, width: 12))
         #expect(configured.canvas.previousTool == .arrow)
+        var colourOnly = EngineConfig()
+        colourOnly.style.color = blue
+        var coloured = Engine(config: colourOnly)
+        coloured.restore(canvas: saved, precisionEnabled: true)
+        #expect(coloured.canvas.style == StrokeStyle(tool: .arrow, color: blue, width: 12))
         var plain = Engine()
         plain.restore(canvas: saved, precisionEnabled: true)
         #expect(plain.canvas.style == saved.style)
@@ -122,16 +127,18 @@ struct RedoAndStyleTests {
         #expect(h.engine.canvas.style.tool == .highlighter)
         #expect(!effects.events.contains { if case .tool = $0 { true } else { false } })
         var blue = unchanged
-        blue.style = StrokeStyle(tool: .pen, color: StrokeColor(hex: "#3465a4")!, width: 8)
+        blue.style.color = StrokeColor(hex: "#3465a4")!
+        let expected = StrokeStyle(tool: .highlighter, color: blue.style.color!, width: StrokeStyle.defaultWidth)
         h.engine.reconfigure(blue, at: EngineHarness.us(20), into: &effects)
-        #expect(h.engine.canvas.style == blue.style)
+        #expect(h.engine.canvas.style == expected, "the colour applied, the tool chosen kept")
         #expect(effects.stateChanged)
-        #expect(effects.events.contains { if case .tool(let e) = $0 { e.style == blue.style } else { false } })
-        // The same keys again: the style chosen meanwhile stays.
-        #expect(h.command(.style(.set(tool: .arrow, color: nil, width: nil)), at: 30) == .done)
+        #expect(effects.events.contains { if case .tool(let e) = $0 { e.style == expected } else { false } })
+        // The same keys again: the style chosen meanwhile stays, and nothing is said or saved.
+        #expect(h.command(.style(.set(tool: .arrow, color: StrokeColor(hex: "#000000")!, width: nil)), at: 30) == .done)
         var again = Effects()
         h.engine.reconfigure(blue, at: EngineHarness.us(40), into: &again)
-        #expect(h.engine.canvas.style.tool == .arrow)
+        #expect(h.engine.canvas.style.tool == .arrow && h.engine.canvas.style.color.hex == "#000000")
+        #expect(!again.stateChanged && !again.events.contains { if case .tool = $0 { true } else { false } })
     }
 
     /// The palette's colours change with a reload, and the canvases hear the new ones.

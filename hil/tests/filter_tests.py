@@ -36,36 +36,39 @@ def test_filter_double_press_never_reaches_the_clone():
 
 def test_filter_single_click_arrives_late_by_at_most_the_interval():
     pen, d, clone, reader = filter_daemon()
-    stalls = GuestStalls()
+    stalls = None
     try:
+        stalls = GuestStalls()
         pen.enter()
         hover(pen, 0.2)
         t0 = time.monotonic()
-        pen.click("BTN_STYLUS", hold=0.08)
+        pen.click("BTN_STYLUS", hold=0.25)
         hover(pen, 0.9)
         keys = reader.keys("BTN_STYLUS")
         check([v for _, v in keys] == [1, 0], f"clone got {keys}")
         late = keys[0][0] - t0
-        stood = stalls.during(t0, keys[0][0])
         print(f"    click reached the clone {late * 1000:.1f} ms after the press (interval {INTERVAL_S * 1000:.0f} ms)"
-              f"{stalls.say(t0, keys[0][0])}")
+              f"{stalls.say(t0, keys[0][0], INTERVAL_S)}")
         # Sent once the interval from the press has passed with no second press: not before it
-        # (5 ms for the two clocks), and not counted from the release, which the 80 ms hold would
-        # put about 80 ms late. The 60 ms margin is the guest's scheduling on a loaded 2-core host
-        # (21 ms was seen in CI beside the sanitizer stages); a longer stall of the emulator itself
-        # (295 ms was seen) is measured and allowed on top. A click held until the next event
-        # would pass here (hover() writes every 10 ms); the pad case, with no events after its
-        # click, catches that.
-        check(INTERVAL_S - 0.005 <= late <= INTERVAL_S + 0.060 + stood, f"{late * 1000:.1f} ms late")
+        # (5 ms for the two clocks), and not counted from the release, which the 250 ms hold
+        # would put about 250 ms late. The 60 ms margin is the guest's scheduling on a loaded
+        # 2-core host (21 ms was seen in CI beside the sanitizer stages); a stall of the emulator
+        # itself (295 ms was seen) as the press was written or once the interval ended is
+        # measured and allowed on top. A click held until the next event would pass here
+        # (hover() writes every 10 ms); the pad case, with no events after its click, catches that.
+        allowed = INTERVAL_S + 0.060 + stalls.allowed(t0, keys[0][0], INTERVAL_S)
+        check(INTERVAL_S - 0.005 <= late <= allowed, f"{late * 1000:.1f} ms late, {allowed * 1000:.1f} allowed")
     finally:
-        stalls.close()
+        if stalls:
+            stalls.close()
         finish(pen, d, reader)
 
 
 def test_filter_hold_arrives_as_a_hold_and_a_button_drag_works():
     pen, d, clone, reader = filter_daemon()
-    stalls = GuestStalls()
+    stalls = None
     try:
+        stalls = GuestStalls()
         pen.enter()
         hover(pen, 0.2)
         t0 = time.monotonic()
@@ -76,11 +79,11 @@ def test_filter_hold_arrives_as_a_hold_and_a_button_drag_works():
         hover(pen, 0.2)
         keys = reader.keys("BTN_STYLUS")
         check([v for _, v in keys] == [1, 0], f"hold: clone got {keys}")
-        stood = stalls.during(t0, keys[0][0])
+        stood = stalls.allowed(t0, keys[0][0], INTERVAL_S)
         check(keys[0][0] - t0 < INTERVAL_S + 0.05 + stood and keys[1][0] >= t1 - 0.001,
-              f"hold timing {keys} vs {t0}, {t1}{stalls.say(t0, keys[0][0])}")
+              f"hold timing {keys} vs {t0}, {t1}{stalls.say(t0, keys[0][0], INTERVAL_S)}")
         print(f"    hold: press after {(keys[0][0] - t0) * 1000:.0f} ms, held {(keys[1][0] - keys[0][0]) * 1000:.0f} ms"
-              f"{stalls.say(t0, keys[0][0])}")
+              f"{stalls.say(t0, keys[0][0], INTERVAL_S)}")
         # Button-drag: press, touch 50 ms later: the press goes out before the tip.
         hover(pen, 0.6)
         pen.press("BTN_STYLUS")
@@ -96,14 +99,16 @@ def test_filter_hold_arrives_as_a_hold_and_a_button_drag_works():
                    if ty == 1 and c in (EV_KEY.BTN_STYLUS.value, EV_KEY.BTN_TOUCH.value)][2:]
         check(seq[:2] == [(EV_KEY.BTN_STYLUS.value, 1), (EV_KEY.BTN_TOUCH.value, 1)], f"drag order {seq}")
     finally:
-        stalls.close()
+        if stalls:
+            stalls.close()
         finish(pen, d, reader)
 
 
 def test_filter_unbound_button_passes_at_once():
     pen, d, clone, reader = filter_daemon(buttons=("BTN_STYLUS", "BTN_STYLUS2", "BTN_STYLUS3"))
-    stalls = GuestStalls()
+    stalls = None
     try:
+        stalls = GuestStalls()
         pen.enter()
         hover(pen, 0.2)
         t0 = time.monotonic()
@@ -113,7 +118,8 @@ def test_filter_unbound_button_passes_at_once():
         check([v for _, v in keys] == [1, 0], f"clone got {keys}")
         print(f"    unbound press reached the clone {(keys[0][0] - t0) * 1000:.1f} ms after it was written"
               f"{stalls.say(t0, keys[0][0])}")
-        check(keys[0][0] - t0 < 0.05 + stalls.during(t0, keys[0][0]), f"{(keys[0][0] - t0) * 1000:.1f} ms")
+        check(keys[0][0] - t0 < 0.05 + stalls.allowed(t0, keys[0][0]), f"{(keys[0][0] - t0) * 1000:.1f} ms")
     finally:
-        stalls.close()
+        if stalls:
+            stalls.close()
         finish(pen, d, reader)
