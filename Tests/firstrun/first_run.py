@@ -37,7 +37,7 @@ class Make:
 
     def __init__(self, target, home, args=""):
         self.env = {k: v for k, v in os.environ.items()
-                    if k not in ("XDG_RUNTIME_DIR", "STYLUSD_SOCKET", "MAKEFLAGS", "MAKELEVEL")}
+                    if k not in ("XDG_RUNTIME_DIR", "STYLUSD_SOCKET", "STYLUSD_RENDERER", "MAKEFLAGS", "MAKELEVEL")}
         self.env["XDG_STATE_HOME"] = os.path.join(home, "state")
         self.env["XDG_CONFIG_HOME"] = os.path.join(home, "config")
         self.lines = []
