@@ -139,7 +139,7 @@ extension ConfigParserChild {
                 if StrokeStyle.widthRange.contains(width) {
                     config.style.width = width
                 } else {
-                    report("canvas.width", "\(width) is out of range; use \(Int(StrokeStyle.widthRange.lowerBound)) to \(Int(StrokeStyle.widthRange.upperBound)) (pixels of a drawing 1600 wide)")
+                    report("canvas.width", "\(width.rounded() == width && abs(width) < 1e15 ? String(Int(width)) : String(width)) is out of range; use \(Int(StrokeStyle.widthRange.lowerBound)) to \(Int(StrokeStyle.widthRange.upperBound)) (pixels of a drawing 1600 wide)")
                 }
             }
             if let value = canvas["export_dir"] {
@@ -155,7 +155,11 @@ extension ConfigParserChild {
                 if value.array != nil, (1...16).contains(items.count), colors.count == items.count {
                     config.palette = colors
                 } else {
-                    report("canvas.palette", "expected 1 to 16 colours \"#RRGGBB\", e.g. [\"#d61a1c\", \"#3465a4\", \"#000000\"]")
+                    // The first entry that is not a colour, by its place in the list, where there is one.
+                    let bad = items.firstIndex { $0.string.flatMap(StrokeColor.init(hex:)) == nil }
+                    let found = bad.map { i in "; entry \(i + 1) is \(items[i].string.map { "\"\($0)\"" } ?? "a \(items[i].typeName)")" }
+                        ?? (value.array == nil ? "; found \(value.typeName)" : "; found \(items.count)")
+                    report("canvas.palette", "expected 1 to 16 colours \"#RRGGBB\", e.g. [\"#d61a1c\", \"#3465a4\", \"#000000\"]\(found)")
                 }
             }
             if let value = canvas["eraser"] {

@@ -120,8 +120,10 @@ public struct Engine: Sendable {
         let shown = paletteShown, colors = self.config.palette, configured = self.config.style
         reconfigure(config)
         var changed = paletteShown != shown || config.palette != colors
-        if config.style != configured, !config.style.isEmpty, config.style.applied(to: canvas.style) != canvas.style {
-            setStyle(config.style.applied(to: canvas.style))
+        // Only the keys whose value the file changed: another key's, unchanged, leaves the style the user chose.
+        let changedKeys = config.style.changed(from: configured)
+        if changedKeys.applied(to: canvas.style) != canvas.style {
+            setStyle(changedKeys.applied(to: canvas.style))
             effects.stateChanged = true
             changed = true
         }

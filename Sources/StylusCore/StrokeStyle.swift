@@ -134,6 +134,12 @@ public struct ConfiguredStyle: Equatable, Hashable, Sendable, Codable {
     public func applied(to style: StrokeStyle) -> StrokeStyle {
         StrokeStyle(tool: tool ?? style.tool, color: color ?? style.color, width: width ?? style.width)
     }
+
+    /// The keys set here with another value than in `earlier` (a reload's change).
+    public func changed(from earlier: ConfiguredStyle) -> ConfiguredStyle {
+        ConfiguredStyle(tool: tool == earlier.tool ? nil : tool, color: color == earlier.color ? nil : color,
+                        width: width == earlier.width ? nil : width)
+    }
 }
 
 extension StrokeColor: Codable {

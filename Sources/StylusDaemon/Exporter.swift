@@ -219,7 +219,7 @@ public final class Exporter {
     func findRenderer() -> Result<String, ProtocolError> {
         if let named = environment[Self.rendererVariable], !named.isEmpty {
             if access(named, X_OK) == 0 { return .success(named) }
-            return .failure(ProtocolError(code: .failed, message: "PNG export needs the canvas renderer, and \(Self.rendererVariable)=\(named) is not a program that can be run (\(String(cString: strerror(errno)))); SVG export works without it"))
+            return .failure(ProtocolError(code: .failed, message: "PNG export needs the canvas renderer, and \(Self.rendererVariable)=\(named) in stylusd's environment is not a program that can be run (\(String(cString: strerror(errno)))); SVG export works without it"))
         }
         var places: [String] = []
         if let me = ChildProcess.runningProgram { places.append(Self.directory(of: me) + "/" + Self.rendererName) }
@@ -227,7 +227,7 @@ public final class Exporter {
             places.append("\(folder)/\(Self.rendererName)")
         }
         if let found = places.first(where: { access($0, X_OK) == 0 }) { return .success(found) }
-        return .failure(ProtocolError(code: .failed, message: "PNG export needs the canvas renderer \(Self.rendererName), which is not installed: not beside stylusd, not on PATH, and \(Self.rendererVariable) is not set (install it with `make install-overlay`, or export to a file ending in .svg, which needs no renderer)"))
+        return .failure(ProtocolError(code: .failed, message: "PNG export needs the canvas renderer \(Self.rendererName), which is not installed: not beside stylusd, not on stylusd's PATH, and \(Self.rendererVariable) is not set in stylusd's environment (install it with `make install-overlay`; an export to a file ending in .svg needs no renderer)"))
     }
 
     // MARK: Running the helpers

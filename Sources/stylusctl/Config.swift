@@ -15,9 +15,14 @@ struct Config: ParsableCommand {
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Check a config.toml without a daemon.")
-        @Argument(help: "The file to check.", completion: .file(extensions: ["toml"])) var file: String
+        @Argument(help: "The file to check (default $XDG_CONFIG_HOME/stylusd/config.toml, the one stylusd reads).",
+                  completion: .file(extensions: ["toml"])) var file: String?
 
         func run() throws {
+            guard let file = file ?? Paths.defaultConfigFile(environment: StylusConnection.environmentForPaths) else {
+                printError("stylusctl: no config file to check: set XDG_CONFIG_HOME or HOME, or name the file")
+                throw ExitCode(Status.badConfig)
+            }
             let bytes: [UInt8]
             do { bytes = try readConfigFile(file) } catch {
                 printError("stylusctl: \(file): \(error.errno.reason)")

@@ -17,9 +17,10 @@ struct Stylusctl: ParsableCommand {
         abstract: "Control and watch a running stylusd.",
         discussion: """
             Exit status: 0 on success, 1 when stylusctl itself fails (a file it cannot write, a terminal it cannot \
-            use), \(Status.refused) when stylusd refused the command (`reload` of a file with a problem included: the \
-            problem is printed), \(Status.usage) on a usage error, \(Status.notRunning) when stylusd is not running, \
-            \(Status.protocolError) when its answer made no sense, \(Status.badConfig) when `config check` finds a problem.
+            use), \(Status.refused) when stylusd refused the command, \(Status.usage) on a usage error, \
+            \(Status.notRunning) when stylusd is not running, \(Status.protocolError) when its answer made no sense, \
+            \(Status.badConfig) for a configuration file with a problem (`config check`, `reload`, `calibrate`: the \
+            problem is printed).
 
             Double-press actions, for config.toml's [bindings] (BTN_STYLUS, BTN_STYLUS2, BTN_STYLUS3, pad-N) and \
             stylusd --bind BUTTON=ACTION:

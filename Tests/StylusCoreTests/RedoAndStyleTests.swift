@@ -139,6 +139,12 @@ struct RedoAndStyleTests {
         h.engine.reconfigure(blue, at: EngineHarness.us(40), into: &again)
         #expect(h.engine.canvas.style.tool == .arrow && h.engine.canvas.style.color.hex == "#000000")
         #expect(!again.stateChanged && !again.events.contains { if case .tool = $0 { true } else { false } })
+        // A key added: it alone applies; the colour the file already had does not come back.
+        var wider = blue
+        wider.style.width = 4
+        var added = Effects()
+        h.engine.reconfigure(wider, at: EngineHarness.us(50), into: &added)
+        #expect(h.engine.canvas.style == StrokeStyle(tool: .arrow, color: StrokeColor(hex: "#000000")!, width: 4))
     }
 
     /// The palette's colours change with a reload, and the canvases hear the new ones.

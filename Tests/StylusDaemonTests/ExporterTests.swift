@@ -132,9 +132,10 @@ struct ExporterTests {
         let exporter = Exporter(environment: ["PATH": "/nonexistent", "STYLUSD_RENDERER": ""], svgWriter: "/bin/false", log: { _ in })
         guard case .failure(let error) = exporter.findRenderer() else { return }   // a stylus-canvas beside the test binary
         #expect(error.message.contains("PNG export needs the canvas renderer stylus-canvas, which is not installed"))
-        #expect(error.message.contains(".svg, which needs no renderer"))
+        #expect(error.message.contains("STYLUSD_RENDERER is not set in stylusd's environment"))
+        #expect(error.message.contains(".svg needs no renderer"))
         let named = Exporter(environment: ["STYLUSD_RENDERER": "/nonexistent/stylus-canvas"], svgWriter: "/bin/false", log: { _ in })
         guard case .failure(let namedError) = named.findRenderer() else { Issue.record("a missing renderer was found"); return }
-        #expect(namedError.message.contains("STYLUSD_RENDERER=/nonexistent/stylus-canvas is not a program that can be run"))
+        #expect(namedError.message.contains("STYLUSD_RENDERER=/nonexistent/stylus-canvas in stylusd's environment is not a program that can be run"))
     }
 }

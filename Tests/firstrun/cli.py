@@ -149,6 +149,15 @@ def test_config_check_accepts_the_example(root):
           f"{r.returncode} {r.stdout!r} {r.stderr!r}")
 
 
+def test_config_check_without_a_file_checks_the_one_stylusd_reads(root):
+    folder = os.path.join(root, "xdg", "stylusd")
+    os.makedirs(folder)
+    with open(os.path.join(folder, "config.toml"), "w") as f:
+        f.write("interval_ms = 5000\n")
+    r = run("stylusctl", "config", "check", env=dict(os.environ, XDG_CONFIG_HOME=os.path.join(root, "xdg")))
+    check(r.returncode == 78 and f"{folder}/config.toml:1:" in r.stderr, f"{r.returncode} {r.stderr!r}")
+
+
 def bash_completions(root, program, *words):
     """What bash offers after `program words…` with the program's own completion script, in `root`
     (through the function the script registers with `complete`)."""
