@@ -139,7 +139,7 @@ extension ConfigParserChild {
                 if StrokeStyle.widthRange.contains(width) {
                     config.style.width = width
                 } else {
-                    report("canvas.width", "\(width.rounded() == width && abs(width) < 1e15 ? String(Int(width)) : String(width)) is out of range; use \(Int(StrokeStyle.widthRange.lowerBound)) to \(Int(StrokeStyle.widthRange.upperBound)) (pixels of a drawing 1600 wide)")
+                    report("canvas.width", "\(StyleRequest.describe(width)) is out of range; use \(Int(StrokeStyle.widthRange.lowerBound)) to \(Int(StrokeStyle.widthRange.upperBound)) (pixels of a drawing 1600 wide)")
                 }
             }
             if let value = canvas["export_dir"] {

@@ -121,9 +121,9 @@ public struct Engine: Sendable {
         reconfigure(config)
         var changed = paletteShown != shown || config.palette != colors
         // Only the keys whose value the file changed: another key's, unchanged, leaves the style the user chose.
-        let changedKeys = config.style.changed(from: configured)
-        if changedKeys.applied(to: canvas.style) != canvas.style {
-            setStyle(changedKeys.applied(to: canvas.style))
+        let style = config.style.changed(from: configured).applied(to: canvas.style)
+        if style != canvas.style {
+            setStyle(style)
             effects.stateChanged = true
             changed = true
         }

@@ -55,7 +55,10 @@ public enum StyleRequest: Hashable, Sendable {
         init(_ reason: String) { self.reason = reason }
     }
 
-    static func describe(_ width: Double) -> String { width == width.rounded() ? String(Int(width)) : String(width) }
+    /// A width as people write it: 12, not 12.0 (any size: a config file's value is not checked yet).
+    public static func describe(_ width: Double) -> String {
+        width == width.rounded() && abs(width) < 1e15 ? String(Int(width)) : String(width)
+    }
 }
 
 /// The style changed, or the palette came or went: what every canvas draws

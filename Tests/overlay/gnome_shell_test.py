@@ -488,16 +488,7 @@ def test_the_palette_shows_where_stylus_canvas_puts_it_and_a_tap_picks_the_colou
             shot = SHELL.screenshot()
             got = ot.pixel(shot, *blue)
             check(all(abs(a - b) <= 2 for a, b in zip(got, (0x34, 0x65, 0xa4))), f"the tapped swatch shows {got}: ink was drawn on it")
-            # A reload that reorders [canvas] palette: the new swatches at once.
-            with open(os.path.join(d.root, "stylusd", "config.toml"), "w") as f:
-                f.write('[canvas]\nshow_palette = "always"\n'
-                        'palette = ["#ffffff", "#000000", "#75507b", "#3465a4", "#4e9a06", "#edd400", "#f57900", "#d61a1c"]\n')
-            since = time.monotonic()
-            d.request("reload")
-            SHELL.wait_log("palette: 18 regions reported", 5, since)
-            settle()
-            got = ot.pixel(SHELL.screenshot(), *blue)
-            check(all(abs(a - b) <= 2 for a, b in zip(got, (0x4e, 0x9a, 0x06))), f"after the reload the fifth swatch shows {got}, not #4e9a06")
+            ot.check_a_reload_reorders_the_swatches(d.root, d.request, SHELL.wait_log, settle, SHELL.screenshot, WIDTH, HEIGHT)
             check(not any("JS ERROR" in l for _, l in SHELL.log), f"the extension threw: {[l for _, l in SHELL.log if 'JS ERROR' in l][:3]}")
             print("  8 swatches where the layout puts them; the tap picked #3465a4 and drew nothing; a reload's palette shows at once", flush=True)
     finally:

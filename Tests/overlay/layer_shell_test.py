@@ -394,7 +394,7 @@ def test_tools_and_colours_draw_as_their_style_says():
 
 
 def test_the_palette_shows_its_swatches_and_a_pen_tap_picks_the_colour_without_drawing():
-    """The X11 suite's palette test on a layer surface."""
+    """The X11 suite's palette test on a layer surface, its reload of a reordered palette too."""
     lead_in = 8.0
     blue = ot.palette_swatches(WIDTH, HEIGHT)[4]
     stroke = [(500 + 30 * i, 300 + 10 * i) for i in range(11)]
@@ -412,7 +412,9 @@ def test_the_palette_shows_its_swatches_and_a_pen_tap_picks_the_colour_without_d
         s.stack.settle_screen()
         got = ot.pixel(s.sway.screenshot(), *blue)
         check(all(abs(a - b) <= 2 for a, b in zip(got, (0x34, 0x65, 0xa4))), f"the tapped swatch shows {got}: ink was drawn on it")
-        print("  8 swatches where the layout puts them; the tap picked #3465a4 and drew nothing", flush=True)
+        ot.check_a_reload_reorders_the_swatches(s.root, s.stack.request, s.stack.wait_overlay, s.stack.settle_screen, s.sway.screenshot,
+                                                WIDTH, HEIGHT)
+        print("  8 swatches where the layout puts them; the tap picked #3465a4 and drew nothing; a reload's palette shows at once", flush=True)
 
 
 def test_the_eraser_clears_the_ink_under_it_and_undo_brings_it_back():

@@ -811,9 +811,9 @@ def palette_swatches(width=WIDTH, height=HEIGHT):
     return [(int(side / 2 + side * i + side / 2), int(y)) for i in range(len(PALETTE))]
 
 
-def check_palette_swatches(image, width=WIDTH, height=HEIGHT):
+def check_palette_swatches(image, width=WIDTH, height=HEIGHT, palette=PALETTE):
     """Each swatch in its exact colour where the layout puts it."""
-    for (x, y), hex_colour in zip(palette_swatches(width, height), PALETTE):
+    for (x, y), hex_colour in zip(palette_swatches(width, height), palette):
         want = tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
         got = pixel(image, x, y)
         check(all(abs(a - b) <= 2 for a, b in zip(got, want)), f"the swatch of {hex_colour} at {(x, y)} is {got}")
@@ -829,6 +829,19 @@ def check_a_tap_picked_blue(tools, watcher, request, lead_in):
     strokes = request("strokes")["strokes"]
     check(len(strokes) == 1 and strokes[0]["color"] == "#3465a4", f"strokes after the tap: {[(x['color'], len(x['points'])) for x in strokes]}")
     return strokes
+
+
+def check_a_reload_reorders_the_swatches(root, request, wait_log, settle, screenshot, width=WIDTH, height=HEIGHT):
+    """config.toml (in `root`/stylusd) gets the palette reversed, the daemon reloads it: the
+    canvas reports its regions again and every swatch shows its new colour at once."""
+    reversed_palette = PALETTE[::-1]
+    with open(os.path.join(root, "stylusd", "config.toml"), "w") as f:
+        f.write('[canvas]\nshow_palette = "always"\npalette = [%s]\n' % ", ".join(f'"{c}"' for c in reversed_palette))
+    since = time.monotonic()
+    request("reload")
+    wait_log("palette: 18 regions reported", 5, since)
+    settle()
+    check_palette_swatches(screenshot(), width, height, palette=reversed_palette)
 
 
 def palette_recording(root, tap, stroke, lead_in):
@@ -889,16 +902,7 @@ def test_the_palette_shows_its_swatches_and_a_pen_tap_picks_the_next_strokes_col
             mid = stroke[5]
             got = pixel(image, *mid)
             check(abs(got[0] - 0x34) <= 30 and abs(got[2] - 0xa4) <= 30 and got != DESKTOP, f"the stroke after the tap is not blue at {mid}: {got}")
-            # A reload that changes [canvas] palette changes the swatches shown, at once.
-            with open(os.path.join(root, "stylusd", "config.toml"), "w") as f:
-                f.write('[canvas]\nshow_palette = "always"\n'
-                        'palette = ["#ffffff", "#000000", "#75507b", "#3465a4", "#4e9a06", "#edd400", "#f57900", "#d61a1c"]\n')
-            since = time.monotonic()
-            s.request("reload")
-            s.wait_overlay("palette: 18 regions reported", 5, since)
-            s.settle_screen()
-            got = pixel(DESKTOP_SESSION.screenshot(), *swatches[4])
-            check(all(abs(a - b) <= 2 for a, b in zip(got, (0x4e, 0x9a, 0x06))), f"after the reload the fifth swatch shows {got}, not #4e9a06")
+            check_a_reload_reorders_the_swatches(root, s.request, s.wait_overlay, s.settle_screen, DESKTOP_SESSION.screenshot)
             print(f"  8 swatches where the layout puts them; the tap picked #3465a4 and drew nothing; the next stroke is blue; "
                   f"a reload's palette shows at once", flush=True)
         finally:
