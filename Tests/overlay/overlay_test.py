@@ -1019,8 +1019,16 @@ def test_a_canvas_hidden_while_click_through_takes_the_clicks_when_shown_in_obse
         s.open_and_wait()
         # The input shape is set as the window maps: on a busy machine after the open has been acked.
         s.wait_overlay("input region: the whole window takes pointer input", 5, since)
+        # On screen, so mapped by the window manager, before the click.
+        end = time.monotonic() + 5
+        while not foreign_pixels(DESKTOP_SESSION.screenshot()):
+            check(time.monotonic() < end, "the canvas opened again does not show")
+            time.sleep(0.05)
         s.settle_screen()
         check(not click_lands_on(seen), "the canvas shown again in observe mode let the click through")
+        remaps = [l for t, l in s.overlay_log if t >= since and "input region: the whole window" in l]
+        check(len(remaps) == 1, f"the canvas was mapped {len(remaps)} times to take pointer input (a window mapped twice "
+              f"is off the screen in between): {remaps}")
 
 
 def test_without_a_window_manager_the_canvas_covers_the_monitor():

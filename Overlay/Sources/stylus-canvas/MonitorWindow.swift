@@ -26,7 +26,7 @@ final class MonitorWindow: CanvasSurface {
     /// The alpha this window last painted with, so that a fade ends when every window has drawn its end.
     private(set) var drawnAlpha = -1.0
     private var followsLayout = false
-    /// The input region was emptied while the window was mapped.
+    /// The input region was emptied and the window manager's frame may still hold that empty shape.
     private var emptied = false
 
     init(owner: CanvasSurfaceOwner, monitor: OpaquePointer, geometry: InkGeometry, maximizeInstead: Bool) {
@@ -101,6 +101,13 @@ final class MonitorWindow: CanvasSurface {
         // first frame with a 0x0 configure and then calls the window's own
         // size a protocol error.
         if !maximizeInstead { gtk_window_fullscreen_on_monitor(win, monitor) }
+        if emptied, !owner.passesPointerInput, let surface = gtk_native_get_surface(OpaquePointer(window)) {
+            // Reset before the map, not after: the window manager's frame
+            // copies the window's input shape when it maps it (openbox does),
+            // so the canvas takes its clicks from the first frame on.
+            gdk_surface_set_input_region(surface, nil)
+            emptied = false
+        }
         gtk_window_present(win)
         drawnAlpha = -1
     }
