@@ -128,15 +128,15 @@ public enum Action: Hashable, Sendable {
             }
         }
 
-        /// What it does, short enough for a help table in 80 columns.
+        /// What it does, in a few words (the help table wraps a longer one).
         public var summary: String {
             switch self {
             case .toggleCanvas: "opens or minimizes the canvas"
             case .togglePrecision: "turns precision mode on or off"
             case .undo: "takes back the last stroke or clear"
             case .redo: "takes again what undo took back"
-            case .tool: "next strokes' tool: \(DrawingTool.allCases.map(\.rawValue).joined(separator: "|"))|previous"
-            case .color: "next strokes' colour: #RRGGBB|next|previous (the palette)"
+            case .tool: "next strokes' tool: \(DrawingTool.allCases.map(\.rawValue).joined(separator: ", ")) or previous"
+            case .color: "next strokes' colour: #RRGGBB, or next or previous in the palette"
             case .width: "next strokes' width a step up (+) or down (-)"
             case .palette: "shows or hides the canvas's palette"
             case .clearCanvas: "removes every stroke"
@@ -168,10 +168,25 @@ public enum Action: Hashable, Sendable {
     }
 
     /// One line per form: its example, then what it does. For `--help`.
+    /// One line per form, wrapped to 78 columns with the summary's column kept:
+    /// the help's own wrapping would start a long summary's second line at column 0.
     public static var helpTable: String {
         let width = Form.allCases.map(\.example.count).max()! + 2
+        let room = 78 - 2 - width
+        let indent = String(repeating: " ", count: 2 + width)
         return Form.allCases.map { form in
-            "  " + form.example + String(repeating: " ", count: width - form.example.count) + form.summary
+            var lines = [""]
+            for word in form.summary.split(separator: " ") {
+                if lines[lines.count - 1].isEmpty {
+                    lines[lines.count - 1] = String(word)
+                } else if lines[lines.count - 1].count + 1 + word.count <= room {
+                    lines[lines.count - 1] += " " + word
+                } else {
+                    lines.append(String(word))
+                }
+            }
+            let first = "  " + form.example + String(repeating: " ", count: width - form.example.count) + lines[0]
+            return ([first] + lines.dropFirst().map { indent + $0 }).joined(separator: "\n")
         }.joined(separator: "\n")
     }
 

@@ -129,7 +129,12 @@ public final class Exporter {
         let probe = temporaryPath(for: path)
         let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         if fd < 0, errno != EEXIST {
-            let reason = errno == EROFS ? "is on a read-only file system" : "cannot be written (\(String(cString: strerror(errno))))"
+            let reason = switch errno {
+            case EROFS: "is on a read-only file system"
+            // The folder is there (stat said so): a file system that makes no new files, as /proc and /sys.
+            case ENOENT: "takes no new files (a kernel file system such as /proc)"
+            default: "cannot be written (\(String(cString: strerror(errno))))"
+            }
             return .failure(ProtocolError(code: .badRequest, message: "cannot export to \(path): the folder \(folder) \(reason)"))
         }
         if fd >= 0 {

@@ -20,8 +20,9 @@ struct ExportCommand: ParsableCommand {
             \(ExportFormat.sideRange.lowerBound)-\(ExportFormat.sideRange.upperBound). The drawing is not changed.
             """)
     @Argument(help: "The file to write, ending in .png or .svg.", completion: .file(extensions: ["png", "svg"])) var file: String
-    @Option(help: "The picture's width in pixels (with --height).") var width: Int?
-    @Option(help: "The picture's height in pixels (with --width).") var height: Int?
+    // Unconditional: "--width -3" is a size to refuse by name, not a missing value and an unknown option.
+    @Option(parsing: .unconditional, help: "The picture's width in pixels (with --height).") var width: Int?
+    @Option(parsing: .unconditional, help: "The picture's height in pixels (with --width).") var height: Int?
     @OptionGroup var socket: SocketOption
     @Flag(help: "Print the daemon's JSON result.") var json = false
 

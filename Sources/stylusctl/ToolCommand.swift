@@ -16,7 +16,8 @@ struct ToolCommand: ParsableCommand {
             """)
     @Argument(help: "The tool of the next strokes.", completion: .list(DrawingTool.allCases.map(\.rawValue))) var tool: String?
     @Option(help: "The colour, #RRGGBB.") var color: String?
-    @Option(help: "The width, \(Int(StrokeStyle.widthRange.lowerBound))-\(Int(StrokeStyle.widthRange.upperBound)).") var width: Double?
+    // Unconditional: "--width -3" is a width to refuse by name, not a missing value and an unknown option.
+    @Option(parsing: .unconditional, help: "The width, \(Int(StrokeStyle.widthRange.lowerBound))-\(Int(StrokeStyle.widthRange.upperBound)).") var width: Double?
     @OptionGroup var socket: SocketOption
     @Flag(help: "Print the daemon's JSON result.") var json = false
 

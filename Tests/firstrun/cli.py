@@ -42,6 +42,23 @@ def test_stylusd_help_shows_the_daemons_options(root):
             check(option in r.stdout, f"stylusd {flag} does not show {option}")
 
 
+def test_stylusctl_help_lists_every_action_in_a_table_that_fits_80_columns(root):
+    r = run("stylusctl", "--help", env={**os.environ, "COLUMNS": "80"})
+    check(r.returncode == 0, f"{r.returncode} {r.stderr}")
+    lines = r.stdout.splitlines()
+    start = next(i for i, l in enumerate(lines) if l.startswith("Double-press actions")) + 2
+    table = lines[start:lines.index("", start)]
+    for action in ("toggle-canvas", "tool:eraser", "color:next", "width:+", "palette", "submit", "discard", "none"):
+        check(any(l.startswith(f"  {action} ") for l in table), f"the actions table has no row for {action}: {table}")
+    column = table[0].index("opens")
+    for line in table:
+        check(len(line) <= 80, f"a line of the actions table runs past 80 columns: {line!r}")
+        check(line.startswith("  ") and line[column - 1] == " " and line[column] != " ",
+              f"a line of the actions table does not start its words at column {column}: {line!r}")
+    continued = " ".join(l.strip() for l in table if not l[:column].strip())
+    check("ellipse or previous" in continued, f"the tool row's second line lost the rest of the tools: {table}")
+
+
 def test_version_on_both(root):
     versions = [run(p, "--version") for p in ("stylusd", "stylusctl")]
     for r in versions:
@@ -303,6 +320,11 @@ def test_tool_sets_and_says_the_style_and_a_bad_width_names_the_range(root):
         check(r.returncode == 0 and r.stdout == "tool       highlighter, #edd400, width 12\n", f"{r.returncode} {r.stdout!r} {r.stderr!r}")
         r = run("stylusctl", "tool", "--width", "0", env=d.env)
         check(r.returncode == 64 and "1 to 64" in r.stderr and "not 0" in r.stderr, f"{r.returncode} {r.stderr!r}")
+        r = run("stylusctl", "tool", "--width", "-3", env=d.env)
+        check(r.returncode == 64 and "1 to 64" in r.stderr and "not -3" in r.stderr, f"a negative width: {r.returncode} {r.stderr!r}")
+        r = run("stylusctl", "export", "a.png", "--width", "-3", "--height", "10", env=d.env)
+        check(r.returncode == 64 and "--width takes 1 to 4096" in r.stderr and "not -3" in r.stderr,
+              f"a negative export width: {r.returncode} {r.stderr!r}")
         r = run("stylusctl", "tool", "brush", env=d.env)
         check(r.returncode == 64 and '"brush"' in r.stderr and "pen, highlighter, eraser" in r.stderr, f"{r.returncode} {r.stderr!r}")
         r = run("stylusctl", "tool", env=d.env)
