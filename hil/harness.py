@@ -450,6 +450,16 @@ class GuestStalls:
             self.proc.wait(5)
 
 
+def settle_until(condition, timeout=3.0):
+    """Until `condition()` holds, for at most `timeout` s: before a check that
+    something reached the clone. It arrives in a few ms, but an emulated guest
+    on a loaded host can stand still for hundreds (GuestStalls), so a fixed
+    wait would fail there; the caller's check decides either way."""
+    end = time.monotonic() + timeout
+    while not condition() and time.monotonic() < end:
+        time.sleep(0.01)
+
+
 def filter_daemon(*args, buttons=("BTN_STYLUS", "BTN_STYLUS2")):
     """A pen, stylusd in filter mode, the clone's node, a reader on it."""
     pen = VirtualPen(buttons=buttons)

@@ -18,7 +18,7 @@ from libevdev import InputEvent as E, EV_ABS as A, EV_KEY as K
 
 import harness
 from filter_tests import INTERVAL_S
-from harness import RECORDINGS, SYN, CloneReader, GuestStalls, Stylusd, VirtualPen, destroy_uinput, make_pad, start
+from harness import RECORDINGS, SYN, CloneReader, GuestStalls, Stylusd, VirtualPen, destroy_uinput, make_pad, settle_until, start
 from stylustest import Failure, check
 
 EV_SYN, EV_KEY, EV_ABS, EV_MSC = 0, 1, 3, 4
@@ -66,16 +66,6 @@ def settle(seconds=0.15):
     """Time for the daemon to write and the reader thread to read: before a check
     that something did not reach the clone."""
     time.sleep(seconds)
-
-
-def settle_until(condition, timeout=3.0):
-    """Until `condition()` holds, for at most `timeout` s: before a check that
-    something reached the clone. It arrives in a few ms, but an emulated guest
-    on a loaded host can stand still for hundreds (harness.GuestStalls), so a
-    fixed wait would fail there; the caller's check decides either way."""
-    end = time.monotonic() + timeout
-    while not condition() and time.monotonic() < end:
-        time.sleep(0.01)
 
 
 # ------------------------------------------------------------ the clone itself

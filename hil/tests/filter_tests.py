@@ -8,7 +8,7 @@ import time
 
 from libevdev import InputEvent as E, EV_ABS, EV_KEY
 
-from harness import GuestStalls, filter_daemon, hover
+from harness import GuestStalls, filter_daemon, hover, settle_until
 from stylustest import check
 
 INTERVAL_S = 0.5
@@ -44,6 +44,7 @@ def test_filter_single_click_arrives_late_by_at_most_the_interval():
         t0 = time.monotonic()
         pen.click("BTN_STYLUS", hold=0.25)
         hover(pen, 0.9)
+        settle_until(lambda: len(reader.keys("BTN_STYLUS")) >= 2)
         keys = reader.keys("BTN_STYLUS")
         check([v for _, v in keys] == [1, 0], f"clone got {keys}")
         late = keys[0][0] - t0
@@ -77,6 +78,7 @@ def test_filter_hold_arrives_as_a_hold_and_a_button_drag_works():
         t1 = time.monotonic()
         pen.release("BTN_STYLUS")
         hover(pen, 0.2)
+        settle_until(lambda: len(reader.keys("BTN_STYLUS")) >= 2)
         keys = reader.keys("BTN_STYLUS")
         check([v for _, v in keys] == [1, 0], f"hold: clone got {keys}")
         stood = stalls.allowed(t0, keys[0][0], INTERVAL_S)
@@ -94,9 +96,13 @@ def test_filter_hold_arrives_as_a_hold_and_a_button_drag_works():
         pen.frame(E(EV_ABS.ABS_PRESSURE, 0), E(EV_KEY.BTN_TOUCH, 0))
         pen.release("BTN_STYLUS")
         hover(pen, 0.2)
-        with reader.lock:
-            seq = [(c, v) for (_, ty, c, v) in reader.events
-                   if ty == 1 and c in (EV_KEY.BTN_STYLUS.value, EV_KEY.BTN_TOUCH.value)][2:]
+
+        def drag():
+            with reader.lock:
+                return [(c, v) for (_, ty, c, v) in reader.events
+                        if ty == 1 and c in (EV_KEY.BTN_STYLUS.value, EV_KEY.BTN_TOUCH.value)][2:]
+        settle_until(lambda: len(drag()) >= 4)   # press, touch, lift, release
+        seq = drag()
         check(seq[:2] == [(EV_KEY.BTN_STYLUS.value, 1), (EV_KEY.BTN_TOUCH.value, 1)], f"drag order {seq}")
     finally:
         if stalls:

@@ -47,12 +47,13 @@ def test_output_observe_frees_the_node_at_once_and_filter_grabs_it_again():
         check(ctl.returncode == 0 and "output     observe (requested observe)" in ctl.stdout, f"{ctl.returncode} {ctl.stdout} {ctl.stderr}")
         check(grab_succeeds(pen.node), "the real node is still grabbed after `output observe` answered")
         gone = None
-        while time.monotonic() < answered + 1:
+        # Gone in tens of ms (the figure below); 3 s, as an emulated guest on a loaded host can stand still for hundreds.
+        while time.monotonic() < answered + 3:
             if not os.path.exists(first):
                 gone = time.monotonic()
                 break
             time.sleep(0.002)
-        check(gone is not None, f"the clone {first} is still there 1 s after `output observe`")
+        check(gone is not None, f"the clone {first} is still there 3 s after `output observe`")
         print(f"    output observe: answered in {(answered - asked) * 1000:.0f} ms (stylusctl included), "
               f"the node grabbable at once, the clone gone {(gone - answered) * 1000:.1f} ms after the answer")
         event = d.wait(lambda e: e["event"] == "output" and e["mode"] == "observe", what="the output event")
