@@ -167,8 +167,7 @@ public enum Action: Hashable, Sendable {
         }
     }
 
-    /// One line per form: its example, then what it does. For `--help`.
-    /// One line per form, wrapped to 78 columns with the summary's column kept:
+    /// One line per form, its example then what it does, for `--help`; wrapped to 78 columns with the summary's column kept:
     /// the help's own wrapping would start a long summary's second line at column 0.
     public static var helpTable: String {
         let width = Form.allCases.map(\.example.count).max()! + 2

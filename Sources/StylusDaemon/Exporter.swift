@@ -131,7 +131,7 @@ public final class Exporter {
         if fd < 0, errno != EEXIST {
             let reason = switch errno {
             case EROFS: "is on a read-only file system"
-            // The folder is there (stat said so): a file system that makes no new files, as /proc and /sys.
+            // The folder was there a moment ago (stat said so): a file system that makes no new files, as /proc.
             case ENOENT: "takes no new files (a kernel file system such as /proc)"
             default: "cannot be written (\(String(cString: strerror(errno))))"
             }

@@ -13,7 +13,7 @@ import Glibc
 struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: CommandName.subscribe.summary,
-        discussion: "Topics: \(Topic.allCases.map { $0 == .pen ? "pen (per-sample pen data)" : $0 == .button ? "button (every press and release)" : $0.rawValue }.joined(separator: ", ")). Default: every topic but \(Topic.allCases.filter { !Topic.defaults.contains($0) }.map(\.rawValue).joined(separator: " and ")). Each line starts with the event's time of day; while stylusd replays a recording, with the recording's own clock in seconds.")
+        discussion: "Topics: \(Topic.allCases.map { $0 == .pen ? "pen (per-sample pen data)" : $0 == .button ? "button (every press and release)" : $0.rawValue }.joined(separator: ", ")). Default: every topic but \(Topic.allCases.filter { !Topic.defaults.contains($0) }.map(\.rawValue).joined(separator: " and ")).")
     @Argument(help: "Topics to follow.", completion: .list(Topic.allCases.map(\.rawValue))) var topics: [String] = []
     @OptionGroup var socket: SocketOption
     @Flag(help: "One JSON object per line, exactly as the daemon sends them.") var json = false
@@ -50,15 +50,9 @@ struct Watch: ParsableCommand {
     /// event, its name, then its fields. `time_us` is CLOCK_MONOTONIC (what the kernel
     /// stamps input with); `wallClockOffset` (µs, realtime − monotonic, read now) turns
     /// it into the time of day. `--json` keeps `time_us` as the daemon sent it.
-    /// A time later than this machine's monotonic clock (`monotonicNow`, µs) is a
-    /// replayed recording's own clock, not a time of day: it is printed in seconds,
-    /// as `stylusd replay` prints it.
-    static func describe(_ event: EventLine, wallClockOffset: Int64 = wallClockOffsetNow(),
-                         monotonicNow: Int64 = monotonicMicrosNow()) -> String {
+    static func describe(_ event: EventLine, wallClockOffset: Int64 = wallClockOffsetNow()) -> String {
         var parts: [String] = []
-        if let micros = event.time, micros > monotonicNow + 60_000_000 {
-            parts.append("\(micros / 1_000_000).\(String(1000 + (micros % 1_000_000) / 1000).dropFirst())")
-        } else if let micros = event.time {
+        if let micros = event.time {
             var seconds = time_t((micros + wallClockOffset) / 1_000_000)
             let ms = ((micros + wallClockOffset) % 1_000_000) / 1000
             var local = tm()
@@ -73,13 +67,6 @@ struct Watch: ParsableCommand {
         }
         return parts.joined(separator: " ")
     }
-}
-
-/// CLOCK_MONOTONIC now, in microseconds.
-func monotonicMicrosNow() -> Int64 {
-    var mono = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &mono)
-    return Int64(mono.tv_sec) * 1_000_000 + Int64(mono.tv_nsec) / 1000
 }
 
 /// Microseconds from CLOCK_MONOTONIC to CLOCK_REALTIME, now.
