@@ -129,8 +129,6 @@ public struct ConfiguredStyle: Equatable, Hashable, Sendable, Codable {
         self.width = width
     }
 
-    public var isEmpty: Bool { tool == nil && color == nil && width == nil }
-
     public func applied(to style: StrokeStyle) -> StrokeStyle {
         StrokeStyle(tool: tool ?? style.tool, color: color ?? style.color, width: width ?? style.width)
     }

@@ -33,7 +33,7 @@ func describeStatus(_ r: StatusResult, only part: StatusPart = .all) -> String {
     let c = r.canvas
     let canvasLine = "canvas     \(c.state) (\(counted(c.strokeCount, "stroke")), \(counted(c.pointCount, "point"))\(c.full ? ", full" : ""))"
     let precisionLine = "precision  \(r.precision.enabled ? "enabled" : "disabled"), \(r.precision.active ? "active" : "inactive")"
-    let toolLine = r.tool.map { "tool       \($0.tool), \($0.color), width \(describeWidth($0.width))\($0.palette == true ? ", palette shown" : "")" } ?? "tool       unknown (a daemon older than styles: red pen)"
+    let toolLine = r.tool.map { "tool       \($0.tool), \($0.color), width \(StyleRequest.describe($0.width))\($0.palette == true ? ", palette shown" : "")" } ?? "tool       unknown (a daemon older than styles: red pen)"
     switch part {
     case .canvas: return (lines + [canvasLine]).joined(separator: "\n")
     case .precision: return (lines + [precisionLine]).joined(separator: "\n")
@@ -81,5 +81,3 @@ func describeOutput(_ o: StatusResult.OutputInfo) -> String {
     return line
 }
 
-/// 8, 2.5: a width as config.toml and the `tool` command write it.
-func describeWidth(_ width: Double) -> String { width == width.rounded() ? String(Int(width)) : String(width) }

@@ -29,7 +29,7 @@ struct ToolCommand: ParsableCommand {
             throw ValidationError("--color takes #RRGGBB (six hex digits, e.g. '#3465a4'), not \"\(color)\"")
         }
         if let width, !StrokeStyle.widthRange.contains(width) {
-            throw ValidationError("--width takes \(Int(StrokeStyle.widthRange.lowerBound)) to \(Int(StrokeStyle.widthRange.upperBound)) (pixels of a drawing 1600 wide), not \(describeWidth(width))")
+            throw ValidationError("--width takes \(Int(StrokeStyle.widthRange.lowerBound)) to \(Int(StrokeStyle.widthRange.upperBound)) (pixels of a drawing 1600 wide), not \(StyleRequest.describe(width))")
         }
     }
 

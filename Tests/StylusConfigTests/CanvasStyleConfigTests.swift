@@ -26,7 +26,7 @@ struct CanvasStyleConfigTests {
         #expect(Engine(config: c).canvas.style == StrokeStyle(tool: .highlighter, color: StrokeColor(hex: "#edd400")!, width: 12.5),
                 "a daemon without a saved drawing starts with it")
         #expect(try ConfigFileTests.load("[canvas]\ncolor = \"#3465a4\"\n").style == ConfiguredStyle(color: StrokeColor(hex: "#3465a4")!))
-        #expect(try ConfigFileTests.load("").style.isEmpty)
+        #expect(try ConfigFileTests.load("").style == ConfiguredStyle())
     }
 
     @Test func theExportFolderIsReadAndCrossesToTheDaemon() throws {

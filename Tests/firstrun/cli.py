@@ -322,6 +322,9 @@ def test_tool_sets_and_says_the_style_and_a_bad_width_names_the_range(root):
         check(r.returncode == 64 and "1 to 64" in r.stderr and "not 0" in r.stderr, f"{r.returncode} {r.stderr!r}")
         r = run("stylusctl", "tool", "--width", "-3", env=d.env)
         check(r.returncode == 64 and "1 to 64" in r.stderr and "not -3" in r.stderr, f"a negative width: {r.returncode} {r.stderr!r}")
+        for huge, said in (("inf", "not inf"), ("1e300", "not 1e+300")):
+            r = run("stylusctl", "tool", "--width", huge, env=d.env)
+            check(r.returncode == 64 and "1 to 64" in r.stderr and said in r.stderr, f"width {huge}: {r.returncode} {r.stderr!r}")
         r = run("stylusctl", "export", "a.png", "--width", "-3", "--height", "10", env=d.env)
         check(r.returncode == 64 and "--width takes 1 to 4096" in r.stderr and "not -3" in r.stderr,
               f"a negative export width: {r.returncode} {r.stderr!r}")
