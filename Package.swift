@@ -52,7 +52,12 @@ let package = Package(
         .target(name: "StylusClient", dependencies: ["StylusProtocol", "StylusSystem"]),
         // What the canvas overlay draws and when, without GTK or sockets: stroke
         // geometry, the live and finished layers, the monitors a canvas covers.
-        .target(name: "CanvasModel", dependencies: ["StylusCore"]),
+        .target(
+            name: "CanvasModel",
+            dependencies: ["StylusCore"],
+            // The canvas spec is data for every renderer (docs/OVERLAY.md, "The canvas spec"), read by the tests.
+            exclude: ["canvas-spec.json"]
+        ),
         .testTarget(name: "CanvasModelTests", dependencies: ["CanvasModel"]),
         // Everything that touches the kernel's input stack or input files.
         .target(

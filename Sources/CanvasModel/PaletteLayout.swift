@@ -47,8 +47,12 @@ public struct PaletteButton: Equatable, Sendable {
 public enum PaletteLayout {
     /// A button's side: a share of the monitor's shorter side, within a range
     /// a pen tip can hit and that leaves the drawing room.
-    static let shareOfShorterSide = 0.045
-    static let sideRange = 24.0...64.0
+    public static let shareOfShorterSide = 0.045
+    public static let sideRange = 24.0...64.0
+    /// The margin around the row and between its groups, as a share of a button's side.
+    public static let marginShare = 0.5
+    /// How far the strip behind the buttons reaches past them, as a share of a side.
+    public static let backgroundPadShare = 1.0 / 6
 
     /// Every button, on a monitor of `width` × `height` window pixels.
     public static func buttons(colors: [StrokeColor], width: Double, height: Double) -> [PaletteButton] {
@@ -56,9 +60,9 @@ public enum PaletteLayout {
         let count = Double(kinds.reduce(0) { $0 + $1.count })
         guard count > 0, width > 0, height > 0 else { return [] }
         var side = min(max(min(width, height) * shareOfShorterSide, sideRange.lowerBound), sideRange.upperBound)
-        // A margin of half a button around the row and between its groups: 3 margins + 2 gaps in all.
-        side = min(side, width / (count + 2.5))
-        let margin = side / 2
+        // The margin around the row and between its groups: 3 margins + 2 gaps in all.
+        side = min(side, width / (count + 5 * marginShare))
+        let margin = side * marginShare
         var x = margin
         let y = height - margin - side
         var buttons: [PaletteButton] = []
@@ -76,7 +80,7 @@ public enum PaletteLayout {
     public static func background(of buttons: [PaletteButton]) -> PixelRect? {
         guard let first = buttons.first else { return nil }
         let area = buttons.dropFirst().reduce(first.rect) { $0.union($1.rect) }
-        let pad = first.rect.width / 6
+        let pad = first.rect.width * backgroundPadShare
         return PixelRect(x: area.x - pad, y: area.y - pad, width: area.width + 2 * pad, height: area.height + 2 * pad)
     }
 
