@@ -13,7 +13,8 @@ enum CanvasSpecFile {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Sources/CanvasModel/canvas-spec.json")
 
-    static let root: [String: Any] = {
+    // Read once, never written.
+    nonisolated(unsafe) static let root: [String: Any] = {
         guard let data = try? Data(contentsOf: url),
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { fatalError("\(url.path): missing or not a JSON object") }
