@@ -406,7 +406,7 @@ bench-overlay: release release-bench overlay
 # PREFIX=/usr` installs, stylus-canvas built with the Swift runtime inside
 # like the other two, Depends from dpkg-shlibdeps, no lintian error
 # (docs/DEBIAN.md). Without root, missing tools are named, not installed.
-DEB_VERSION := $(shell sed -n 's/.*static let current = "\(.*\)"/\1/p' Sources/StylusProtocol/Protocol.swift)
+DEB_VERSION := $(shell sed -n 's/.*static let current = "\(.*\)"/\1/p' Sources/StylusProtocol/StylusVersion.swift)
 DEB_ARCH    := $(shell dpkg --print-architecture)
 DEB_FILE    := .build-deb/stylusd_$(DEB_VERSION)_$(DEB_ARCH).deb
 .PHONY: deb test-deb

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+import StylusCore
+
+extension ClientCommand {
+    /// Decodes a command from its name and the request's fields.
+    public init(name: CommandName, fields: [String: JSONValue]) throws(ProtocolError) {
+        func topics() throws(ProtocolError) -> [Topic] {
+            guard let value = fields["topics"] else { return Topic.defaults }
+            guard case .array(let items) = value else {
+                throw ProtocolError(code: .badRequest, message: "\"topics\" must be an array of strings")
+            }
+            var result: [Topic] = []
+            for item in items {
+                guard case .string(let name) = item, let topic = Topic(rawValue: name) else {
+                    throw ProtocolError(code: .badRequest, message: "unknown topic \(item); topics are \(Topic.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                result.append(topic)
+            }
+            return result
+        }
+        switch name {
+        case .status: self = .status
+        case .toggle: self = .toggle
+        case .open: self = .open
+        case .minimize: self = .minimize
+        case .ack: self = .ack
+        case .strokes: self = .strokes
+        case .clear: self = .clear
+        case .undo: self = .undo
+        case .redo: self = .redo
+        case .tool:
+            var tool: DrawingTool?, color: StrokeColor?, width: Double?
+            if let value = fields["tool"] {
+                guard case .string(let name) = value, let t = DrawingTool(rawValue: name) else {
+                    throw ProtocolError(code: .badRequest, message: "unknown tool \(Self.quoted(value)); tools are \(DrawingTool.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                tool = t
+            }
+            if let value = fields["color"] {
+                guard case .string(let text) = value, let c = StrokeColor(hex: text) else {
+                    throw ProtocolError(code: .badRequest, message: "\"color\" must be #RRGGBB (six hex digits, e.g. \"#3465a4\"), not \(Self.quoted(value))")
+                }
+                color = c
+            }
+            if let value = fields["width"] {
+                guard case .number(let n) = value, StrokeStyle.widthRange.contains(n) else {
+                    throw ProtocolError(code: .badRequest, message: "\"width\" must be a number from \(Int(StrokeStyle.widthRange.lowerBound)) to \(Int(StrokeStyle.widthRange.upperBound)) (pixels of a drawing 1600 wide), not \(Self.quoted(value))")
+                }
+                width = n
+            }
+            self = .tool(tool: tool, color: color, width: width)
+        case .export:
+            guard case .string(let path)? = fields["path"] else {
+                throw ProtocolError(code: .badRequest, message: "export needs \"path\": an absolute file name ending in .png or .svg")
+            }
+            guard path.hasPrefix("/"), !path.utf8.contains(0), path.utf8.count < 4096 else {
+                throw ProtocolError(code: .badRequest, message: "export's \"path\" must be absolute (the daemon's folder is not the client's), not \"\(path)\"")
+            }
+            guard ExportFormat(path: path) != nil else {
+                throw ProtocolError(code: .badRequest, message: "cannot tell the format of \"\(path)\": export writes a file ending in .png or .svg")
+            }
+            func side(_ key: String) throws(ProtocolError) -> Int? {
+                guard let value = fields[key] else { return nil }
+                guard case .number(let n) = value, n == n.rounded(), ExportFormat.sideRange.contains(Int(exactly: n) ?? 0) else {
+                    throw ProtocolError(code: .badRequest, message: "\"\(key)\" must be a whole number of pixels from \(ExportFormat.sideRange.lowerBound) to \(ExportFormat.sideRange.upperBound), not \(Self.quoted(value))")
+                }
+                return Int(n)
+            }
+            let width = try side("width"), height = try side("height")
+            guard (width == nil) == (height == nil) else {
+                throw ProtocolError(code: .badRequest, message: "export takes \"width\" and \"height\" together, or neither (the size of the area the tablet maps to)")
+            }
+            self = .export(path: path, width: width, height: height)
+        case .submit: self = .submit
+        case .discard: self = .discard
+        case .palette:
+            guard case .string(let action)? = fields["action"], let request = PaletteRequest(rawValue: action) else {
+                throw ProtocolError(code: .badRequest, message: "palette needs \"action\": \"show\", \"hide\" or \"toggle\"\(fields["action"].map { ", not \(Self.quoted($0))" } ?? "")")
+            }
+            self = .palette(request)
+        case .paletteRegions:
+            self = .paletteRegions(try Self.paletteRegions(fields["regions"]))
+        case .devices: self = .devices
+        case .reload: self = .reload
+        case .precision:
+            guard case .string(let action)? = fields["action"], let request = PrecisionRequest(rawValue: action) else {
+                throw ProtocolError(code: .badRequest, message: "precision needs \"action\": \"enable\", \"disable\" or \"toggle\"")
+            }
+            self = .precision(request)
+        case .subscribe: self = .subscribe(try topics())
+        case .unsubscribe: self = .unsubscribe(try topics())
+        case .output:
+            guard case .string(let mode)? = fields["mode"], let choice = OutputChoice(rawValue: mode) else {
+                throw ProtocolError(code: .badRequest, message: "output needs \"mode\": \"observe\", \"filter\" or \"auto\"")
+            }
+            self = .output(choice)
+        case .overlay:
+            guard case .string(let backend)? = fields["backend"], OverlayReport.isBackendName(backend) else {
+                throw ProtocolError(code: .badRequest, message: "overlay needs \"backend\": a name of 1-\(OverlayReport.maxBackendLength) lowercase letters, digits and hyphens (e.g. \"layer-shell\")")
+            }
+            guard case .number(let n)? = fields["outputs"], n == n.rounded(), (0...Double(OverlayReport.maxOutputs)).contains(n) else {
+                throw ProtocolError(code: .badRequest, message: "overlay needs \"outputs\": a whole number from 0 to \(OverlayReport.maxOutputs)")
+            }
+            var area: [Int] = []
+            for key in ["width", "height"] {
+                guard let value = fields[key] else { continue }
+                guard case .number(let side) = value, side == side.rounded(), let whole = Int(exactly: side), OverlayReport.sideRange.contains(whole) else {
+                    throw ProtocolError(code: .badRequest, message: "overlay's \"\(key)\" (the area the tablet maps to) must be a whole number of pixels from 1 to \(OverlayReport.sideRange.upperBound), not \(Self.quoted(value))")
+                }
+                area.append(whole)
+            }
+            guard area.count != 1 else {
+                throw ProtocolError(code: .badRequest, message: "overlay takes \"width\" and \"height\" together, or neither")
+            }
+            self = .overlay(OverlayReport(backend: backend, outputs: Int(n), width: area.first, height: area.last))
+        }
+    }
+
+    /// `palette-regions`'s `regions`, each checked; an error names the first
+    /// bad region by its index and field, with the value it had.
+    static func paletteRegions(_ value: JSONValue?) throws(ProtocolError) -> [PaletteRegion] {
+        func bad(_ message: String) -> ProtocolError { ProtocolError(code: .badRequest, message: message) }
+        guard case .array(let items)? = value else {
+            throw bad("palette-regions needs \"regions\": an array of up to \(PaletteRegion.maxCount) objects with x, y, width, height (the tablet's normalised coordinates, 0-1) and select (tool:NAME, color:#RRGGBB, width:+ or width:-); [] for no palette\(value.map { ", not \(quoted($0))" } ?? "")")
+        }
+        guard items.count <= PaletteRegion.maxCount else {
+            throw bad("\"regions\" holds \(items.count) regions; at most \(PaletteRegion.maxCount)")
+        }
+        let fieldNames = ["x", "y", "width", "height", "select"]
+        var regions: [PaletteRegion] = []
+        for (i, item) in items.enumerated() {
+            guard case .object(let region) = item else { throw bad("regions[\(i)] must be an object, not \(quoted(item))") }
+            if let unknown = region.keys.sorted().first(where: { !fieldNames.contains($0) }) {
+                throw bad("regions[\(i)] has an unknown field \"\(unknown)\"; its fields are \(fieldNames.joined(separator: ", "))")
+            }
+            var numbers: [Double] = []
+            for name in fieldNames.dropLast() {
+                let isSize = name == "width" || name == "height"
+                guard case .number(let n)? = region[name], n.isFinite, isSize ? (n > 0 && n <= 1) : (0...1).contains(n) else {
+                    let range = isSize ? "above 0 and at most 1" : "from 0 to 1"
+                    throw bad("regions[\(i)].\(name) must be a number \(range) (the tablet's normalised coordinates), \(region[name].map { "not \(quoted($0))" } ?? "and is missing")")
+                }
+                numbers.append(n)
+            }
+            let (x, y, width, height) = (numbers[0], numbers[1], numbers[2], numbers[3])
+            // A little slack: the canvas converts from pixels, and a right edge may round past 1.
+            if x + width > 1.000001 { throw bad("regions[\(i)] reaches past the tablet's right edge: x \(quoted(.number(x))) + width \(quoted(.number(width))) is more than 1") }
+            if y + height > 1.000001 { throw bad("regions[\(i)] reaches past the tablet's bottom edge: y \(quoted(.number(y))) + height \(quoted(.number(height))) is more than 1") }
+            guard case .string(let text)? = region["select"] else {
+                throw bad("regions[\(i)].select must be a string: tool:NAME, color:#RRGGBB, width:+ or width:-, \(region["select"].map { "not \(quoted($0))" } ?? "and is missing")")
+            }
+            switch PaletteRegion.selection(text) {
+            case .success(let selection): regions.append(PaletteRegion(x: x, y: y, width: width, height: height, selection: selection))
+            case .failure(let error): throw bad("regions[\(i)].select: \(error.message)")
+            }
+        }
+        return regions
+    }
+
+    /// A request's value as its JSON reads, for an error that names it: "brush" with its quotes, 0, 10000, 2.5.
+    static func quoted(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let s): "\"\(s)\""
+        case .number(let n): n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)
+        case .bool(let b): b ? "true" : "false"
+        case .null: "null"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+public import StylusCore
+
+public enum ClientCommand: Equatable, Sendable {
+    case status, toggle, open, minimize, ack, strokes, clear, undo, redo, devices, reload, submit, discard
+    /// The drawing into `path` (PNG or SVG, by its extension), at the given size or the default one.
+    case export(path: String, width: Int?, height: Int?)
+    /// No change: the current style; else the style with these parts changed.
+    case tool(tool: DrawingTool?, color: StrokeColor?, width: Double?)
+    case palette(PaletteRequest)
+    case paletteRegions([PaletteRegion])
+    case precision(PrecisionRequest)
+    case subscribe([Topic])
+    case unsubscribe([Topic])
+    case output(OutputChoice)
+    case overlay(OverlayReport)
+
+    public var name: CommandName {
+        switch self {
+        case .status: .status
+        case .toggle: .toggle
+        case .open: .open
+        case .minimize: .minimize
+        case .ack: .ack
+        case .strokes: .strokes
+        case .clear: .clear
+        case .undo: .undo
+        case .redo: .redo
+        case .tool: .tool
+        case .export: .export
+        case .submit: .submit
+        case .discard: .discard
+        case .palette: .palette
+        case .paletteRegions: .paletteRegions
+        case .devices: .devices
+        case .reload: .reload
+        case .precision: .precision
+        case .subscribe: .subscribe
+        case .unsubscribe: .unsubscribe
+        case .output: .output
+        case .overlay: .overlay
+        }
+    }
+
+    /// The fields a request carries besides `id` and `cmd`.
+    public var fields: [String: JSONValue] {
+        switch self {
+        case .precision(let request): ["action": .string(request.rawValue)]
+        case .palette(let request): ["action": .string(request.rawValue)]
+        case .paletteRegions(let regions):
+            ["regions": .array(regions.map { r in
+                .object(["x": .number(r.x), "y": .number(r.y), "width": .number(r.width), "height": .number(r.height),
+                         "select": .string(r.selectionText)])
+            })]
+        case .subscribe(let topics), .unsubscribe(let topics): ["topics": .array(topics.map { .string($0.rawValue) })]
+        case .output(let mode): ["mode": .string(mode.rawValue)]
+        case .overlay(let report):
+            ["backend": .string(report.backend), "outputs": .number(Double(report.outputs))].merging(
+                [("width", report.width), ("height", report.height)].compactMap { k, v in v.map { (k, JSONValue.number(Double($0))) } }) { a, _ in a }
+        case .export(let path, let width, let height):
+            ["path": .string(path)].merging([("width", width), ("height", height)].compactMap { k, v in v.map { (k, JSONValue.number(Double($0))) } }) { a, _ in a }
+        case .tool(let tool, let color, let width):
+            [:].merging([("tool", tool.map { JSONValue.string($0.rawValue) }), ("color", color.map { .string($0.hex) }),
+                         ("width", width.map { .number($0) })].compactMap { k, v in v.map { (k, $0) } }) { a, _ in a }
+        default: [:]
+        }
+    }
+}

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT
+import FoundationEssentials
+
+/// One line from the daemon, as a client reads it: an event or a response.
+public enum ServerLine: Sendable {
+    case event(EventLine)
+    case response(ResponseLine)
+
+    /// Decodes one line (with or without its newline).
+    public static func decode(_ raw: [UInt8]) -> ServerLine? {
+        let body = raw.last == 0x0a ? Array(raw.dropLast()) : raw
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(body)), case .object(let object) = value else {
+            return nil
+        }
+        if case .string(let name)? = object["event"] {
+            return .event(EventLine(name: name, fields: object, raw: body + [0x0a]))
+        }
+        return .response(ResponseLine(id: object["id"] ?? .null, ok: object["ok"] == .bool(true), raw: body))
+    }
+}

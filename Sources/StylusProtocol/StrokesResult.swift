@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+public import StylusCore
+
+/// `strokes`: every stroke, each point as [x, y, pressure, tilt_x, tilt_y, time_us].
+public struct StrokesResult: Codable, Equatable, Sendable {
+    public struct Point: Codable, Equatable, Sendable {
+        public var point: StrokePoint
+        public init(_ point: StrokePoint) { self.point = point }
+
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.unkeyedContainer()
+            try c.encode(point.x)
+            try c.encode(point.y)
+            try c.encode(point.pressure)
+            try c.encode(point.tiltX)
+            try c.encode(point.tiltY)
+            try c.encode(point.time)
+        }
+
+        public init(from decoder: Decoder) throws {
+            var c = try decoder.unkeyedContainer()
+            let x = try c.decode(Float.self), y = try c.decode(Float.self), pressure = try c.decode(Float.self)
+            let tiltX = try c.decode(Float.self), tiltY = try c.decode(Float.self)
+            point = StrokePoint(x: x, y: y, pressure: pressure, tiltX: tiltX, tiltY: tiltY, time: try c.decode(Microseconds.self))
+        }
+    }
+    public struct StrokeResult: Codable, Equatable, Sendable {
+        public var device: UInt32
+        /// The drawing tool: `pen`, `highlighter`, `eraser`, `line`, … (a daemon before
+        /// styles sent the pen's own tool here: `pen`, `eraser`, `brush`, …).
+        public var tool: String
+        /// `#RRGGBB`; absent from a daemon before styles (its strokes are red).
+        public var color: String?
+        /// In pixels of a drawing 1600 wide; absent from a daemon before styles (8).
+        public var width: Double?
+        public var points: [Point]
+        public init(device: UInt32, tool: String, color: String? = nil, width: Double? = nil, points: [Point]) {
+            self.device = device
+            self.tool = tool
+            self.color = color
+            self.width = width
+            self.points = points
+        }
+
+        /// The stroke's style; a daemon's before styles as it drew them.
+        public var style: StrokeStyle {
+            StrokeStyle(tool: DrawingTool(name: tool), color: color.flatMap(StrokeColor.init(hex:)) ?? .red,
+                        width: width ?? StrokeStyle.defaultWidth)
+        }
+    }
+    /// The canvas state.
+    public var canvas: String
+    public var strokes: [StrokeResult]
+
+    public init(canvas: String, strokes: [StrokeResult]) {
+        self.canvas = canvas
+        self.strokes = strokes
+    }
+
+    public init(canvas: Canvas) {
+        self.canvas = canvas.state.rawValue
+        strokes = canvas.strokes.map {
+            StrokeResult(device: $0.device.rawValue, tool: $0.style.tool.rawValue, color: $0.style.color.hex, width: $0.style.width,
+                         points: $0.points.map(Point.init))
+        }
+    }
+}
