@@ -7,7 +7,6 @@ import argparse
 import os
 import platform
 import selectors
-import signal
 import socket
 import statistics
 import subprocess
@@ -19,6 +18,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RECORDING = os.path.join(ROOT, "Tests", "Fixtures", "recordings", "Wacom_Cintiq_22HDT_Pen.events")
 REPORT = []
 sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
+import daemon  # noqa: E402  (the launcher the tests share)
+from measures import rss_kib  # noqa: E402
 from stylusclient import Client  # noqa: E402  (the socket client the tests share)
 
 
@@ -31,29 +32,14 @@ def verdict(ok):
     return "MET" if ok else "MISSED"
 
 
-def percentile(values, p):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+class Daemon(daemon.Daemon):
+    """stylusd in a fresh folder (its runtime directory), ready once it tells a NOTIFY_SOCKET
+    READY=1, as systemd would hear it: `ready_after` is how long that took. Its log is discarded."""
 
-
-class Daemon:
     def __init__(self, binary, *args, env=None):
-        self.root = tempfile.mkdtemp(prefix="stylusd-bench-")
-        os.chmod(self.root, 0o700)
-        self.env = dict(os.environ, XDG_RUNTIME_DIR=self.root, XDG_STATE_HOME=os.path.join(self.root, "state"),
-                        XDG_CONFIG_HOME=os.path.join(self.root, "config"), **(env or {}))
-        self.env.pop("STYLUSD_SOCKET", None)
-        self.socket = os.path.join(self.root, "stylusd", "stylusd.sock")
-        notify_path = os.path.join(self.root, "notify")
-        self.notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-        self.notify.bind(notify_path)
-        self.env["NOTIFY_SOCKET"] = notify_path
-        self.started = time.perf_counter()
-        self.proc = subprocess.Popen([binary, *args], env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        self.notify.settimeout(20)
-        while not self.notify.recv(4096).startswith(b"READY=1"):
-            pass
-        self.ready_after = time.perf_counter() - self.started
+        root = tempfile.mkdtemp(prefix="stylusd-bench-")
+        os.chmod(root, 0o700)
+        super().__init__([binary], root, *args, env=env, runtime=root, ready="notify", ready_timeout=20, log=False)
 
     def connect(self, topics=None):
         """A client, subscribed to `topics`. It lasts as long as the caller keeps it."""
@@ -72,20 +58,13 @@ class Daemon:
         return total
 
     def rss_kib(self):
-        with open(f"/proc/{self.proc.pid}/status") as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
+        return rss_kib(self.proc.pid)
 
     def cpu_seconds(self):
         with open(f"/proc/{self.proc.pid}/stat") as f:
             fields = f.read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
-    def stop(self):
-        self.proc.send_signal(signal.SIGTERM)
-        self.proc.wait(timeout=10)
-        self.notify.close()
 
 
 def repeated_recording(path, times):

@@ -26,7 +26,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
-from stylustest import Daemon  # noqa: E402
+from daemon import Daemon  # noqa: E402
 
 POINTS = 200
 TOOLS = ["pen", "highlighter", "pen", "eraser"]

@@ -49,15 +49,13 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "Tests", "overlay"))
-sys.path.insert(0, os.path.join(ROOT, "bench"))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "overlay"))   # the suites measured; overlay_test puts Tests/support there too
 import gnome_shell_test as gst  # noqa: E402
 import layer_shell_bench as lsb  # noqa: E402
 import layer_shell_test as lt  # noqa: E402
 import overlay_bench as ob  # noqa: E402
 import overlay_test as ot  # noqa: E402
-
-percentile, rss_kib = ob.percentile, ob.rss_kib
+from measures import percentile, rss_kib  # noqa: E402
 SHELL = None
 
 # The suite's helper with a frame probe: after each stage paint in which the canvas's
@@ -255,17 +253,9 @@ class ReplayDaemon(gst.Daemon):
     state file the suite's daemon copies (its own `recording` replays without one)."""
     session = None
 
-    def start(self):
-        self.proc = subprocess.Popen([os.path.join(ot.ARGS.bin, "stylusd"), "--socket", self.socket,
-                                         "--state-file", self.state_file, "--transition-ms", "2000",
-                                         "--replay", self.session, "--speed", "1"],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                        env=dict(os.environ, XDG_RUNTIME_DIR=self.root, XDG_STATE_HOME=self.root,
-                                                 XDG_CONFIG_HOME=self.root))
-        deadline = time.monotonic() + 15
-        while not os.path.exists(self.socket):
-            ot.check(time.monotonic() < deadline and self.proc.poll() is None, "stylusd did not start")
-            time.sleep(0.05)
+    def arguments(self):
+        return ["--socket", self.socket, "--state-file", self.state_file, "--transition-ms", "2000",
+                "--replay", self.session, "--speed", "1"]
 
 
 def trimmed_mib(pid):

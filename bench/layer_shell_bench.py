@@ -24,14 +24,11 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "Tests", "overlay"))
-sys.path.insert(0, os.path.join(ROOT, "bench"))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "overlay"))   # the suite measured; overlay_test puts Tests/support there too
 import layer_shell_test as lt  # noqa: E402
 import overlay_bench as ob  # noqa: E402
 import overlay_test as ot  # noqa: E402
-
-
-percentile, rss_kib = ob.percentile, ob.rss_kib
+from measures import percentile, rss_kib  # noqa: E402
 
 
 def context_switches(pid):

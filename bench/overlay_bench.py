@@ -40,6 +40,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "overlay"))
 import overlay_test as ot  # noqa: E402  (puts Tests/support on sys.path)
+from measures import percentile, rss_kib  # noqa: E402
 from stylusclient import Client  # noqa: E402
 
 
@@ -92,11 +93,6 @@ class X:
         if not self.lib.XGetWindowAttributes(self.dpy, window, ctypes.byref(attributes)):
             return False
         return attributes.map_state == 2   # IsViewable
-
-
-def percentile(values, p):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
 def wait_until(predicate, timeout=3.0):
@@ -233,11 +229,6 @@ def is_ink(rgb):
     """The overlay's pen ink (opaque red, 214 26 28), not the desktop, the hover ring or a blend with either."""
     r, g, b = rgb
     return r > 170 and g < 70 and b < 70
-
-
-def rss_kib(pid):
-    with open(f"/proc/{pid}/status") as f:
-        return int(f.read().split("VmRSS:")[1].split()[0])
 
 
 def monotonic():

@@ -10,8 +10,9 @@ Virtual devices are tagged: named "stylusd-hil ...", with phys "stylusd-hil/N"
 exist inside the guest, so a developer's desktop session never sees them.
 
 STYLUSD, the daemon's path, is set by the program that runs the tests or the
-benchmark (--stylusd). This module puts Tests/support on sys.path: the check,
-the runner and the socket client are the ones the other Python suites use."""
+benchmark (--stylusd). That program puts hil/ and Tests/support on sys.path
+(the guest mounts the whole repository): the check, the runner, the launcher
+and the socket client are the ones the other Python suites use."""
 import errno
 import fcntl
 import os
@@ -26,10 +27,11 @@ import time
 import libevdev
 from libevdev import InputAbsInfo as Abs, InputEvent as E, EV_ABS, EV_KEY, EV_SYN
 
+from daemon import Daemon
+from stylusclient import Client
+from stylustest import Failure, check
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
-from stylusclient import Client  # noqa: E402
-from stylustest import Failure, check  # noqa: E402
 RECORDINGS = os.path.join(REPO, "Tests", "Fixtures", "recordings")
 STYLUSD = None
 SYN = E(EV_SYN.SYN_REPORT, 0)
@@ -37,39 +39,29 @@ EVIOCGRAB = 0x40044590            # _IOW('E', 0x90, int)
 _serial = [0]
 
 
-class Stylusd:
-    """The real daemon, with its own runtime and state directories. Tests
-    see it the way clients do: through its socket, subscribed to every
-    topic; its log lines are collected from stderr."""
+class Stylusd(Daemon):
+    """The real daemon (STYLUSD, behind `prefix`), with its own runtime
+    directory /tmp/hil-daemon-N (owned by `owner` when given), not waited
+    for. Tests see it the way clients do: through its socket, subscribed to
+    every topic; its log lines are collected from stderr."""
 
     _count = [0]
 
     def __init__(self, *args, prefix=(), owner=None):
         Stylusd._count[0] += 1
-        self.root = f"/tmp/hil-daemon-{Stylusd._count[0]}"
-        os.makedirs(self.root, mode=0o700, exist_ok=True)
+        root = f"/tmp/hil-daemon-{Stylusd._count[0]}"
+        os.makedirs(root, mode=0o700, exist_ok=True)
         if owner is not None:
-            os.chown(self.root, owner, owner)
-        env = dict(os.environ, XDG_RUNTIME_DIR=self.root, XDG_STATE_HOME=os.path.join(self.root, "state"),
-                   XDG_CONFIG_HOME=os.path.join(self.root, "config"))
-        self.socket_path = os.path.join(self.root, "stylusd", "stylusd.sock")
+            os.chown(root, owner, owner)
         # These tests read the real node beside the daemon (evemu-record, libinput). The
         # daemon's default, auto, is filter here where /dev/uinput exists, and would grab
         # it: a test that means filter mode says --output itself.
         if not any(a == "--output" or a.startswith("--output=") for a in args):
             args = ("--output", "observe", *args)
-        self.proc = subprocess.Popen([*prefix, STYLUSD, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
-                                     text=True, bufsize=1)
-        self.events, self.log = [], []
-        self._changed = threading.Condition()
+        self.events = []
         self.client = None
-        threading.Thread(target=self._read_log, daemon=True).start()
-
-    def _read_log(self):
-        for line in self.proc.stderr:
-            with self._changed:
-                self.log.append(line.rstrip("\n"))
-                self._changed.notify_all()
+        super().__init__([*prefix, STYLUSD], root, *args, runtime=root, wait=False)
+        self.socket_path = self.socket
 
     def _add_event(self, message):
         with self._changed:
@@ -111,29 +103,12 @@ class Stylusd:
                     raise Failure(f"timed out waiting for {what}; events: {shown}; log: {self.log[-5:]}")
                 self._changed.wait(left)
 
-    def wait_log(self, text, timeout=10):
-        end = time.monotonic() + timeout
-        with self._changed:
-            while not any(text in line for line in self.log):
-                left = end - time.monotonic()
-                if left <= 0:
-                    raise Failure(f"timed out waiting for log line {text!r}; log: {self.log}")
-                self._changed.wait(left)
-
     def of(self, kind, **fields):
         return [e for e in self.events if e.get("event") == kind and all(e.get(k) == v for k, v in fields.items())]
 
-    def alive(self):
-        return self.proc.poll() is None
-
     def stop(self):
-        if self.alive():
-            self.proc.terminate()
-        try:
-            status = self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            raise Failure("stylusd did not stop on SIGTERM within 10 s")
+        # Not waiting for its log to end: a child it started may hold stderr open.
+        status = super().stop(log_wait=0)
         if self.client:
             self.client.close()
         time.sleep(0.1)

@@ -20,6 +20,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
 import stylustest  # noqa: E402
+from daemon import Daemon  # noqa: E402
 from stylustest import check  # noqa: E402
 PEN = os.path.join(ROOT, "Tests", "Fixtures", "recordings", "Wacom_Cintiq_22HDT_Pen.events")
 BIN = None
@@ -62,7 +63,7 @@ def daemon(root, config, *args, env=None):
     os.makedirs(os.path.join(root, "config", "stylusd"), exist_ok=True)
     with open(os.path.join(root, "config", "stylusd", "config.toml"), "w") as f:
         f.write(config)
-    return stylustest.Daemon([os.path.join(BIN, "stylusd")], root, *args, env=env)
+    return Daemon([os.path.join(BIN, "stylusd")], root, *args, env=env)
 
 
 def wait_for(predicate, what, timeout=20):

@@ -19,6 +19,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
 import stylustest  # noqa: E402
+from daemon import Daemon as StylusdDaemon  # noqa: E402
+from measures import rss_kib  # noqa: E402
 from stylustest import Failure, check  # noqa: E402
 RECORDING = os.path.join(ROOT, "Tests", "Fixtures", "recordings", "Wacom_Cintiq_22HDT_Pen.events")
 BIN = None
@@ -28,7 +30,7 @@ BIN = None
 SANITIZED = False
 
 
-class Daemon(stylustest.Daemon):
+class Daemon(StylusdDaemon):
     """stylusd from --bin (or `command`, a wrapper that execs it) in its own directories under `root`."""
 
     def __init__(self, root, *args, command=None, **options):
@@ -1037,14 +1039,6 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def rss_kib(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
-
-
 def raw_connection(path):
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.connect(path)        # blocking: a full backlog waits instead of failing with EAGAIN
@@ -1420,7 +1414,52 @@ sys.stdin.readline()
         check(any("the canvas overlay reports: layer-shell, 2 outputs" in line for line in d.log), f"not logged: {d.log[-3:]}")
 
 
-TESTS = [v for k, v in sorted(globals().items()) if k.startswith("test_")]
+TESTS = [test_a_bad_config_at_start_names_file_line_and_key,
+         test_a_bad_export_names_the_value_and_the_drawing_and_daemon_carry_on,
+         test_a_client_that_stops_reading_never_delays_the_others, test_a_corrupt_state_file_is_moved_aside,
+         test_a_double_press_bound_to_submit_or_discard_ends_the_drawing,
+         test_a_full_or_read_only_state_disk_loses_nothing_already_saved,
+         test_a_half_closed_client_still_gets_its_answer,
+         test_a_newer_state_file_is_left_byte_for_byte_and_the_log_says_so,
+         test_a_pen_tap_on_the_palette_selects_without_drawing_until_the_canvas_that_sent_it_goes,
+         test_a_restart_restores_the_canvas_exactly,
+         test_a_second_daemon_on_the_same_state_file_is_refused_and_the_drawing_is_kept,
+         test_a_second_instance_exits_with_a_clear_message, test_a_stale_socket_from_a_dead_daemon_is_replaced,
+         test_a_version_1_state_file_loads_as_red_pen_and_eraser_strokes,
+         test_an_open_socket_directory_is_made_private_again, test_an_over_long_line_gets_an_error_and_a_disconnect,
+         test_an_overlays_report_is_in_status_while_it_runs_and_stylusctl_says_it,
+         test_another_uid_is_refused_even_with_an_open_socket_mode,
+         test_bad_requests_get_errors_and_the_connection_stays_usable,
+         test_discard_minimizes_clears_and_undo_takes_it_back,
+         test_every_bad_palette_region_is_a_bad_request_naming_it_and_changes_nothing,
+         test_every_bad_style_value_is_a_bad_request_naming_it_and_the_range_and_changes_nothing,
+         test_export_to_a_full_disk_says_so_and_leaves_no_file,
+         test_export_without_a_size_draws_the_running_canvases_area,
+         test_export_writes_an_svg_and_a_png_and_leaves_the_drawing_as_it_was, test_hello_status_and_private_socket,
+         test_hostile_clients_all_at_once_leave_status_fast_and_memory_bounded,
+         test_hundreds_of_connections_beyond_the_descriptor_limit_are_refused_without_spinning,
+         test_kill_9_at_random_moments_never_leaves_an_unreadable_state,
+         test_minimize_says_minimized_on_its_canvas_events,
+         test_output_filter_without_uinput_is_refused_with_the_fix_and_observe_switches_with_an_event,
+         test_output_in_the_config_file_is_read_at_start_and_reload_and_the_command_line_wins,
+         test_palette_shows_and_hides_and_tells_subscribers_and_stylusctl_says_it,
+         test_png_export_without_the_renderer_names_it_and_svg_still_works,
+         test_readiness_reload_and_stop_are_notified,
+         test_reload_applies_a_good_config_and_keeps_the_running_one_on_a_bad_one,
+         test_repeated_reloads_do_not_grow_memory, test_sigterm_stops_cleanly_and_removes_the_socket,
+         test_socket_activation_uses_the_passed_socket_and_checks_its_type,
+         test_strokes_keep_their_style_and_undo_redo_and_an_undone_clear_give_them_back,
+         test_stylusctl_exit_statuses_and_watch_into_a_pipe,
+         test_stylusd_socket_environment_is_honoured_by_daemon_and_client,
+         test_submit_and_discard_are_double_press_actions,
+         test_submit_is_refused_while_the_canvas_opens_as_a_command_and_as_a_double_press,
+         test_submit_writes_a_png_into_pictures_ends_the_drawing_and_undo_brings_it_back,
+         test_symlinks_at_the_socket_path_or_its_directory_are_not_followed,
+         test_the_button_topic_reports_every_press_and_release_with_its_gap,
+         test_the_configured_style_begins_each_start_and_a_reload_that_changes_it, test_the_python_example_client,
+         test_the_style_survives_a_restart, test_toggle_and_ack_reach_subscribers_in_order,
+         test_tool_answers_the_style_and_setting_it_changes_status_and_tells_subscribers,
+         test_undo_removes_the_last_stroke_tells_subscribers_and_persists]
 
 
 def main():

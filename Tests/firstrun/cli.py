@@ -21,6 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
 import stylustest  # noqa: E402
+from daemon import Daemon  # noqa: E402
 from stylustest import check  # noqa: E402
 RECORDING = os.path.join(ROOT, "Tests", "Fixtures", "recordings", "Wacom_Cintiq_22HDT_Pen.events")
 BIN = None
@@ -31,7 +32,7 @@ def run(program, *args, env=None):
 
 
 def daemon(root, *args):
-    return stylustest.Daemon([os.path.join(BIN, "stylusd")], root, *args)
+    return Daemon([os.path.join(BIN, "stylusd")], root, *args)
 
 
 def test_stylusd_help_shows_the_daemons_options(root):
@@ -413,7 +414,20 @@ def test_strokes_svg_draws_the_eraser_as_erasing_in_stroke_order(root):
     check(rows[100][200] == red and rows[70][200] == red, f"the line drawn after the eraser: {rows[100][200]} {rows[70][200]}")
     check(rows[50][200] == white, f"{rows[50][200]}")
 
-TESTS = [v for k, v in list(globals().items()) if k.startswith("test_")]
+TESTS = [test_stylusd_help_shows_the_daemons_options,
+         test_stylusctl_help_lists_every_action_in_a_table_that_fits_80_columns, test_version_on_both,
+         test_a_typo_gets_a_suggestion, test_replay_options_without_replay_are_refused,
+         test_a_start_error_is_one_line_without_usage, test_an_unknown_seat_is_said,
+         test_a_missing_device_node_gives_one_reason, test_watch_says_at_once_what_it_watches,
+         test_a_replay_end_is_logged_and_devices_shows_the_recorded_pen,
+         test_probe_json_is_snake_case_with_plain_slashes, test_config_check_reports_every_problem,
+         test_config_check_accepts_the_example, test_config_check_without_a_file_checks_the_one_stylusd_reads,
+         test_bash_completes_commands_topics_actions_bindings_and_files,
+         test_zsh_completes_commands_topics_actions_bindings_and_files,
+         test_fish_completes_commands_topics_actions_bindings_and_files,
+         test_tool_sets_and_says_the_style_and_a_bad_width_names_the_range,
+         test_palette_shows_and_hides_and_a_typo_gets_a_suggestion,
+         test_strokes_svg_draws_the_eraser_as_erasing_in_stroke_order]
 
 
 def use_binaries(folder):

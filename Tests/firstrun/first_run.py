@@ -28,6 +28,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
 import stylustest  # noqa: E402
+from daemon import Daemon  # noqa: E402
 from stylustest import check  # noqa: E402
 
 
@@ -171,7 +172,7 @@ def test_make_install_into_a_folder(home):
     check(not os.path.exists(os.path.join(usr, "libexec", "stylusd")), "libexec/stylusd is left or was installed; stylusd is its own parser")
     example = os.path.join(usr, "share/doc/stylusd/examples/config.toml")
     recording = os.path.join(ROOT, "Tests", "Fixtures", "recordings", "Wacom_Cintiq_22HDT_Pen.events")
-    with stylustest.Daemon([os.path.join(usr, "bin", "stylusd")], os.path.join(home, "daemon"), "--config", example,
+    with Daemon([os.path.join(usr, "bin", "stylusd")], os.path.join(home, "daemon"), "--config", example,
                            "--replay", recording) as d:
         check(d.connect().request("status")["result"]["config"]["interval_ms"] > 0, "no configuration in status")
     bad = os.path.join(home, "bad.toml")

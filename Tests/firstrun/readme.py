@@ -33,6 +33,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
 import stylustest  # noqa: E402
+from daemon import Daemon  # noqa: E402
 from stylustest import check  # noqa: E402
 
 RECORDING = os.path.join(ROOT, "Tests", "Fixtures", "recordings", "Wacom_Cintiq_22HDT_Pen.events")
@@ -191,7 +192,7 @@ def test_every_shell_command_in_the_readme(root):
         commands = shell_lines(f.read())
     check(len(commands) >= 10, f"only {len(commands)} commands found in README.md's sh blocks")
     counts = {}
-    with stylustest.Daemon([os.path.join(BIN, "stylusd")], root, "--replay", RECORDING, "--loop", "--transition-ms", "0") as d, \
+    with Daemon([os.path.join(BIN, "stylusd")], root, "--replay", RECORDING, "--loop", "--transition-ms", "0") as d, \
             tempfile.TemporaryDirectory(prefix="stylusd-readme-") as cwd:
         for number, command in commands:
             for words in variants(command):

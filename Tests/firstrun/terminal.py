@@ -16,6 +16,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
 import stylustest  # noqa: E402
+from daemon import Daemon  # noqa: E402
 from stylustest import check  # noqa: E402
 RECORDING = os.path.join(ROOT, "Tests", "Fixtures", "recordings", "Wacom_Cintiq_22HDT_Pen.events")
 BIN = None
@@ -62,7 +63,7 @@ class Terminal:
 
 
 def replaying_daemon(root, *args, recording=RECORDING):
-    return stylustest.Daemon([os.path.join(BIN, "stylusd")], root, "--replay", recording, *args)
+    return Daemon([os.path.join(BIN, "stylusd")], root, "--replay", recording, *args)
 
 
 def test_monitor_shows_the_pen_buttons_and_double_presses_and_gives_the_terminal_back(root):
@@ -216,7 +217,7 @@ def test_calibrate_explains_an_overlap_and_writes_nothing(root):
 
 def test_calibrate_without_a_pen_says_what_it_waits_for(root):
     # A daemon with no pen (no /dev/input here, or none readable): calibrate says so, and waits.
-    with stylustest.Daemon([os.path.join(BIN, "stylusd")], root) as d:
+    with Daemon([os.path.join(BIN, "stylusd")], root) as d:
         term = Terminal(root, {"STYLUSD_SOCKET": d.socket, "XDG_CONFIG_HOME": os.path.join(root, "config")})
         try:
             term.type(os.path.join(BIN, "stylusctl") + " calibrate; echo exit=$?", "Enter")
@@ -227,7 +228,10 @@ def test_calibrate_without_a_pen_says_what_it_waits_for(root):
             term.close()
 
 
-TESTS = [v for k, v in list(globals().items()) if k.startswith("test_")]
+TESTS = [test_monitor_shows_the_pen_buttons_and_double_presses_and_gives_the_terminal_back,
+         test_monitor_q_quits_and_no_daemon_is_said_before_the_screen_is_taken,
+         test_calibrate_proposes_the_widest_margin_writes_it_keeping_the_file_and_reloads,
+         test_calibrate_explains_an_overlap_and_writes_nothing, test_calibrate_without_a_pen_says_what_it_waits_for]
 
 
 def use_binaries(folder):

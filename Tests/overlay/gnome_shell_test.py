@@ -30,9 +30,9 @@ import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import overlay_test as ot  # noqa: E402
+import overlay_test as ot  # noqa: E402  (puts Tests/support on sys.path)
 import layer_shell_test as lt  # noqa: E402
+from daemon import Daemon as StylusdDaemon  # noqa: E402
 from stylustest import check, run_tests  # noqa: E402
 
 WIDTH, HEIGHT = 1280, 800
@@ -183,17 +183,14 @@ class Daemon:
             raise
 
     def start(self):
-        self.proc = subprocess.Popen([os.path.join(ot.ARGS.bin, "stylusd"), "--socket", self.socket,
-                                      "--state-file", self.state_file, "--transition-ms", "2000",
-                                      *(["--replay", self.recording or ot.RECORDING, "--speed", "1" if self.recording else ot.SPEED]
-                                        if self.replay else [])],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                     env=dict(os.environ, XDG_RUNTIME_DIR=self.root, XDG_STATE_HOME=self.root,
-                                              XDG_CONFIG_HOME=self.root))
-        deadline = time.monotonic() + 15
-        while not os.path.exists(self.socket):
-            check(time.monotonic() < deadline and self.proc.poll() is None, "stylusd did not start")
-            time.sleep(0.05)
+        """stylusd with its directories all `root`, once its socket exists; `proc` is its process."""
+        self.proc = StylusdDaemon([os.path.join(ot.ARGS.bin, "stylusd")], self.root, *self.arguments(), runtime=self.root,
+                                  state=self.root, config=self.root, log=False, ready="socket").proc
+
+    def arguments(self):
+        return ["--socket", self.socket, "--state-file", self.state_file, "--transition-ms", "2000",
+                *(["--replay", self.recording or ot.RECORDING, "--speed", "1" if self.recording else ot.SPEED]
+                  if self.replay else [])]
 
     def request(self, cmd, **fields):
         c = ot.Client(self.socket)

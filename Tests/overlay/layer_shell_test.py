@@ -31,8 +31,7 @@ import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import overlay_test as ot  # noqa: E402
+import overlay_test as ot  # noqa: E402  (puts Tests/support on sys.path)
 from stylustest import check, run_tests  # noqa: E402
 
 WIDTH, HEIGHT = 1280, 800

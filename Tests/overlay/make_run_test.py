@@ -28,8 +28,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(ROOT, "Tests", "firstrun"))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "firstrun"))   # first_run's Make; overlay_test puts Tests/support there
 import overlay_test as ot  # noqa: E402
 from first_run import Make  # noqa: E402
 from stylusclient import Client  # noqa: E402

@@ -29,6 +29,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
+import canvas_spec  # noqa: E402
+from daemon import Daemon  # noqa: E402
 from stylusclient import Client  # noqa: E402
 from stylustest import Failure, check, private_directory, run_tests  # noqa: E402
 
@@ -387,23 +389,13 @@ class Stack:
         self.wait_overlay("connected", 10)
 
     def start_daemon(self, replay, speed=SPEED):
-        argv = [os.path.join(self.args.bin, "stylusd"), "--socket", self.socket, "--state-file", self.state_file,
-                "--transition-ms", TRANSITION_MS]
+        """stylusd with its directories all `root`; `daemon` is its process, `daemon_log` its log."""
+        argv = ["--socket", self.socket, "--state-file", self.state_file, "--transition-ms", TRANSITION_MS]
         if replay:
             argv += ["--replay", self.recording, "--speed", speed]
-        self.daemon = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                                       env=dict(os.environ, XDG_RUNTIME_DIR=self.root, XDG_STATE_HOME=self.root,
-                                                XDG_CONFIG_HOME=self.root))
-        self.daemon_log = []
-        ready = threading.Event()
-
-        def read(proc=self.daemon, log=self.daemon_log):
-            for line in proc.stderr:
-                log.append(line.rstrip())
-                if line.startswith("stylusd: ready"):
-                    ready.set()
-        threading.Thread(target=read, daemon=True).start()
-        check(ready.wait(15), f"stylusd did not become ready: {self.daemon_log}")
+        stylusd = Daemon([os.path.join(self.args.bin, "stylusd")], self.root, *argv, runtime=self.root, state=self.root,
+                         config=self.root)
+        self.daemon, self.daemon_log = stylusd.proc, stylusd.log
 
     def _read_overlay(self):
         for line in self.overlay.stderr:
@@ -502,14 +494,10 @@ def drawn_state():
     os.makedirs(root, mode=0o700, exist_ok=True)
     socket_path = os.path.join(root, "stylusd.sock")
     state = os.path.join(root, "state.json")
-    daemon = subprocess.Popen([os.path.join(ARGS.bin, "stylusd"), "--socket", socket_path, "--state-file", state,
-                               "--replay", RECORDING, "--speed", "20"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                              env=dict(os.environ, XDG_RUNTIME_DIR=root, XDG_STATE_HOME=root, XDG_CONFIG_HOME=root))
+    daemon = Daemon([os.path.join(ARGS.bin, "stylusd")], root, "--socket", socket_path, "--state-file", state,
+                    "--replay", RECORDING, "--speed", "20", runtime=root, state=root, config=root, log=False,
+                    ready="socket", ready_timeout=30)
     try:
-        deadline = time.monotonic() + 30
-        while not os.path.exists(socket_path):
-            check(time.monotonic() < deadline, "stylusd did not start")
-            time.sleep(0.05)
         time.sleep(0.2)
         watcher = Watcher(socket_path)
         started = time.monotonic()
@@ -532,8 +520,8 @@ def drawn_state():
             check(time.monotonic() < deadline, "the canvas did not minimize")
             time.sleep(0.05)
     finally:
-        daemon.terminate()
-        daemon.wait(10)
+        daemon.proc.terminate()
+        daemon.proc.wait(10)
     STATE = state
     return STATE
 
@@ -798,17 +786,13 @@ def test_export_png_and_svg_match_the_canvas():
         finally:
             s.close()
             os.environ.pop("STYLUSD_RENDERER", None)
-PALETTE = ["#d61a1c", "#f57900", "#edd400", "#4e9a06", "#3465a4", "#75507b", "#000000", "#ffffff"]
+PALETTE = canvas_spec.palette_colors()
 
 
 def palette_swatches(width=WIDTH, height=HEIGHT):
-    """The centre of each colour swatch in window pixels, by CanvasModel's PaletteLayout:
-    a button's side is 4.5 % of the shorter side (24-64 px), the row starts half a side
-    from the left and ends half a side above the bottom."""
-    side = min(max(min(width, height) * 0.045, 24), 64)
-    side = min(side, width / (8 + 8 + 2 + 2.5))
-    y = height - side / 2 - side / 2
-    return [(int(side / 2 + side * i + side / 2), int(y)) for i in range(len(PALETTE))]
+    """The centre of each colour swatch in window pixels, as the canvas spec lays out the
+    palette (Sources/CanvasModel/canvas-spec.json, the figures PaletteLayout is held to)."""
+    return canvas_spec.palette_swatch_centres(width, height)
 
 
 def check_palette_swatches(image, width=WIDTH, height=HEIGHT, palette=PALETTE):

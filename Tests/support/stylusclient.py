@@ -1,13 +1,9 @@
 # SPDX-License-Identifier: MIT
 """A client of stylusd's socket, protocol v1 (newline-delimited JSON): the
-one the Python tests, the hardware-in-the-loop suite and the benchmarks
-share.
-
-Used by stylustest.py (Daemon.connect), Tests/overlay/, hil/harness.py and
-hil/tests/flood_worker.py (inside the QEMU guest, which mounts the whole
-repository, so this folder is at the same place relative to hil/),
-hil/bench/latency.py, bench/bench.py and bench/overlay_bench.py. Each puts
-this folder on sys.path relative to its own file. Standard library only."""
+one the Python tests, the hardware-in-the-loop suite (inside the QEMU guest,
+which mounts the whole repository) and the benchmarks share. The program
+that runs puts this folder on sys.path (see stylustest.py). Standard
+library only."""
 import json
 import queue
 import socket

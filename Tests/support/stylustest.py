@@ -1,23 +1,20 @@
 # SPDX-License-Identifier: MIT
-"""What the Python tests and tools share: a failed check, the test runner,
-and stylusd in its own directories (its socket client is stylusclient.py,
-beside this file).
+"""What the Python tests share: a failed check, the test runner and a
+private directory. Beside it in Tests/support/: daemon.py (stylusd in its
+own directories), stylusclient.py (its socket client), measures.py (RSS,
+percentiles), canvas_spec.py (the canvas's palette layout).
 
-Used by the suites under Tests/ (contract, firstrun, actions, overlay),
-hil/harness.py (inside the QEMU guest, which mounts the whole repository)
-and tools/protocol_transcript.py. Each puts this folder on sys.path
-relative to its own file. Standard library only."""
+Every suite (Tests/, hil/tests/run.py) lists its tests in one list, in the
+order they run, and hands it to `run_tests`; an entry script puts this
+folder on sys.path once, relative to its own file (hil/ scripts too: the
+QEMU guest mounts the whole repository). Standard library only."""
 import contextlib
 import os
 import shutil
-import signal
-import subprocess
+import sys
 import tempfile
-import threading
 import time
 import traceback
-
-from stylusclient import Client
 
 
 class Failure(Exception):
@@ -33,8 +30,13 @@ def run_tests(label, tests, only="", fixture=None):
     """Runs every test whose name contains `only`, in order, and prints a PASS
     or FAIL line for each, then 'LABEL: N passed, N failed'. With `fixture` (a
     context manager factory) each test gets what it yields as its argument.
+    A `test_` function of the listed tests' modules that is not in the list
+    fails too, so that a new test cannot be left out by mistake.
     Returns the exit status: 0 when something ran and nothing failed."""
     passed = failed = 0
+    for name in unlisted(tests):
+        failed += 1
+        print(f"FAIL {name}: not in the suite's list of tests", flush=True)
     for test in tests:
         if only and only not in test.__name__:
             continue
@@ -54,6 +56,18 @@ def run_tests(label, tests, only="", fixture=None):
                 traceback.print_exc()
     print(f"{label}: {passed} passed, {failed} failed", flush=True)
     return 0 if failed == 0 and passed > 0 else 1
+
+
+def unlisted(tests):
+    """The names of the `test_` functions defined in the modules of `tests` that `tests` leaves out."""
+    listed = {(t.__module__, t.__name__) for t in tests}
+    missing = []
+    for module in sorted({t.__module__ for t in tests}):
+        for name, value in vars(sys.modules[module]).items():
+            if (name.startswith("test_") and callable(value) and getattr(value, "__module__", None) == module
+                    and (module, name) not in listed):
+                missing.append(name)
+    return missing
 
 
 def main_with_binaries(label, tests, prefix, use_binaries):
@@ -81,65 +95,10 @@ def private_directory(prefix):
         shutil.rmtree(root, ignore_errors=True)
 
 
-class Daemon:
-    """stylusd with its own runtime, state and config directories under
-    `root`; its log lines are collected from stderr. `command` is the argv
-    before `args` (the stylusd binary, or a wrapper that execs it). Leaving a
-    `with` block stops it."""
-
-    def __init__(self, command, root, *args, env=None, wait=True, pass_fds=(), preexec=None):
-        self.root = root
-        self.socket = os.path.join(root, "run", "stylusd", "stylusd.sock")
-        self.env = dict(os.environ, XDG_RUNTIME_DIR=os.path.join(root, "run"), XDG_STATE_HOME=os.path.join(root, "state"),
-                        XDG_CONFIG_HOME=os.path.join(root, "config"))
-        self.env.pop("STYLUSD_SOCKET", None)
-        self.env.update(env or {})
-        os.makedirs(os.path.join(root, "run"), mode=0o700, exist_ok=True)
-        self.proc = subprocess.Popen(list(command) + list(args), env=self.env, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE, text=True, pass_fds=pass_fds, preexec_fn=preexec)
-        self.log = []
-        self._ready = threading.Event()
-        self._log_reader = threading.Thread(target=self._read_log, daemon=True)
-        self._log_reader.start()
-        if wait:
-            check(self._ready.wait(15), f"stylusd did not become ready: {self.log}")
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exception):
-        self.stop()
-
-    def _read_log(self):
-        for line in self.proc.stderr:
-            self.log.append(line.rstrip("\n"))
-            if line.startswith("stylusd: ready"):
-                self._ready.set()
-
-    def connect(self, path=None):
-        return Client(path or self.socket)
-
-    def stop(self, sig=signal.SIGTERM):
-        """Sends `sig` unless it has exited already; returns its exit status."""
-        if self.proc.poll() is None:
-            self.proc.send_signal(sig)
-        return self.wait_exit()
-
-    def wait_exit(self, timeout=10):
-        """Its exit status, once it has exited and its last log line is in `log`."""
-        try:
-            status = self.proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            raise Failure(f"stylusd did not stop within {timeout} s")
-        # Its stderr ends when it (and any child holding the pipe) has gone.
-        self._log_reader.join(timeout=10)
-        return status
-
-    def wait_log(self, text, timeout=10):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if any(text in l for l in self.log):
-                return
-            time.sleep(0.02)
-        raise Failure(f"no log line with {text!r}: {self.log}")
+def __getattr__(name):
+    # stylustest.Daemon, as tools/protocol_transcript.py imports it: the launcher is daemon.py's
+    # (imported late, as daemon.py imports this module).
+    if name == "Daemon":
+        from daemon import Daemon
+        return Daemon
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

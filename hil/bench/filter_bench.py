@@ -96,11 +96,12 @@ if __name__ == "__main__" and sys.argv[1:2] == ["--reader"]:
 
 # ------------------------------------------------------------ the harness side
 
-sys.path.insert(0, os.path.dirname(HERE))   # hil/
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path[:0] = [os.path.join(REPO, "hil"), os.path.join(REPO, "Tests", "support")]
 import harness  # noqa: E402  (virtual pens, the daemon under test)
 from harness import VirtualPen, perf_top  # noqa: E402
 from kill9 import kill_9_figures  # noqa: E402  (the same rounds the filter-mode safety test bounds)
-from latency import percentile  # noqa: E402
+from measures import memory_kib, percentile  # noqa: E402
 from libevdev import InputEvent as E, EV_ABS as A, EV_KEY as K  # noqa: E402
 
 
@@ -167,14 +168,6 @@ def wait_until_children_idle(pid, timeout=45):
             return
         previous = ticks
         time.sleep(0.5)
-
-
-def rss_kib(pid):
-    """VmRSS and its anonymous and file-backed parts (KiB): a static binary's
-    pages of code count as file-backed, the heap and stacks as anonymous."""
-    with open(f"/proc/{pid}/status") as f:
-        fields = dict(line.split(":", 1) for line in f if ":" in line)
-    return {k: int(fields[k].split()[0]) for k in ("VmRSS", "RssAnon", "RssFile")}
 
 
 def input_nodes():
@@ -488,7 +481,8 @@ def rss_after_drawing(pen, mode, binary):
         wait_until_children_idle(d.proc.pid)
         stroke(pen, 1000, 30000, 1000, [d.proc.pid])
         time.sleep(0.5)
-        return rss_kib(d.proc.pid)
+        # A static binary's pages of code count as file-backed, the heap and stacks as anonymous.
+        return memory_kib(d.proc.pid, ("VmRSS", "RssAnon", "RssFile"))
     finally:
         d.stop()
 

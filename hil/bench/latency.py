@@ -13,10 +13,12 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))   # hil/
-import harness  # noqa: E402  (virtual pens, the daemon under test; puts Tests/support on sys.path)
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path[:0] = [os.path.join(REPO, "hil"), os.path.join(REPO, "Tests", "support")]
+import harness  # noqa: E402  (virtual pens, the daemon under test)
 from harness import Stylusd, VirtualPen  # noqa: E402
 from libevdev import InputEvent as E, EV_KEY  # noqa: E402
+from measures import percentile  # noqa: E402
 from stylusclient import Client  # noqa: E402
 
 REACTOR = r'''
@@ -26,11 +28,6 @@ for line in sys.stdin:
     if "TABLET_TOOL_BUTTON" in line and "331" in line and "pressed" in line:
         out.write(f"{time.clock_gettime_ns(time.CLOCK_MONOTONIC)}\n")
 '''
-
-
-def percentile(values, p):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
 def presses(pen, trials, on_second_press):

@@ -35,6 +35,7 @@ from libevdev import InputEvent as E, EV_ABS, EV_KEY
 
 from flood_worker import FLOODERS, READ_TIMEOUT_S, sleep_until, write_config
 from harness import Stylusd, VirtualPen, destroy_uinput, make_pad, perf_top
+from measures import percentile  # by nearest rank here: the bounds count samples
 from stylusclient import Client
 from stylustest import Failure, check
 
@@ -45,14 +46,6 @@ WORK = "/tmp/hil-flood"
 
 
 # ------------------------------------------------------------ the test
-
-def percentile(values, p):
-    """Nearest rank: the smallest value with at least p % of them at or below it."""
-    values = sorted(values)
-    if not values:
-        return float("nan")
-    return values[max(0, math.ceil(p / 100 * len(values)) - 1)]
-
 
 def gaps_in(times, start, end):
     """Gaps between consecutive times, each counted in the window its later time falls in."""
@@ -223,8 +216,8 @@ def test_a_flood_of_devices_and_reload_is_answered_and_loses_no_pen_sample():
         gaps = gaps_in(sub["arrivals"], a, b)
         delay = [t - k for t, k in zip(sub["arrivals"], sub["kernel"]) if a <= t < b]
         figures[name] = dict(
-            n=len(latencies), p50=percentile(latencies, 50), p99=percentile(latencies, 99), max=max(latencies, default=math.nan),
-            gap_p99=percentile(gaps, 99), gap_max=max(gaps, default=math.nan), samples=len(delay),
+            n=len(latencies), p50=percentile(latencies, 50, nearest_rank=True), p99=percentile(latencies, 99, nearest_rank=True), max=max(latencies, default=math.nan),
+            gap_p99=percentile(gaps, 99, nearest_rank=True), gap_max=max(gaps, default=math.nan), samples=len(delay),
             written=sum(a <= t < b for t in written), writer_gap=max(gaps_in(written, a, b), default=math.nan),
             delay_max=max(delay, default=math.nan))
     devices = [x for f in floods for x in f["devices"]]
@@ -239,8 +232,8 @@ def test_a_flood_of_devices_and_reload_is_answered_and_loses_no_pen_sample():
         f"{sub['dropped']} dropped by the daemon, {len(sub['arrivals'])}/{len(written)} received/written overall; "
         f"{len(libinput_errors)} libinput errors {libinput_errors[:2]}; pen kernel-to-subscriber max baseline {ms(base['delay_max'])} ms, flood {ms(flood['delay_max'])} ms; "
         f"writer gap max baseline {ms(base['writer_gap'])} ms, flood {ms(flood['writer_gap'])} ms; "
-        f"served in the flood: {len(devices)} devices (p50 {ms(percentile(devices, 50))} ms, max {ms(max(devices, default=math.nan))} ms), "
-        f"{len(reloads)} reloads (p50 {ms(percentile(reloads, 50))} ms, max {ms(max(reloads, default=math.nan))} ms; "
+        f"served in the flood: {len(devices)} devices (p50 {ms(percentile(devices, 50, nearest_rank=True))} ms, max {ms(max(devices, default=math.nan))} ms), "
+        f"{len(reloads)} reloads (p50 {ms(percentile(reloads, 50, nearest_rank=True))} ms, max {ms(max(reloads, default=math.nan))} ms; "
         f"{sum(f['own'] for f in floods)} answered with the client's own file), {sum(f['failures'] for f in floods)} refused; "
         f"before the run one devices took {ms(min(probe_ms))}-{ms(max(probe_ms))} ms, "
         f"one reload {ms(min(reload_ms))}-{ms(max(reload_ms))} ms")

@@ -20,7 +20,7 @@ import socket
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "support"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "support"))   # its own process
 from stylusclient import Client  # noqa: E402
 
 STATUS_EVERY_S = 0.02

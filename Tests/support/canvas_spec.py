@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: MIT
+"""The canvas's palette as Sources/CanvasModel/canvas-spec.json gives it:
+its colours, and where each button is for a screen size (the spec's
+vectors, the figures CanvasModel's PaletteLayout is checked against), so
+that the suites do not redo the layout's arithmetic. Standard library only."""
+import json
+import os
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PATH = os.path.join(ROOT, "Sources", "CanvasModel", "canvas-spec.json")
+_spec = []
+
+
+def spec():
+    """The whole file, read once."""
+    if not _spec:
+        with open(PATH) as f:
+            _spec.append(json.load(f))
+    return _spec[0]
+
+
+def palette_colors():
+    """The default palette's colours, in order ("#rrggbb")."""
+    return list(spec()["constants"]["palette"]["colors"])
+
+
+def palette_buttons(width, height):
+    """The buttons of the palette on a `width` x `height` window (window pixels:
+    x, y its top-left corner, side its width and height)."""
+    for vector in spec()["vectors"]["palette"]:
+        if (vector["width"], vector["height"]) == (width, height):
+            return vector["buttons"]
+    sizes = ", ".join(f"{v['width']}x{v['height']}" for v in spec()["vectors"]["palette"])
+    raise LookupError(f"{os.path.relpath(PATH, ROOT)} has no palette vector for {width}x{height} (it has {sizes})")
+
+
+def palette_swatch_centres(width, height):
+    """The centre of each colour button, in the palette's order, as whole pixels."""
+    return [(int(b["x"] + b["side"] / 2), int(b["y"] + b["side"] / 2))
+            for b in palette_buttons(width, height) if b["kind"] == "color"]
