@@ -14,11 +14,15 @@ public final class StylusConnection {
     /// The daemon's greeting: its version, topics and commands.
     public let hello: HelloEvent
     private let fd: Int32
-    private var buffer: [UInt8] = []
+    private var buffer = LineBuffer(limit: StylusConnection.maxLineBytes)
     private var pendingEvents: [EventLine] = []
     private var nextID = 1
     /// When set, a byte readable here makes a blocked read throw `.cancelled`.
     var wakeFD: Int32 = -1
+    /// The longest line taken from the daemon: no answer it queues for one
+    /// client is larger (its outbound queue's hard limit), and a longer line
+    /// means something other than stylusd at the socket.
+    static let maxLineBytes = 64 << 20
 
     /// The socket path: `socket`, else `$STYLUSD_SOCKET`, else `$XDG_RUNTIME_DIR/stylusd/stylusd.sock`.
     public static func resolvePath(socket: String? = nil, environment: [String: String] = socketEnvironment) throws(StylusClientError) -> String {
@@ -203,10 +207,9 @@ public final class StylusConnection {
         var offset = 0
         while offset < bytes.count {
             // send, not write: a daemon gone away is an error here, not SIGPIPE.
-            let n = bytes[offset...].withUnsafeBytes { chunk in
-                retryingInterrupts { Glibc.send(fd, chunk.baseAddress, chunk.count, Int32(MSG_NOSIGNAL)) }
+            guard let n = bytes[offset...].withUnsafeBytes({ sendWithoutSignal(fd, $0) }), n >= 0 else {
+                throw Self.lost(SystemCallError.last("send"))
             }
-            if n < 0 { throw Self.lost(SystemCallError.last("send")) }
             offset += n
         }
     }
@@ -215,13 +218,13 @@ public final class StylusConnection {
         StylusClientError(.notRunning, "lost the connection to stylusd: \(error.errno.reason)")
     }
 
-    /// One line with its newline; nil at end of stream.
-    private static func readLine(_ fd: Int32, _ buffer: inout [UInt8], wake: Int32) throws(StylusClientError) -> [UInt8]? {
+    /// One line without its newline; nil at end of stream.
+    private static func readLine(_ fd: Int32, _ buffer: inout LineBuffer, wake: Int32) throws(StylusClientError) -> [UInt8]? {
         while true {
-            if let newline = buffer.firstIndex(of: 0x0a) {
-                let line = Array(buffer[...newline])
-                buffer.removeSubrange(...newline)
-                return line
+            do throws(LineTooLong) {
+                if let line = try buffer.nextLine() { return line }
+            } catch {
+                throw StylusClientError(.protocolViolation, "the daemon sent \(error), more than a client takes")
             }
             if wake >= 0 {
                 var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
@@ -232,7 +235,7 @@ public final class StylusConnection {
             let n = chunk.withUnsafeMutableBytes { space in retryingInterrupts { read(fd, space.baseAddress, space.count) } }
             if n < 0 { throw lost(SystemCallError.last("read")) }
             if n == 0 { return nil }
-            buffer += chunk[0..<n]
+            chunk.withUnsafeBytes { buffer.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
         }
     }
 }

@@ -66,28 +66,19 @@ public struct StylusSubscription: AsyncSequence, Sendable {
 
 /// Stops a subscription: the thread wakes from its read or its wait and ends.
 public final class SubscriptionHandle: Sendable {
-    private struct State { var cancelled = false; var wakeRead: Int32 = -1; var wakeWrite: Int32 = -1 }
-    private let state = Locked(State())
+    private let cancelled = Locked(false)
+    /// Rung once by `cancel` and never drained, so it stays readable for every later wait.
+    private let doorbell = try? Doorbell()
 
-    init() {
-        var fds: [Int32] = [-1, -1]
-        if pipe(&fds) == 0 {
-            _ = try? makeNonBlockingCloseOnExec(fds[0])
-            _ = try? makeNonBlockingCloseOnExec(fds[1])
-            state.withLock { $0.wakeRead = fds[0]; $0.wakeWrite = fds[1] }
-        }
-    }
+    init() {}
 
     public func cancel() {
-        state.withLock { s in
-            guard !s.cancelled else { return }
-            s.cancelled = true
-            if s.wakeWrite >= 0 { _ = Glibc.write(s.wakeWrite, "x", 1) }
-        }
+        guard !cancelled.withLock({ was in defer { was = true }; return was }) else { return }
+        doorbell?.ring()
     }
 
-    public var isCancelled: Bool { state.withLock { $0.cancelled } }
-    var wakeFD: Int32 { state.withLock { $0.wakeRead } }
+    public var isCancelled: Bool { cancelled.withLock { $0 } }
+    var wakeFD: Int32 { doorbell?.fd ?? -1 }
 
     /// Sleeps `milliseconds` unless cancelled first; returns false when cancelled.
     func wait(milliseconds: Int) -> Bool {
@@ -102,13 +93,7 @@ public final class SubscriptionHandle: Sendable {
     }
 
     func close() {
-        state.withLock { s in
-            s.cancelled = true
-            if s.wakeRead >= 0 { Glibc.close(s.wakeRead) }
-            if s.wakeWrite >= 0 { Glibc.close(s.wakeWrite) }
-            s.wakeRead = -1
-            s.wakeWrite = -1
-        }
+        cancelled.withLock { $0 = true }
     }
 }
 

@@ -47,6 +47,10 @@ public enum ConfigParserChild {
     /// config.toml is at most this big; anything larger is not a config file.
     public static let maxBytes = 1 << 20
 
+    /// The most bytes of a serving child's request or answer header line
+    /// ("NAME_BYTES FILE_BYTES", "STATUS REPLY_BYTES"): two numbers and a space.
+    package static let headerLineBytes = 64
+
     /// The hidden subcommand's name.
     public static let command = "parse-config-child"
 

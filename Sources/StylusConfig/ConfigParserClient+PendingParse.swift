@@ -121,7 +121,11 @@ extension ConfigParserClient {
         let deadline: Int64
         private let timeLimit: Int64
         private var outcome: Result<EngineConfig, ConfigError>?
+        private var header: (status: Int32, count: Int)?
         private var reply: (status: Int32, bytes: [UInt8])?
+        /// The child's header line passed its limit: it is no answer of a parser child.
+        private var headerTooLong: LineTooLong?
+        private var headerMalformed = false
 
         init(server: ConfigParserClient, child: ChildProcess, file: String, timeLimit: Int64) {
             self.server = server
@@ -135,16 +139,23 @@ extension ConfigParserClient {
 
         /// True once the answer is complete, or the child ended without one.
         func readAvailable() -> Bool {
-            if outcome != nil || reply != nil { return true }
+            if outcome != nil || reply != nil || headerTooLong != nil { return true }
             let ended = child.readAvailable()
-            if let newline = child.output.firstIndex(of: 0x0a) {
-                let header = child.output[..<newline].split(separator: 0x20).compactMap { Int32(String(decoding: $0, as: UTF8.self)) }
-                if header.count == 2, child.output.count >= newline + 1 + Int(header[1]) {
-                    let start = newline + 1
-                    reply = (header[0], Array(child.output[start..<(start + Int(header[1]))]))
-                    child.consumeOutput(start + Int(header[1]))
+            if header == nil, !headerMalformed {
+                do throws(LineTooLong) {
+                    guard let line = try child.unreadOutput.nextLine() else { return ended }
+                    let fields = line.split(separator: 0x20).compactMap { Int32(String(decoding: $0, as: UTF8.self)) }
+                    // A header that is not two numbers never completes an answer: wait for the end, as for silence.
+                    guard fields.count == 2, fields[1] >= 0 else { headerMalformed = true; return ended }
+                    header = (fields[0], Int(fields[1]))
+                } catch {
+                    headerTooLong = error
                     return true
                 }
+            }
+            if let header, let bytes = child.unreadOutput.take(header.count) {
+                reply = (header.status, bytes)
+                return true
             }
             return ended
         }
@@ -158,7 +169,10 @@ extension ConfigParserClient {
                 _ = poll(&ready, 1, Int32(clamping: (left + 999) / 1000))
             }
             let result: Result<EngineConfig, ConfigError>
-            if let reply {
+            if let headerTooLong {
+                server.finished(child, keep: false)
+                result = .failure(ConfigError.parserDied("answered with \(headerTooLong) where a header was due", file: file))
+            } else if let reply {
                 result = ConfigParserChild.decode(status: reply.status, reply: reply.bytes, file: file)
                 server.finished(child, keep: !child.reachedEnd)
             } else {

@@ -44,13 +44,19 @@ extension ConfigParserChild {
     }
 
     static func serve(_ options: ServeOptions) -> Int32 {
-        var input = LineReader(fd: STDIN_FILENO)
+        var input = LineReader(fd: STDIN_FILENO, limit: headerLineBytes)
         var answered = options.answeredBefore
         // What the child keeps is measured from the first answer on: the first
         // parse sets up what every later one reuses.
         var baseline: Footprint?
         while true {
-            guard let header = input.line() else { return parsed }   // EOF: the daemon let go
+            let header: [UInt8]
+            do throws(LineTooLong) {
+                guard let line = try input.line() else { return parsed }   // EOF: the daemon let go
+                header = line
+            } catch {
+                return cannotRead   // no request of the daemon's: nothing after it can be trusted
+            }
             let sizes = header.split(separator: 0x20).compactMap { Int(String(decoding: $0, as: UTF8.self)) }
             guard sizes.count == 2, sizes[0] >= 0, sizes[0] <= 4096, sizes[1] >= 0, sizes[1] <= ConfigParserChild.maxBytes,
                   let name = input.bytes(sizes[0]), let bytes = input.bytes(sizes[1]) else { return cannotRead }

@@ -113,11 +113,7 @@ final class ClientConnection {
 
     /// Writes what the socket takes now. False when the client is gone.
     func flush() -> Bool {
-        output.flush { buffer in
-            let n = Glibc.send(fd, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL))
-            if n >= 0 { return n }
-            return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? nil : -1
-        }
+        output.flush { buffer in sendWithoutSignal(fd, buffer) }
     }
 
     /// The peer's uid, from the kernel (SO_PEERCRED), not from anything the client says.

@@ -25,7 +25,7 @@ final class CommandHandler {
     var devices: ProbeReport? {
         didSet { encodedDevices = devices.map { Response.EncodedResult(DevicesResult($0)) } }
     }
-    private var encodedDevices: Response.EncodedResult?
+    private(set) var encodedDevices: Response.EncodedResult?
     private let tracksPens: Bool
     /// The recording that is the input (`stylusd --replay`), if one is.
     private let recording: String?
@@ -206,47 +206,10 @@ final class CommandHandler {
     /// connection that follows events, that connection. Shown by `status` while
     /// that process runs and that connection stays open (stylus-canvas reports
     /// on a connection of a moment, whose end says nothing).
-    private var overlay: (report: OverlayReport, pid: pid_t?, connection: Int?)?
+    private(set) var overlay: (report: OverlayReport, pid: pid_t?, connection: Int?)?
 
-    /// The report of an overlay that still runs: kill(pid, 0) checks without signalling.
-    private var runningOverlay: OverlayReport? {
-        guard let overlay else { return nil }
-        guard let pid = overlay.pid else { return overlay.report }
-        return kill(pid, 0) == 0 || errno == EPERM ? overlay.report : nil
-    }
-
-    /// Everything `status` reports, cheap to compare: a status asked for
-    /// again with nothing changed is the bytes of the last one, not a new
-    /// encoding (a client polling status, or a reload loop, costs a copy).
-    private struct StatusKey: Equatable {
-        var canvas: CanvasState, strokes: Int, points: Int, full: Bool, hasContent: Bool, style: StrokeStyle, palette: Bool
-        var precisionEnabled: Bool, precisionActive: Bool
-        var devices: [DeviceID], buttonOnlyReason: String?
-        var config: EngineConfig
-        var output: StatusResult.OutputInfo
-        var overlay: OverlayReport?
-        var changed: Bool?, reason: String?
-        var unavailable: [String?]
-    }
-    private var statusCache: [Bool?: (key: StatusKey, encoded: Response.EncodedResult)] = [:]
-
-    private func status(_ id: JSONValue, changed: Bool? = nil, reason: String? = nil) -> [UInt8] {
-        let c = engine.canvas
-        let output = outputStatus()
-        let overlay = runningOverlay
-        let key = StatusKey(canvas: c.state, strokes: c.strokes.count, points: c.pointCount, full: c.isFull, hasContent: c.hasContent, style: c.style, palette: engine.paletteShown,
-                            precisionEnabled: engine.precisionEnabled, precisionActive: engine.precisionActive,
-                            devices: engine.deviceIDs, buttonOnlyReason: buttonOnlyReason, config: engine.config,
-                            output: output, overlay: overlay, changed: changed, reason: reason,
-                            unavailable: engine.config.boundButtons.map { actionUnavailable($0.action) })
-        if let cached = statusCache[changed], cached.key == key {
-            return Response.success(id: id, encodedResult: cached.encoded)
-        }
-        let encoded = Response.EncodedResult(status: StatusResult(engine: engine, buttonOnlyReason: buttonOnlyReason, output: output, overlay: overlay,
-                                                                  changed: changed, reason: reason, unavailable: actionUnavailable))
-        statusCache[changed] = (key, encoded)
-        return Response.success(id: id, encodedResult: encoded)
-    }
+    /// The last `status` answer for each `changed`, with what it said (`StatusKey`).
+    var statusCache: [Bool?: (key: StatusKey, encoded: Response.EncodedResult)] = [:]
 
     private func perform(_ command: Command, _ id: JSONValue, _ now: Int64) -> [UInt8] {
         switch engine.perform(command, at: now, into: &effects) {
@@ -254,16 +217,6 @@ final class CommandHandler {
         case .unchanged(let reason): return status(id, changed: false, reason: reason)
         case .refused(let reason): return Response.failure(id: id, ProtocolError(code: .refused, message: reason))
         }
-    }
-
-    /// The picture size of an export that names none: the area the tablet maps to, as the
-    /// running canvas reports it (its monitors), else as the pens' proportions suggest
-    /// (`Exporter.defaultSize`).
-    var defaultExportSize: (width: Int, height: Int) {
-        if let area = runningOverlay, let width = area.width, let height = area.height {
-            return Exporter.fitted(width: width, height: height)
-        }
-        return Exporter.defaultSize(pens: engine.deviceIDs.compactMap { engine.deviceInfo($0)?.area })
     }
 
     /// A submit's picture is written: the engine ends the drawing (its event, a clear, a minimize).
@@ -308,39 +261,5 @@ final class CommandHandler {
         case .failure(let error):
             log("reload failed, keeping the running configuration: \(error)")
         }
-    }
-
-    func reloadAnswer(id: JSONValue, _ outcome: Result<EngineConfig, ConfigError>) -> [UInt8] {
-        switch outcome {
-        case .success: return status(id, changed: true)
-        case .failure(let error): return Response.failure(id: id, ProtocolError(code: .failed, message: "\(error); the running configuration is unchanged"))
-        }
-    }
-
-    /// The answer to `output`: the status after the switch (`changed`
-    /// false, with the reason, when that output already ran), or why the
-    /// output asked for is not possible (the running one stays).
-    func outputAnswer(id: JSONValue, _ outcome: Result<Bool, ProtocolError>) -> [UInt8] {
-        switch outcome {
-        case .success(true): return status(id, changed: true)
-        case .success(false): return status(id, changed: false, reason: "output is already \(outputStatus().mode), requested \(outputStatus().requested)")
-        case .failure(let error): return Response.failure(id: id, error)
-        }
-    }
-
-    /// During a replay: the recorded devices, the recording as their node.
-    /// The machine's own hardware is not the input then.
-    private func recordedDevices(_ path: String) -> DevicesResult {
-        let nodes = engine.deviceIDs.compactMap { id in
-            engine.deviceInfo(id).map { DevicesResult.Node(path: path, name: $0.name, kind: DevicesResult.Node.Kind(rawValue: $0.kind.rawValue) ?? .other) }
-        }
-        return DevicesResult(nodes: nodes, buttonOnlyReason: nodes.contains { $0.kind == .pen } ? nil : "\(path) has not brought its pen in yet")
-    }
-
-    func devicesAnswer(id: JSONValue) -> [UInt8] {
-        guard let encodedDevices else {
-            return Response.failure(id: id, ProtocolError(code: .failed, message: "the hardware probe did not finish; see the daemon's log"))
-        }
-        return Response.success(id: id, encodedResult: encodedDevices)
     }
 }

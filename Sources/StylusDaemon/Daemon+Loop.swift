@@ -30,7 +30,6 @@ extension Daemon {
             // Lines left unanswered by the per-turn budget: go round again at once.
             let ready = polled.poll(timeout: clients.contains(where: \.canAnswerNow) ? 0 : -1)
             if ready < 0 {
-                if errno == EINTR { continue }
                 logger.critical("poll failed: \(String(cString: strerror(errno)))")
                 return 1
             }

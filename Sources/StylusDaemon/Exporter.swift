@@ -62,7 +62,7 @@ public final class Exporter {
         var pointCount: Int = 0
     }
 
-    private let environment: [String: String]
+    let environment: [String: String]
     /// This program, run as the SVG helper.
     private let svgWriter: String
     private let log: (String) -> Void
@@ -147,74 +147,6 @@ public final class Exporter {
     static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
-    // MARK: Where submit writes
-
-    /// `[canvas] export_dir` (with `~/` as the home folder), else
-    /// `$XDG_PICTURES_DIR/stylusd` (from the environment, or the user's
-    /// user-dirs.dirs as xdg-user-dirs writes it), else `~/Pictures/stylusd`.
-    static func exportDirectory(configured: String?, environment: [String: String], userDirs: String?) -> String {
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "/"
-        func expanded(_ path: String) -> String {
-            path.hasPrefix("~/") ? home + path.dropFirst(1) : path
-        }
-        if let configured { return expanded(configured) }
-        if let pictures = environment["XDG_PICTURES_DIR"], pictures.hasPrefix("/") { return pictures + "/stylusd" }
-        if let userDirs, let pictures = picturesDirectory(userDirs: userDirs, home: home) { return pictures + "/stylusd" }
-        return home + "/Pictures/stylusd"
-    }
-
-    /// `XDG_PICTURES_DIR="$HOME/Pictures"` from user-dirs.dirs: `$HOME/` or an
-    /// absolute path, as its format allows; a folder equal to home itself means
-    /// "no pictures folder" there, so nil.
-    static func picturesDirectory(userDirs: String, home: String) -> String? {
-        for line in userDirs.split(separator: "\n") {
-            let text = line.drop { $0 == " " || $0 == "\t" }
-            guard text.hasPrefix("XDG_PICTURES_DIR=") else { continue }
-            var value = text.dropFirst("XDG_PICTURES_DIR=".count)
-            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = value.dropFirst().dropLast() }
-            let path = value.hasPrefix("$HOME/") ? home + value.dropFirst(5) : (value == "$HOME" ? home : String(value))
-            guard path.hasPrefix("/"), path != home, path != home + "/" else { return nil }
-            return path
-        }
-        return nil
-    }
-
-    /// The user-dirs.dirs file xdg-user-dirs keeps: `$XDG_CONFIG_HOME/user-dirs.dirs`, or in `~/.config`.
-    static func readUserDirs(environment: [String: String]) -> String? {
-        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? ((environment["HOME"] ?? "") + "/.config")
-        guard let bytes = try? readFile(config + "/user-dirs.dirs", limit: 64 * 1024) else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// A new file in `directory` named by the local date and time,
-    /// `stylusd-2026-11-25-193012.png`, with `-2`, `-3`, … when a submit in
-    /// the same second already took the name.
-    static func submitPath(directory: String, at seconds: time_t, exists: (String) -> Bool = { access($0, F_OK) == 0 }) -> String {
-        var t = seconds
-        var parts = tm()
-        localtime_r(&t, &parts)
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let stamp = "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))-\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))"
-        var path = "\(directory)/stylusd-\(stamp).png"
-        var n = 2
-        while exists(path) {
-            path = "\(directory)/stylusd-\(stamp)-\(n).png"
-            n += 1
-        }
-        return path
-    }
-
-    /// The folder `submit` writes into, made if missing; or why it cannot be.
-    func prepareSubmitDirectory(configured: String?) -> Result<String, ProtocolError> {
-        let folder = Self.exportDirectory(configured: configured, environment: environment, userDirs: Self.readUserDirs(environment: environment))
-        do {
-            try createDirectories(folder, mode: 0o755)
-        } catch {
-            return .failure(ProtocolError(code: .failed, message: "cannot make the export folder \(folder) ([canvas] export_dir): \(error.errno.reason)"))
-        }
-        return .success(folder)
     }
 
     // MARK: The renderer
@@ -323,50 +255,5 @@ public final class Exporter {
         let folder = directory(of: path)
         let name = path[path.index(after: path.lastIndex(of: "/") ?? path.startIndex)...]
         return "\(folder)/.\(name).stylusd-partial"
-    }
-
-    // MARK: The SVG helper
-
-    /// `stylusd render-svg-child PATH WIDTHxHEIGHT`: the strokes (`StrokeRecords`,
-    /// or the JSON of `strokes`) on standard input, the SVG written to PATH through a
-    /// temporary file beside it. Prints the reason and exits 1 on failure.
-    public static func svgChildMain(_ arguments: [String]) -> Int32 {
-        func fail(_ message: String) -> Int32 {
-            _ = writeAll(STDOUT_FILENO, Array((message + "\n").utf8))
-            return 1
-        }
-        let size = arguments.count == 2 ? arguments[1].split(separator: "x").compactMap { Int($0) } : []
-        guard size.count == 2, ExportFormat.sideRange.contains(size[0]), ExportFormat.sideRange.contains(size[1]) else {
-            return fail("usage: stylusd \(svgChildCommand) PATH WIDTHxHEIGHT (strokes as JSON on standard input)")
-        }
-        let path = arguments[0]
-        guard let input = try? readToEnd(STDIN_FILENO), let strokes = StrokeRecords.decode(input) else {
-            return fail("cannot write \(path): the strokes on standard input are neither stylusd's stroke records nor the JSON `strokes` answers with")
-        }
-        let document = svg(strokes, width: size[0], height: size[1])
-        do {
-            try replaceFileAtomically(path, with: Array(document.utf8), temporary: temporaryPath(for: path), mode: 0o644)
-        } catch {
-            return fail("cannot write \(path): \(error.errno.reason)")
-        }
-        return 0
-    }
-
-    /// The drawing as the export's SVG: ink on transparent, as the PNG is.
-    static func svg(_ strokes: [Stroke], width: Int, height: Int) -> String {
-        var drawing = SVGDrawing(width: width, height: height)
-        for stroke in strokes {
-            drawing.add(style: stroke.style, points: stroke.points.map {
-                InkPoint(x: Double($0.x), y: Double($0.y), pressure: Double($0.pressure))
-            })
-        }
-        return drawing.document(background: nil)
-    }
-}
-
-extension Result {
-    var failure: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
     }
 }

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 import StylusProtocol
+import StylusSystem
+
 /// A client's unread bytes, cut into request lines. Kept apart from the
 /// socket so the same code can be fuzzed and tested without one.
 package struct InboundLines {
-    private var pending: [UInt8] = []
+    private var pending = LineBuffer(limit: ProtocolV1.maxLineBytes)
 
     package init() {}
 
@@ -11,23 +13,23 @@ package struct InboundLines {
     package var pendingCount: Int { pending.count }
 
     package mutating func append(_ bytes: UnsafeRawBufferPointer) {
-        pending.append(contentsOf: bytes)
+        pending.append(bytes)
     }
 
     /// The complete lines so far, without newline or a trailing CR; empty
     /// lines are skipped. Nil when a line (complete or not) is over the limit:
     /// the client is then disconnected, so what stays buffered does not matter.
     package mutating func takeLines(limit: Int = ProtocolV1.maxLineBytes) -> [[UInt8]]? {
+        pending.limit = limit
         var lines: [[UInt8]] = []
-        var start = 0
-        while let newline = pending[start...].firstIndex(of: 0x0a) {
-            if newline - start > limit { return nil }
-            var end = newline
-            if end > start, pending[end - 1] == 0x0d { end -= 1 }
-            if end > start { lines.append(Array(pending[start..<end])) }
-            start = newline + 1
+        do {
+            while var line = try pending.nextLine() {
+                if line.last == 0x0d { line.removeLast() }
+                if !line.isEmpty { lines.append(line) }
+            }
+        } catch {
+            return nil
         }
-        pending.removeSubrange(0..<start)
-        return pending.count > limit ? nil : lines
+        return lines
     }
 }

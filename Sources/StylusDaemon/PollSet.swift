@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CLinux
+import StylusSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -39,9 +40,10 @@ struct PollSet {
         }
     }
 
-    /// poll(2) for `timeout` ms (-1: until something is ready); the count of ready descriptors, or -1.
+    /// poll(2) for `timeout` ms (-1: until something is ready), again after
+    /// a signal interrupts it; the count of ready descriptors, or -1.
     mutating func poll(timeout: Int32) -> Int32 {
-        Glibc.poll(&entries, nfds_t(entries.count), timeout)
+        retryingInterrupts { Glibc.poll(&entries, nfds_t(entries.count), timeout) }
     }
 
     func isReady(_ slot: Slot) -> Bool { entries[slot.rawValue].revents != 0 }

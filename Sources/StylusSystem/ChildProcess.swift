@@ -16,13 +16,17 @@ public final class ChildProcess {
     public let pid: pid_t
     /// The read end of the child's standard output; poll it for POLLIN. -1 once closed.
     public private(set) var fd: Int32
-    public private(set) var output: [UInt8] = []
+    /// Everything the child wrote and nobody took (with `unreadOutput`).
+    public var output: [UInt8] { Array(unreadOutput.unread) }
+    /// The child's output not yet taken, for a caller that reads it line by line;
+    /// its line limit is `maxOutputBytes`, a caller's own is tighter.
+    public var unreadOutput: LineBuffer
     /// The write end of the child's standard input, for a child started with
     /// `inputPipe` (a helper that serves one request after another); -1 otherwise.
     public private(set) var inputFD: Int32 = -1
     /// The output ended (EOF), or passed `maxOutputBytes`.
     public private(set) var reachedEnd = false
-    public var outputOverflowed: Bool { output.count > maxOutputBytes }
+    public var outputOverflowed: Bool { unreadOutput.count > maxOutputBytes }
     private let maxOutputBytes: Int
     private var ending: Ending?
 
@@ -53,6 +57,7 @@ public final class ChildProcess {
                 environment: [String]? = nil, niceness: Int32 = 0, maxOutputBytes: Int = 16 << 20,
                 outputToStandardError: Bool = false) throws(SystemCallError) {
         self.maxOutputBytes = maxOutputBytes
+        unreadOutput = LineBuffer(limit: maxOutputBytes)
         var descriptors: [Int32] = []
         defer { for d in descriptors { close(d) } }
         var inputWriteEnd: Int32 = -1
@@ -157,7 +162,7 @@ public final class ChildProcess {
         while !reachedEnd, fd >= 0 {
             let n = retryingInterrupts { read(fd, chunk.baseAddress!, chunk.count) }
             if n > 0 {
-                output += chunk[0..<n]
+                unreadOutput.append(UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
                 if outputOverflowed { reachedEnd = true }
                 continue
             }
@@ -165,11 +170,6 @@ public final class ChildProcess {
             reachedEnd = true   // EOF, or an error that ends the stream just the same
         }
         return reachedEnd || fd < 0
-    }
-
-    /// Drops the first `count` bytes of `output` (a reply that was read).
-    public func consumeOutput(_ count: Int) {
-        output.removeFirst(min(count, output.count))
     }
 
     /// Closes the child's standard input: a serving child sees EOF and ends.

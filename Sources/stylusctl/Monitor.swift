@@ -37,7 +37,13 @@ struct Monitor: ParsableCommand {
             path = connection.path
         }
         let signals = try SignalWatch([SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP])
-        let wake = try WakePipe()
+        let wake: Doorbell
+        do {
+            wake = try Doorbell()
+        } catch {
+            printError("stylusctl: \(error)")
+            throw ExitCode(1)
+        }
         let model = Locked(MonitorModel(socket: path))
         let subscription = StylusSubscription(topics: [.canvas, .doublePress, .precision, .device, .pen, .button], path: path)
         let ended = Locked<String?>(nil)
@@ -49,10 +55,10 @@ struct Monitor: ParsableCommand {
                 case .disconnected(let reason): m.connection = "disconnected (\(reason)); reconnecting"
                 }
             }
-            wake.signal()
+            wake.ring()
         }, onEnd: { error in
             ended.withLock { $0 = error.map { "\($0)" } ?? "" }
-            wake.signal()
+            wake.ring()
         })
         let terminal = FullScreen()
         defer {
@@ -62,13 +68,13 @@ struct Monitor: ParsableCommand {
         try runLoop(terminal: terminal, model: model, signals: signals, wake: wake, ended: ended)
     }
 
-    private func runLoop(terminal: FullScreen, model: Locked<MonitorModel>, signals: SignalWatch, wake: WakePipe, ended: Locked<String?>) throws {
+    private func runLoop(terminal: FullScreen, model: Locked<MonitorModel>, signals: SignalWatch, wake: Doorbell, ended: Locked<String?>) throws {
         let frameUS = Int64(1_000_000 / Self.framesPerSecond)
         var lastDraw: Int64 = 0
         var dirty = true
         var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0)]
+                   pollfd(fd: wake.fd, events: Int16(POLLIN), revents: 0)]
         while true {
             let now = monotonicMicroseconds()
             if dirty, now - lastDraw >= frameUS {
