@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+import Cairo from 'cairo';
+
+import {HIGHLIGHTER_OPACITY, REFERENCE_WIDTH, drawsWhole, parseColor, referenceWidth} from './style.js';
+import {TILE} from './tiles.js';
+
+// A rectangle of pixels {x0, y0, x1, y1}.
+function meets(a, b) {
+    return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}
+
+// The rule of docs/OVERLAY.md ("How ink is drawn") on one monitor: normalized
+// (x, y) lies at (x·W, y·H) of the area the tablet maps to, less the monitor's
+// place in it. There are no layers of pixels here: a tile draws the strokes
+// that reach it (draw), told where a stroke's ink lies by cover.
+export class InkLayers {
+    constructor(geometry) {
+        this.geometry = geometry;
+    }
+
+    pixel(p) {
+        return [p.x * this.geometry.width - this.geometry.x, p.y * this.geometry.height - this.geometry.y];
+    }
+
+    lineWidth(style, a, b) {
+        return referenceWidth(style, a, b) * this.geometry.width / REFERENCE_WIDTH;
+    }
+
+    // How far from its line a segment's ink reaches: half its width, a pixel of antialiasing and one to spare.
+    reach(style, a, b) {
+        return this.lineWidth(style, a, b) / 2 + 2;
+    }
+
+    // Calls add(box) for boxes that hold all the ink of the line from (ax, ay)
+    // to (bx, by) reaching r: one box per piece of at most half a tile, so a
+    // long line marks the tiles along it, not every tile of its bounding box.
+    coverLine(ax, ay, bx, by, r, add) {
+        const pieces = Math.max(1, Math.ceil(Math.hypot(bx - ax, by - ay) / (TILE / 2)));
+        for (let i = 0; i < pieces; i++) {
+            const x0 = ax + (bx - ax) * i / pieces, y0 = ay + (by - ay) * i / pieces;
+            const x1 = ax + (bx - ax) * (i + 1) / pieces, y1 = ay + (by - ay) * (i + 1) / pieces;
+            add({x0: Math.min(x0, x1) - r, y0: Math.min(y0, y1) - r, x1: Math.max(x0, x1) + r, y1: Math.max(y0, y1) + r});
+        }
+    }
+
+    coverSegment(a, b, style, add) {
+        const [ax, ay] = this.pixel(a), [bx, by] = this.pixel(b);
+        this.coverLine(ax, ay, bx, by, this.reach(style, a, b), add);
+    }
+
+    // Calls add(box) for boxes that hold all the ink of `stroke`.
+    cover(stroke, add) {
+        const points = stroke.points, style = stroke.style;
+        if (points.length < 2)
+            return;
+        if (!drawsWhole(style.tool)) {
+            for (let i = 1; i < points.length; i++)
+                this.coverSegment(points[i - 1], points[i], style, add);
+            return;
+        }
+        const first = points[0], last = points[points.length - 1];
+        const width = this.lineWidth(style, first, last), r = width / 2 + 2;
+        const [ax, ay] = this.pixel(first), [bx, by] = this.pixel(last);
+        switch (style.tool) {
+        case 'arrow': {
+            const head = Math.min(Math.max(12, 4 * width), Math.hypot(bx - ax, by - ay) / 2) + r;
+            add({x0: bx - head, y0: by - head, x1: bx + head, y1: by + head});
+        }
+        // falls through: the shaft
+        case 'line':
+            this.coverLine(ax, ay, bx, by, r, add);
+            break;
+        case 'rectangle':
+            this.coverLine(ax, ay, bx, ay, r, add);
+            this.coverLine(bx, ay, bx, by, r, add);
+            this.coverLine(bx, by, ax, by, r, add);
+            this.coverLine(ax, by, ax, ay, r, add);
+            break;
+        case 'ellipse':
+            add({x0: Math.min(ax, bx) - r, y0: Math.min(ay, by) - r, x1: Math.max(ax, bx) + r, y1: Math.max(ay, by) + r});
+            break;
+        default:    // the highlighter's path
+            for (let i = 1; i < points.length; i++) {
+                const [x0, y0] = this.pixel(points[i - 1]), [x1, y1] = this.pixel(points[i]);
+                this.coverLine(x0, y0, x1, y1, r, add);
+            }
+        }
+    }
+
+    setInk(cr, style) {
+        cr.setLineCap(Cairo.LineCap.ROUND);
+        cr.setLineJoin(Cairo.LineJoin.ROUND);
+        const [r, g, b] = parseColor(style.color);
+        if (style.tool === 'eraser') {
+            cr.setOperator(Cairo.Operator.CLEAR);
+        } else if (style.tool === 'highlighter') {
+            cr.setLineCap(Cairo.LineCap.BUTT);
+            cr.setSourceRGBA(r, g, b, HIGHLIGHTER_OPACITY);
+        } else {
+            cr.setSourceRGBA(r, g, b, 1);
+        }
+    }
+
+    // The ink of `stroke` within `box`, over what `cr` holds: a segment whose ink
+    // cannot reach the box is not drawn (the pixels are those of the whole stroke).
+    draw(cr, stroke, box) {
+        const points = stroke.points, style = stroke.style;
+        if (points.length < 2)
+            return;
+        cr.save();
+        this.setInk(cr, style);
+        if (drawsWhole(style.tool)) {
+            this.drawWhole(cr, stroke, box);
+        } else {
+            for (let i = 1; i < points.length; i++) {
+                const a = points[i - 1], b = points[i];
+                const [ax, ay] = this.pixel(a), [bx, by] = this.pixel(b), r = this.reach(style, a, b);
+                if (meets(box, {x0: Math.min(ax, bx) - r, y0: Math.min(ay, by) - r, x1: Math.max(ax, bx) + r, y1: Math.max(ay, by) + r}))
+                    this.segment(cr, a, b, style);
+            }
+        }
+        cr.restore();
+    }
+
+    segment(cr, a, b, style) {
+        const [ax, ay] = this.pixel(a), [bx, by] = this.pixel(b);
+        cr.setLineWidth(this.lineWidth(style, a, b));
+        cr.moveTo(ax, ay);
+        cr.lineTo(bx, by);
+        cr.stroke();
+    }
+
+    // A shape from the first point to the last, or the highlighter's whole
+    // path as one stroke (it does not darken where it crosses itself), of
+    // which only the part that can reach `box`.
+    drawWhole(cr, stroke, box = null) {
+        const points = stroke.points, tool = stroke.style.tool;
+        const first = points[0], last = points[points.length - 1];
+        const width = this.lineWidth(stroke.style, first, last);
+        cr.setLineWidth(width);
+        const [ax, ay] = this.pixel(first), [bx, by] = this.pixel(last);
+        if (tool === 'line' || tool === 'arrow') {
+            cr.moveTo(ax, ay);
+            cr.lineTo(bx, by);
+            const length = Math.hypot(bx - ax, by - ay);
+            if (tool === 'arrow' && length > 0) {
+                const head = Math.min(Math.max(12, 4 * width), length / 2);
+                const angle = Math.atan2(by - ay, bx - ax);
+                cr.moveTo(bx - head * Math.cos(angle + 0.5), by - head * Math.sin(angle + 0.5));
+                cr.lineTo(bx, by);
+                cr.lineTo(bx - head * Math.cos(angle - 0.5), by - head * Math.sin(angle - 0.5));
+            }
+        } else if (tool === 'rectangle') {
+            cr.moveTo(ax, ay);
+            cr.lineTo(bx, ay);
+            cr.lineTo(bx, by);
+            cr.lineTo(ax, by);
+            cr.closePath();
+        } else if (tool === 'ellipse') {
+            cr.save();
+            cr.translate((ax + bx) / 2, (ay + by) / 2);
+            cr.scale(Math.max(Math.abs(bx - ax) / 2, 0.01), Math.max(Math.abs(by - ay) / 2, 0.01));
+            cr.arc(0, 0, 1, 0, 2 * Math.PI);
+            cr.restore();
+        } else {
+            // Only the segments whose ink can reach `box`: where the path leaves
+            // and comes back, its joins lie farther from the box than they reach.
+            const r = width / 2 + 2;
+            let open = false;
+            for (let i = 1; i < points.length; i++) {
+                const [x0, y0] = this.pixel(points[i - 1]), [x1, y1] = this.pixel(points[i]);
+                if (box && !meets(box, {x0: Math.min(x0, x1) - r, y0: Math.min(y0, y1) - r, x1: Math.max(x0, x1) + r, y1: Math.max(y0, y1) + r})) {
+                    open = false;
+                    continue;
+                }
+                if (!open)
+                    cr.moveTo(x0, y0);
+                cr.lineTo(x1, y1);
+                open = true;
+            }
+        }
+        cr.stroke();
+    }
+}
+

@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: MIT
+// stylus-canvas@stylusd: stylusd's canvas drawn inside GNOME Shell, the one
+// place on GNOME Wayland that can put see-through ink above every window
+// (mutter offers no layer-shell, and xdg-shell makes a transparent fullscreen
+// window black). A socket client of stylusd as stylus-canvas is: it follows
+// the canvas's state, fetches the strokes, draws the live pen, and acks each
+// transition after its fade, and takes the canvas off the screen when the
+// daemon is gone.
+//
+// src/ holds it as ES modules, one concern each; build.sh joins them into the
+// one extension.js of each format, with the imports of GNOME 43-44 (imports.gi)
+// or of GNOME 45+ (ES modules), and generates spec.js, the numbers they draw
+// with, from Sources/CanvasModel/canvas-spec.json. This one is the controller.
+//
+// The ink follows the renderer specification in docs/OVERLAY.md ("How ink is
+// drawn"), the same as stylus-canvas's InkLayers, so a stroke looks the same
+// on every desktop.
+import Clutter from 'gi://Clutter';
+import GLib from 'gi://GLib';
+import Meta from 'gi://Meta';
+import Shell from 'gi://Shell';
+import * as Main from 'resource:///org/gnome/shell/ui/main.js';
+
+import {DaemonLink, log_, socketPath} from './daemonLink.js';
+import {MonitorCanvas} from './monitorCanvas.js';
+import {DEFAULT_PALETTE, paletteButtons, paletteRegions} from './palette.js';
+import {SPEC} from './spec.js';
+import {LASER_LIFETIME_MS, StrokeBook} from './strokeBook.js';
+import {DEFAULT_TOOL, makeStyle} from './style.js';
+
+export const FADE_MS = SPEC.timings.fadeMilliseconds;
+// A daemon restarting (systemd does it at once) comes back well within this;
+// one that died must not leave the canvas on the screen for more than 2 s.
+export const DEAD_DAEMON_HIDE_MS = SPEC.timings.deadDaemonHideMilliseconds;
+
+export class StylusCanvas {
+    enable() {
+        this.book = new StrokeBook();
+        this.hover = new Map();
+        this.state = 'minimized';
+        this.shown = false;
+        this.capturesPen = false;
+        this.connected = false;
+        this.generation = 0;
+        this.currentStyle = makeStyle(DEFAULT_TOOL);
+        this.paletteShown = false;
+        this.paletteColors = DEFAULT_PALETTE;
+        this.reportedRegions = null;
+        this.fetching = false;
+        this.fetchAgain = false;
+        this.rebuildOnNextFetch = false;
+        this.accelerators = [];
+        this.surfaces = [];
+        this.clickThrough = !!GLib.getenv('STYLUS_CANVAS_CLICK_THROUGH');
+        this.monitorsChangedId = Main.layoutManager.connect('monitors-changed', () => this.placeSurfaces());
+        this.acceleratorId = global.display.connect('accelerator-activated', (display, action) => this.accelerator(action));
+        this.placeSurfaces();
+        log_(`following ${socketPath()}`);
+        this.link = new DaemonLink(socketPath(), update => this.handle(update));
+    }
+
+    disable() {
+        this.link.destroy();
+        this.ungrabKeys();
+        Main.layoutManager.disconnect(this.monitorsChangedId);
+        global.display.disconnect(this.acceleratorId);
+        for (const s of this.surfaces)
+            this.destroySurface(s);
+        this.surfaces = [];
+    }
+
+    // One drawing area per monitor, above every window (top chrome), never
+    // taking part in the shell's input region: clicks go where `reactive` says.
+    placeSurfaces() {
+        for (const s of this.surfaces)
+            this.destroySurface(s);
+        const monitors = Main.layoutManager.monitors;
+        // A tablet that is not mapped to one monitor covers the whole desktop.
+        const x0 = Math.min(...monitors.map(m => m.x)), y0 = Math.min(...monitors.map(m => m.y));
+        const x1 = Math.max(...monitors.map(m => m.x + m.width)), y1 = Math.max(...monitors.map(m => m.y + m.height));
+        this.surfaces = monitors.map(m => {
+            const s = new MonitorCanvas(m, {x: m.x - x0, y: m.y - y0, width: x1 - x0, height: y1 - y0}, this.shown, this.hover);
+            s.setFinished(this.book.finished);
+            s.setLive(this.book.liveStrokes);
+            s.flush();
+            return s;
+        });
+        // The area the tablet maps to: what an export draws at when it is given no size.
+        this.area = {width: x1 - x0, height: y1 - y0};
+        this.updateReactive();
+        if (this.connected)
+            this.reportOverlay();
+        this.updatePalette();
+    }
+
+    reportOverlay() {
+        const report = {backend: 'gnome-extension', outputs: this.surfaces.length};
+        if (this.area && this.area.width > 0 && this.area.height > 0)
+            Object.assign(report, this.area);
+        this.link.request('overlay', report);
+    }
+
+    // The palette on the first monitor, drawn while the daemon says it shows; its
+    // buttons go to the daemon, which sees every tap, on this link's connection
+    // (the daemon forgets them when it closes, as when the extension is disabled).
+    updatePalette() {
+        const first = this.surfaces[0];
+        if (!first)
+            return;
+        const buttons = paletteButtons(this.paletteColors, first.monitor.width, first.monitor.height);
+        first.setPalette(this.paletteShown ? buttons : [], this.currentStyle);
+        for (const s of this.surfaces.slice(1))
+            s.setPalette([], this.currentStyle);
+        const regions = paletteRegions(buttons, first.geometry);
+        const text = JSON.stringify(regions);
+        if (!this.connected || text === this.reportedRegions)
+            return;
+        this.reportedRegions = text;
+        this.link.request('palette-regions', {regions}, () => log_(`palette: ${regions.length} regions reported`));
+    }
+
+    destroySurface(s) {
+        s.destroy();
+    }
+
+    // ------------------------------------------------------------ the daemon's updates
+
+    handle(update) {
+        if (update.type === 'connected') {
+            const status = update.status;
+            this.connected = true;
+            this.generation++;
+            log_(`${update.again ? 'reconnected' : 'connected'}: canvas ${status.canvas.state}, ${status.canvas.stroke_count} strokes`);
+            this.setCapturesPen(!!(status.output && (status.output.captures_pen ?? status.output.mode === 'filter')));
+            if (status.tool)
+                this.currentStyle = makeStyle(status.tool.tool, status.tool.color, status.tool.width);
+            this.reportOverlay();
+            this.paletteShown = !!(status.tool && status.tool.palette);
+            if (status.tool && Array.isArray(status.tool.colors) && status.tool.colors.length > 0)
+                this.paletteColors = status.tool.colors;
+            // A daemon that restarted knows no regions.
+            this.reportedRegions = null;
+            this.updatePalette();
+            if (update.again || status.canvas.stroke_count !== this.book.finished.length)
+                this.fetchStrokes();
+            this.follow(status.canvas.state);
+        } else if (update.type === 'disconnected') {
+            const wasConnected = this.connected;
+            this.connected = false;
+            this.generation++;
+            const generation = this.generation;
+            if (wasConnected)
+                log_(`disconnected: ${update.reason}`);
+            // A daemon that stopped gave the pen back to the desktop: the canvas takes the clicks until it hides.
+            this.setCapturesPen(false);
+            GLib.timeout_add(GLib.PRIORITY_DEFAULT, DEAD_DAEMON_HIDE_MS, () => {
+                if (generation === this.generation && !this.connected && this.shown) {
+                    log_(`stylusd gone for ${DEAD_DAEMON_HIDE_MS / 1000} s: hiding`);
+                    this.hideNow();
+                }
+                return GLib.SOURCE_REMOVE;
+            });
+        } else {
+            this.event(update.event);
+        }
+    }
+
+    event(e) {
+        switch (e.event) {
+        case 'canvas':
+            log_(`canvas ${e.state} (${e.cause}, ${e.stroke_count} strokes)`);
+            if ((e.cause === 'undo' || e.cause === 'redo' || e.cause === 'erase') && e.stroke_count > 0) {
+                this.rebuildOnNextFetch = true;
+                this.fetchStrokes();
+            } else if (e.stroke_count === 0 && (this.book.finished.length > 0 || this.book.liveStrokes.length > 0)) {
+                this.book.clear();
+                for (const s of this.surfaces)
+                    s.clear();
+            } else if (e.stroke_count !== this.book.finished.length && !this.fetching) {
+                this.fetchStrokes();
+            }
+            this.follow(e.state);
+            break;
+        case 'stroke':
+            this.fetchStrokes();
+            break;
+        case 'output':
+            if (e.captures_pen !== undefined)
+                this.setCapturesPen(e.captures_pen);
+            else
+                this.setCapturesPen(e.mode === 'filter');
+            break;
+        case 'tool':
+            this.currentStyle = makeStyle(e.tool, e.color, e.width);
+            this.paletteShown = !!e.palette;
+            // A reload can change the palette's colours.
+            if (Array.isArray(e.colors) && e.colors.length > 0)
+                this.paletteColors = e.colors;
+            this.updatePalette();
+            break;
+        case 'pen': {
+            if (!this.shown)
+                return;
+            const point = {x: e.x, y: e.y, pressure: e.pressure || 0};
+            this.hover.set(e.device, point);
+            const lasers = this.book.lasers.length;
+            if (this.state === 'open') {
+                const style = Object.assign({}, this.currentStyle);
+                if (e.tool === 'eraser')
+                    style.tool = 'eraser';
+                const change = this.book.penSample(e.device, style, point, !!e.tip);
+                if (change === 'redrawLive') {
+                    this.redrawLive();
+                } else if (change) {
+                    const live = this.book.liveStrokes;
+                    for (const s of this.surfaces) {
+                        s.liveSegment(...change.segment, live);
+                        s.flush();
+                    }
+                }
+            }
+            if (this.book.lasers.length > lasers)
+                this.expireLaserLater();
+            for (const s of this.surfaces)
+                s.placeRings();
+            break;
+        }
+        case 'proximity':
+            if (e.state !== 'in') {
+                this.hover.delete(e.device);
+                const lasers = this.book.lasers.length;
+                if (this.book.endStroke(e.device))
+                    this.redrawLive();
+                if (this.book.lasers.length > lasers)
+                    this.expireLaserLater();
+                for (const s of this.surfaces)
+                    s.placeRings();
+            }
+            break;
+        }
+    }
+
+    expireLaserLater() {
+        GLib.timeout_add(GLib.PRIORITY_DEFAULT, LASER_LIFETIME_MS, () => {
+            if (this.book && this.book.expireOldestLaser())
+                this.redrawLive();
+            return GLib.SOURCE_REMOVE;
+        });
+    }
+
+    redrawLive() {
+        const live = this.book.liveStrokes;
+        for (const s of this.surfaces) {
+            s.setLive(live);
+            s.flush();
+        }
+    }
+
+    fetchStrokes() {
+        if (this.fetching) {
+            this.fetchAgain = true;
+            return;
+        }
+        this.fetching = true;
+        const rebuild = this.rebuildOnNextFetch;
+        this.rebuildOnNextFetch = false;
+        this.link.request('strokes', {}, result => {
+            this.fetching = false;
+            const strokes = result.strokes.map(s => ({
+                device: s.device,
+                style: makeStyle(s.tool, s.color, s.width),
+                points: s.points.map(p => ({x: p[0], y: p[1], pressure: p[2]})),
+            }));
+            const {finished, liveChanged} = this.book.reconcile(strokes, rebuild);
+            // Each tile repainted once, for the finished and the live strokes' changes.
+            const live = this.book.liveStrokes;
+            for (const s of this.surfaces) {
+                if (finished === 'rebuild')
+                    s.setFinished(this.book.finished);
+                else if (finished !== 'unchanged')
+                    s.addFinished(this.book.finished.slice(finished[0], finished[1]));
+                if (liveChanged)
+                    s.setLive(live);
+                s.flush();
+            }
+            log_(`strokes: ${strokes.length}`);
+            if (this.fetchAgain) {
+                this.fetchAgain = false;
+                this.fetchStrokes();
+            }
+        });
+    }
+
+    // ------------------------------------------------------------ showing and hiding
+
+    follow(state) {
+        this.state = state;
+        if (state === 'opening')
+            this.show(true);
+        else if (state === 'open')
+            this.show(false);
+        else if (state === 'minimizing')
+            this.hide(true);
+        else if (this.shown)
+            this.hideNow();
+    }
+
+    show(ack) {
+        const already = this.shown;
+        this.shown = true;
+        this.grabKeys();
+        this.updateReactive();
+        let pending = this.surfaces.length;
+        if (already && this.surfaces.every(s => s.box.opacity === 255 && s.box.visible)) {
+            if (ack)
+                this.ack();
+            return;
+        }
+        if (!already)
+            log_('presented');
+        for (const s of this.surfaces) {
+            s.setShown(true);
+            s.box.show();
+            s.box.ease({
+                opacity: 255, duration: FADE_MS, mode: Clutter.AnimationMode.LINEAR,
+                onStopped: () => {
+                    if (--pending === 0 && this.shown) {
+                        log_('shown');
+                        if (ack)
+                            this.ack();
+                    }
+                },
+            });
+        }
+        if (this.surfaces.length === 0 && ack)
+            this.ack();
+    }
+
+    hide(ack) {
+        if (!this.shown) {
+            if (ack)
+                this.ack();
+            return;
+        }
+        let pending = this.surfaces.length;
+        for (const s of this.surfaces) {
+            s.box.ease({
+                opacity: 0, duration: FADE_MS, mode: Clutter.AnimationMode.LINEAR,
+                onStopped: () => {
+                    if (--pending === 0)
+                        this.hideNow(ack);
+                },
+            });
+        }
+        if (this.surfaces.length === 0)
+            this.hideNow(ack);
+    }
+
+    hideNow(ack = false) {
+        this.shown = false;
+        for (const s of this.surfaces) {
+            s.box.remove_all_transitions();
+            s.box.opacity = 0;
+            s.box.hide();
+            s.setShown(false);
+        }
+        this.ungrabKeys();
+        this.updateReactive();
+        log_('hidden');
+        if (ack)
+            this.ack();
+    }
+
+    ack() {
+        log_('ack');
+        this.link.request('ack', {});
+    }
+
+    // ------------------------------------------------------------ input
+
+    setCapturesPen(captures) {
+        if (captures === this.capturesPen)
+            return;
+        this.capturesPen = captures;
+        this.updateReactive();
+    }
+
+    // As on X11 and sway: in filter mode (the daemon captures the pen) and with
+    // click-through the pointer goes through; in observe mode the open canvas
+    // takes it, so a stroke does not also click the applications under it.
+    // mutter picks the actor under the pointer again only when it moves.
+    updateReactive() {
+        const reactive = this.shown && !this.capturesPen && !this.clickThrough;
+        for (const s of this.surfaces)
+            s.box.reactive = reactive;
+        log_(reactive ? 'takes pointer input' : 'click-through');
+    }
+
+    // Escape minimizes, Ctrl+Z undoes, Ctrl+Shift+Z and Ctrl+Y redo: grabbed only while the canvas shows.
+    grabKeys() {
+        if (this.accelerators.length > 0)
+            return;
+        for (const [keys, what] of [['Escape', 'minimize'], ['<Control>z', 'undo'], ['<Control><Shift>z', 'redo'], ['<Control>y', 'redo']]) {
+            const action = global.display.grab_accelerator(keys, Meta.KeyBindingFlags.NONE);
+            if (action === Meta.KeyBindingAction.NONE) {
+                log_(`cannot grab ${keys}`);
+                continue;
+            }
+            Main.wm.allowKeybinding(Meta.external_binding_name_for_action(action), Shell.ActionMode.ALL);
+            this.accelerators.push({action, what});
+        }
+    }
+
+    ungrabKeys() {
+        for (const {action} of this.accelerators)
+            global.display.ungrab_accelerator(action);
+        this.accelerators = [];
+    }
+
+    accelerator(action) {
+        const grabbed = this.accelerators.find(a => a.action === action);
+        if (!grabbed || !this.shown)
+            return;
+        log_(`a key: asking stylusd to ${grabbed.what}`);
+        this.link.request(grabbed.what, {});
+    }
+}
