@@ -21,7 +21,8 @@ DOCDIR     ?= $(PREFIX)/share/doc/stylusd
 STRIP      ?= strip
 DEB_BUILD  := pkg-config libinput-dev libevdev-dev libwacom-dev
 COMPLETION_SHELLS := bash zsh fish
-DEB_TEST   := $(DEB_BUILD) python3 evemu-tools groff-base man-db tmux $(COMPLETION_SHELLS)
+# gjs runs the GNOME extension's canvas-spec tests (gnome-extension/tests/run.sh).
+DEB_TEST   := $(DEB_BUILD) python3 gjs evemu-tools groff-base man-db tmux $(COMPLETION_SHELLS)
 RECORDING  := Tests/Fixtures/recordings/Wacom_Cintiq_22HDT_Pen.events
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -79,11 +80,13 @@ demo: release
 	tools/demo.sh $(ARGS)
 
 # The contributor's loop before every commit (CONTRIBUTING.md): the Swift
-# unit and property tests, the socket contract against the release daemon,
+# unit and property tests, the canvas spec's vectors in the GNOME extension
+# (gjs), the socket contract against the release daemon,
 # and a few seconds of the protocol and config fuzzers.
 check: deps-test
 	$(SWIFT) build --build-tests --no-color-diagnostics
 	$(SWIFT) test --skip-build
+	gnome-extension/tests/run.sh
 	$(MAKE) --no-print-directory release
 	python3 Tests/contract/socket_contract.py --bin $(BIN)
 	Fuzz/run.sh 5 protocol config
@@ -142,6 +145,8 @@ deps-ci: need-swift
 test-swift: deps-test
 	$(SWIFT) build --build-tests --no-color-diagnostics
 	$(SWIFT) test --skip-build
+	@# The canvas spec's vectors in the GNOME extension's JavaScript, as the Swift tests above ran them.
+	gnome-extension/tests/run.sh
 
 # The docs name every target of both packages (ARCHITECTURE.md) and link files that exist.
 test-docs:
@@ -336,8 +341,9 @@ DEB_OVERLAY_TEST := xvfb xauth imagemagick librsvg2-bin x11-apps x11-utils openb
 OVERLAY_BIN      := Overlay/.build-static/release/stylus-canvas
 AUTOSTARTDIR     ?= /etc/xdg/autostart
 
-# The GNOME Shell extension (gnome-extension/): one logic file wrapped for GNOME 43-44
-# and for 45-48; install puts the one for the GNOME here (43 where none is).
+# The GNOME Shell extension (gnome-extension/): the modules of src/ and the numbers of
+# canvas-spec.json joined into one extension.js for GNOME 43-44 and one for 45-48;
+# install puts the one for the GNOME here (43 where none is).
 GNOMEEXTDIR        ?= $(PREFIX)/share/gnome-shell/extensions
 GNOME_EXT          := stylus-canvas@stylusd
 GNOME_SHELL_FORMAT ?= $(shell v=$$(gnome-shell --version 2>/dev/null | sed -n 's/[^0-9]*\([0-9][0-9]*\)\..*/\1/p'); \

@@ -17,11 +17,10 @@
 // on every desktop.
 import Clutter from 'gi://Clutter';
 import GLib from 'gi://GLib';
-import Meta from 'gi://Meta';
-import Shell from 'gi://Shell';
 import * as Main from 'resource:///org/gnome/shell/ui/main.js';
 
 import {DaemonLink, log_, socketPath} from './daemonLink.js';
+import {KeyGrabs} from './keyGrabs.js';
 import {MonitorCanvas} from './monitorCanvas.js';
 import {DEFAULT_PALETTE, paletteButtons, paletteRegions} from './palette.js';
 import {SPEC} from './spec.js';
@@ -49,11 +48,13 @@ export class StylusCanvas {
         this.fetching = false;
         this.fetchAgain = false;
         this.rebuildOnNextFetch = false;
-        this.accelerators = [];
         this.surfaces = [];
         this.clickThrough = !!GLib.getenv('STYLUS_CANVAS_CLICK_THROUGH');
         this.monitorsChangedId = Main.layoutManager.connect('monitors-changed', () => this.placeSurfaces());
-        this.acceleratorId = global.display.connect('accelerator-activated', (display, action) => this.accelerator(action));
+        this.keys = new KeyGrabs(what => {
+            if (this.shown)
+                this.link.request(what, {});
+        });
         this.placeSurfaces();
         log_(`following ${socketPath()}`);
         this.link = new DaemonLink(socketPath(), update => this.handle(update));
@@ -61,9 +62,8 @@ export class StylusCanvas {
 
     disable() {
         this.link.destroy();
-        this.ungrabKeys();
+        this.keys.destroy();
         Main.layoutManager.disconnect(this.monitorsChangedId);
-        global.display.disconnect(this.acceleratorId);
         for (const s of this.surfaces)
             this.destroySurface(s);
         this.surfaces = [];
@@ -308,7 +308,7 @@ export class StylusCanvas {
     show(ack) {
         const already = this.shown;
         this.shown = true;
-        this.grabKeys();
+        this.keys.grab();
         this.updateReactive();
         let pending = this.surfaces.length;
         if (already && this.surfaces.every(s => s.box.opacity === 255 && s.box.visible)) {
@@ -364,7 +364,7 @@ export class StylusCanvas {
             s.box.hide();
             s.setShown(false);
         }
-        this.ungrabKeys();
+        this.keys.ungrab();
         this.updateReactive();
         log_('hidden');
         if (ack)
@@ -394,34 +394,5 @@ export class StylusCanvas {
         for (const s of this.surfaces)
             s.box.reactive = reactive;
         log_(reactive ? 'takes pointer input' : 'click-through');
-    }
-
-    // Escape minimizes, Ctrl+Z undoes, Ctrl+Shift+Z and Ctrl+Y redo: grabbed only while the canvas shows.
-    grabKeys() {
-        if (this.accelerators.length > 0)
-            return;
-        for (const [keys, what] of [['Escape', 'minimize'], ['<Control>z', 'undo'], ['<Control><Shift>z', 'redo'], ['<Control>y', 'redo']]) {
-            const action = global.display.grab_accelerator(keys, Meta.KeyBindingFlags.NONE);
-            if (action === Meta.KeyBindingAction.NONE) {
-                log_(`cannot grab ${keys}`);
-                continue;
-            }
-            Main.wm.allowKeybinding(Meta.external_binding_name_for_action(action), Shell.ActionMode.ALL);
-            this.accelerators.push({action, what});
-        }
-    }
-
-    ungrabKeys() {
-        for (const {action} of this.accelerators)
-            global.display.ungrab_accelerator(action);
-        this.accelerators = [];
-    }
-
-    accelerator(action) {
-        const grabbed = this.accelerators.find(a => a.action === action);
-        if (!grabbed || !this.shown)
-            return;
-        log_(`a key: asking stylusd to ${grabbed.what}`);
-        this.link.request(grabbed.what, {});
     }
 }
