@@ -39,7 +39,7 @@ public struct PaletteButton: Equatable, Sendable {
 }
 
 /// Where the palette's buttons go, the same for every canvas (stylus-canvas on
-/// X11 and Wayland; gnome-extension/canvas.js follows the same numbers): one
+/// X11 and Wayland; the GNOME extension's palette.js, from canvas-spec.json): one
 /// row along the bottom-left corner of a monitor: the colours, a gap, the
 /// tools, a gap, width - and +. Computed in the window's pixels, then turned
 /// into the tablet's coordinates with the mapping ink uses, since the daemon,

@@ -28,14 +28,14 @@ public enum SegmentInk: Sendable, Equatable {
 }
 
 /// The segments of pen, laser and eraser strokes: a line with round caps,
-/// antialiased by the distance d of each pixel's centre from the line: a pixel is
-/// covered as much as the stretch [d − ½, d + ½] lies within the line's half
-/// width r on either side (min(1, r + ½ − d) for a line a pixel wide or more; a
-/// thinner line covers no pixel more than it is wide). It
-/// looks as cairo's stroker does within the rounding of the edge pixels and
-/// costs a fifth as much: cairo spent 3–8 µs a segment tessellating each
-/// segment's round caps, which made redrawing or exporting a drawing near the
-/// point limit take seconds.
+/// antialiased by area: a pixel is covered by the share of its square that lies
+/// on the line's side of the line's nearest edge, that edge taken as straight
+/// across the direction from the pixel's centre to the segment's nearest point
+/// (exact along the sides, close at the caps; a line thinner than a pixel's
+/// diagonal also loses what lies past its far edge). It looks as cairo's
+/// stroker does within the rounding of the edge pixels and costs a fraction:
+/// cairo spent 3–8 µs a segment tessellating each segment's round caps, which
+/// made redrawing or exporting a drawing near the point limit take seconds.
 public enum SegmentRaster {
     /// How far inside the circle a round cap's edge lies: cairo draws a cap as a
     /// polygon within 0.1 px of it (its tolerance), about 0.04 px inside on
