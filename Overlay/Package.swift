@@ -34,6 +34,14 @@ let package = Package(
                            .product(name: "StylusClient", package: "stylusd"),
                            .product(name: "StylusProtocol", package: "stylusd")]
         ),
+        // The executable's pure pieces (options, the daemon's events in the
+        // overlay's terms, sizes and scales as given and logged), imported
+        // @testable: what draws is checked by Tests/overlay's screenshots.
+        .testTarget(
+            name: "stylus-canvasTests",
+            dependencies: ["stylus-canvas", .product(name: "CanvasModel", package: "stylusd"),
+                           .product(name: "StylusProtocol", package: "stylusd")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -77,7 +77,7 @@ final class DaemonLink: Sendable {
         return values.compactMap { if case .string(let hex) = $0 { InkColor(hex: hex) } else { nil } }
     }
 
-    private static func translate(_ event: EventLine) -> DaemonUpdate? {
+    static func translate(_ event: EventLine) -> DaemonUpdate? {
         func number(_ key: String) -> Double? { if case .number(let n)? = event.fields[key] { n } else { nil } }
         switch event.name {
         case "pen":

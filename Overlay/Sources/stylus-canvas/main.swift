@@ -6,77 +6,19 @@ import StylusProtocol
 import Glibc
 #endif
 
-let usage = """
-    usage: stylus-canvas [--socket PATH] [--click-through] [--fade-ms N] [--monitor WHICH] [--verbose]
-           stylus-canvas --render-png PATH --size WIDTHxHEIGHT < strokes.json
-           stylus-canvas --render-bench WIDTHxHEIGHT [ROUNDS] < strokes.json
-           stylus-canvas --version | --help
-
-    The canvas overlay of stylusd: a fullscreen, see-through window that opens
-    and minimizes with the daemon's canvas and draws its strokes.
-
-      --socket PATH     the daemon's socket (default $STYLUSD_SOCKET, else
-                        $XDG_RUNTIME_DIR/stylusd/stylusd.sock)
-      --click-through   always let pointer input through to the windows underneath
-                        (an empty input region). Without it, the canvas lets it
-                        through only while stylusd captures the pen (filter
-                        mode with every pen grabbed: status output.captures_pen);
-                        otherwise it takes pointer input, so that drawing
-                        does not click the apps under it
-      --fade-ms N       fade in and out over N ms (default 120, 0-1000)
-      --monitor WHICH   which monitors the canvas covers: auto (the default:
-                        a pen display's own monitor, found by its size in mm;
-                        for a tablet that is not a display, every monitor, as
-                        the tablet maps to the whole desktop), all, a
-                        connector's name (HDMI-1, as xrandr or swaymsg -t
-                        get_outputs shows it) or a number (the display's
-                        order of monitors, from 0). The choice and its reason
-                        are logged on standard error
-      --verbose         log what the overlay does on standard error
-      --render-png PATH draw the strokes on standard input (the JSON of
-                        `stylusctl strokes`) into a transparent PNG of --size
-                        with the canvas's renderer, and exit: stylusd's PNG
-                        export runs this; no display is needed
-      --render-bench    time the renderer with the strokes on standard input
-                        (a frame, undo, redo, a clear taken back) and check
-                        that each redraw equals drawing afresh; no display
-    """
-
 func parseOptions(_ arguments: [String]) -> Options {
-    var options = Options()
-    var rest = arguments[...]
-    func fail(_ message: String) -> Never {
-        printError("stylus-canvas: \(message)\n\(usage)\n")
+    switch Options.parse(arguments) {
+    case .run(let options): return options
+    case .help:
+        print(Options.usage)
+        exit(0)
+    case .version:
+        print(StylusVersion.current)
+        exit(0)
+    case .failure(let message):
+        printError("stylus-canvas: \(message)\n\(Options.usage)\n")
         exit(64)
     }
-    func value(_ flag: String) -> String {
-        guard let v = rest.popFirst() else { fail("\(flag) needs a value") }
-        return v
-    }
-    while let argument = rest.popFirst() {
-        switch argument {
-        case "--socket": options.socket = value(argument)
-        case "--click-through": options.clickThrough = true
-        case "--fade-ms":
-            guard let n = Int(value(argument)), (0...1000).contains(n) else { fail("--fade-ms takes 0-1000") }
-            options.fadeMilliseconds = n
-        case "--monitor":
-            let which = value(argument)
-            guard !which.isEmpty, !which.hasPrefix("-") else { fail("--monitor takes auto, all, a connector's name or a number from 0") }
-            options.monitor = MonitorRequest(argument: which)
-        case "--render-png": fail("--render-png takes PATH --size WIDTHxHEIGHT and nothing else, in that order")
-        case "--render-bench": fail("--render-bench takes WIDTHxHEIGHT and optionally ROUNDS, and nothing else")
-        case "--verbose", "-v": options.verbose = true
-        case "--help", "-h":
-            print(usage)
-            exit(0)
-        case "--version":
-            print(StylusVersion.current)
-            exit(0)
-        default: fail("unknown argument \(argument)")
-        }
-    }
-    return options
 }
 
 // The daemon's PNG export: drawn and written before anything of GTK or the socket starts.
