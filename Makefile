@@ -26,7 +26,7 @@ DEB_TEST   := $(DEB_BUILD) python3 gjs evemu-tools groff-base man-db tmux $(COMP
 RECORDING  := Tests/Fixtures/recordings/Wacom_Cintiq_22HDT_Pen.events
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: need-swift gnome-extension startup-order test-firstrun overlay test-overlay install-overlay bench-overlay bench-flood bench-filter all deps deps-test deps-ci build release release-bench run demo test check test-swift test-crosscheck test-contract test-fuzz test-sanitize test-asan test-tsan test-docs fuzz hil bench bench-latency install install-build install-udev uninstall clean
+.PHONY: need-swift gnome-extension startup-order test-firstrun overlay test-overlay test-overlay-unit install-overlay bench-overlay bench-flood bench-filter all deps deps-test deps-ci build release release-bench run demo test check test-swift test-crosscheck test-contract test-fuzz test-sanitize test-asan test-tsan test-docs fuzz hil bench bench-latency install install-build install-udev uninstall clean
 
 all: build
 
@@ -105,7 +105,7 @@ test:
 	+@$(STAGE) run deps -- $(MAKE) --no-print-directory deps-ci; $(STAGE) passed deps || { $(STAGE) table; exit 1; }
 	+@$(MAKE) --no-print-directory -j2 ci-chain-a ci-chain-b; $(STAGE) table
 
-ci-chain-a: ci-crosscheck
+ci-chain-a: ci-overlay-unit
 ci-chain-b: ci-tsan
 # Chain A.
 ci-release:
@@ -118,6 +118,8 @@ ci-firstrun: ci-deb
 	+@$(STAGE) run firstrun --needs release,canvas -- $(MAKE) --no-print-directory test-firstrun
 ci-crosscheck: ci-firstrun
 	+@$(STAGE) run crosscheck --needs release -- $(MAKE) --no-print-directory test-crosscheck
+ci-overlay-unit: ci-crosscheck
+	+@$(STAGE) run overlay-unit -- $(MAKE) --no-print-directory test-overlay-unit
 # Chain B: contract comes after release has ended in chain A (swift and canvas take longer).
 ci-swift:
 	+@$(STAGE) run swift -- $(MAKE) --no-print-directory test-swift
@@ -135,7 +137,7 @@ ci-asan: ci-fuzz
 	+@$(STAGE) run asan -- $(MAKE) --no-print-directory test-asan
 ci-tsan: ci-asan
 	+@$(STAGE) run tsan -- $(MAKE) --no-print-directory test-tsan
-.PHONY: ci-chain-a ci-chain-b ci-release ci-hil ci-deb ci-firstrun ci-crosscheck ci-tsan ci-swift ci-docs ci-canvas ci-contract ci-overlay ci-fuzz ci-asan
+.PHONY: ci-chain-a ci-chain-b ci-overlay-unit ci-release ci-hil ci-deb ci-firstrun ci-crosscheck ci-tsan ci-swift ci-docs ci-canvas ci-contract ci-overlay ci-fuzz ci-asan
 
 # Every Debian package any stage of `make test` needs, in one apt run.
 HIL_PACKAGES := $(shell sed -n 's/^PACKAGES="\(.*\)"/\1/p' hil/vm.sh)
@@ -351,27 +353,41 @@ GNOME_SHELL_FORMAT ?= $(shell v=$$(gnome-shell --version 2>/dev/null | sed -n 's
 gnome-extension:
 	@gnome-extension/build.sh .build-gnome >/dev/null
 
-overlay: deps gnome-extension
-	$(call install_missing,$(DEB_OVERLAY))
-	@# SwiftPM (6.3) keeps its build plan when a file is added to the root package that
-	@# Overlay/ depends on by path, then fails with "cannot find ... in scope": plan
-	@# afresh, but only when the root's list of source files changed.
-	@mkdir -p Overlay/.build-static; \
+# Before a build of Overlay/ in scratch folder $(1), whose plan is $(2).yaml:
+# SwiftPM (6.3) keeps its build plan when a file is added to the root package that
+# Overlay/ depends on by path, then fails with "cannot find ... in scope": plan
+# afresh, but only when the root's list of source files changed. GTK's pkg-config
+# flags carry -pthread and -msse, which SwiftPM refuses with a warning at every
+# build: a gtk4.pc of the include paths and libraries only, found first, keeps the
+# build quiet.
+define overlay_prepare
+	@mkdir -p Overlay/$(1)/pkgconfig; \
 	files=$$(find Sources -name '*.swift' | LC_ALL=C sort | cksum); \
-	if [ "$$files" != "$$(cat Overlay/.build-static/root-sources 2>/dev/null)" ]; then \
-		rm -f Overlay/.build-static/release.yaml; echo "$$files" > Overlay/.build-static/root-sources; \
+	if [ "$$files" != "$$(cat Overlay/$(1)/root-sources 2>/dev/null)" ]; then \
+		rm -f Overlay/$(1)/$(2).yaml; echo "$$files" > Overlay/$(1)/root-sources; \
 	fi
 	@Overlay/generate-protocols.sh
-	@# GTK's pkg-config flags carry -pthread and -msse, which SwiftPM refuses with a warning at every
-	@# build: a gtk4.pc of the include paths and libraries only, found first, keeps the build quiet.
-	@mkdir -p Overlay/.build-static/pkgconfig; \
-	{ echo "Name: gtk4"; echo "Description: GTK 4, include paths and libraries only (make overlay)"; \
+	@{ echo "Name: gtk4"; echo "Description: GTK 4, include paths and libraries only (make overlay)"; \
 	  echo "Version: $$(pkg-config --modversion gtk4)"; \
 	  echo "Cflags: $$(pkg-config --cflags-only-I gtk4)"; echo "Libs: $$(pkg-config --libs gtk4)"; \
-	} > Overlay/.build-static/pkgconfig/gtk4.pc
+	} > Overlay/$(1)/pkgconfig/gtk4.pc
+endef
+OVERLAY_PKG_CONFIG = PKG_CONFIG_PATH=$(CURDIR)/Overlay/$(1)/pkgconfig$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH}
+
+overlay: deps gnome-extension
+	$(call install_missing,$(DEB_OVERLAY))
+	$(call overlay_prepare,.build-static,release)
 	@# With the Swift runtime inside, like the daemon's: it runs without the toolchain.
-	cd Overlay && PKG_CONFIG_PATH=$(CURDIR)/Overlay/.build-static/pkgconfig$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH} \
+	cd Overlay && $(call OVERLAY_PKG_CONFIG,.build-static) \
 		$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib -Xswiftc -use-ld=lld --scratch-path .build-static --product stylus-canvas
+
+# stylus-canvas's own unit tests (Overlay/Tests: its options, the daemon's lines as it
+# reads them, the PNG renderer's sizes), in a debug build apart from the shipped one.
+test-overlay-unit: deps gnome-extension
+	$(call install_missing,$(DEB_OVERLAY))
+	$(call overlay_prepare,.build-test,debug)
+	cd Overlay && $(call OVERLAY_PKG_CONFIG,.build-test) $(SWIFT) build --build-tests --no-color-diagnostics --scratch-path .build-test
+	cd Overlay && $(call OVERLAY_PKG_CONFIG,.build-test) $(SWIFT) test --skip-build --scratch-path .build-test
 
 # The overlay against a live daemon on a headless X11 desktop (screenshots), make run on that desktop (the overlay
 # starts beside the daemon, Ctrl-C stops both), then Wayland: the layer-shell canvas under headless sway

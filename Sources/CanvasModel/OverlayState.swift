@@ -14,7 +14,7 @@ public struct OverlayState: Sendable {
     /// a dead daemon must not leave a window over the desktop, and a restart
     /// (reconnected within 100-200 ms) must not flash it. The GNOME extension
     /// waits as long; with the fade the canvas is off the screen within 2 s.
-    public static let deadDaemonHideMilliseconds = 1500
+    public static let deadDaemonHideMilliseconds = CanvasSpec.deadDaemonHideMilliseconds
 
     /// How long past its end a fade waits for every surface to have drawn it:
     /// a surface whose monitor never paints (blanked, or held back by the

@@ -42,7 +42,7 @@ extension InkLayers {
     private func drawButton(_ cr: OpaquePointer, _ button: PaletteButton, selected: Bool, alpha: Double) {
         let r = button.rect, s = r.width
         // A glyph's box: the button less a margin, so neighbours stay apart.
-        let inset = s * 0.18
+        let inset = s * CanvasSpec.paletteGlyphInsetShare
         let box = PixelRect(x: r.x + inset, y: r.y + inset, width: s - 2 * inset, height: s - 2 * inset)
         if selected {
             roundedRectangle(cr, PixelRect(x: r.x + 2, y: r.y + 2, width: s - 4, height: s - 4), radius: s / 6)

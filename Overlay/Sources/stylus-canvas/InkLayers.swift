@@ -28,7 +28,7 @@ final class InkLayers {
     /// Where the hover rings were last drawn: they move, so their old place is damage too.
     private var drawnRings: [PixelRect] = []
 
-    private static let ringRadius = 7.0, ringWidth = 3.0
+    private static let ringRadius = CanvasSpec.hoverRingRadius, ringWidth = CanvasSpec.hoverRingWidth
     /// The palette's buttons on this surface (none on the others) and the style whose choices they mark.
     var palette: (buttons: [PaletteButton], style: InkStyle) = ([], InkStyle())
 

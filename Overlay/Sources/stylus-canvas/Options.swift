@@ -5,7 +5,7 @@ struct Options: Equatable {
     var socket: String?
     /// An empty input region whatever the daemon's output: clicks go to the windows under the canvas.
     var clickThrough = false
-    var fadeMilliseconds = 120
+    var fadeMilliseconds = CanvasSpec.fadeMilliseconds
     /// Which monitors to cover; `auto`: where the tablet maps to.
     var monitor = MonitorRequest.auto
     var verbose = false
@@ -65,7 +65,7 @@ struct Options: Equatable {
                             mode with every pen grabbed: status output.captures_pen);
                             otherwise it takes pointer input, so that drawing
                             does not click the apps under it
-          --fade-ms N       fade in and out over N ms (default 120, 0-1000)
+          --fade-ms N       fade in and out over N ms (default \(CanvasSpec.fadeMilliseconds), 0-1000)
           --monitor WHICH   which monitors the canvas covers: auto (the default:
                             a pen display's own monitor, found by its size in mm;
                             for a tablet that is not a display, every monitor, as
