@@ -52,7 +52,7 @@ struct Fanout {
 
     /// A pen the daemon could not open, for `device` subscribers.
     func deviceFailed(path: String, reason: String, to clients: [ClientConnection]) {
-        var line = JSONObjectWriter()
+        var line = JSONWriter(lineInto: [])
         line.string("event", "device")
         line.string("change", "failed")
         line.string("node", path)

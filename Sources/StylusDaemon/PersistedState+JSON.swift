@@ -9,7 +9,7 @@ extension PersistedState {
     /// draws; with JSONEncoder that was a quarter of the daemon's CPU in the
     /// test guest's flood (hil/flood.py), taken from the same two CPUs as the loop.
     /// nil when a value is not finite, which JSON cannot carry (JSONEncoder refuses it too).
-    /// Its strings go through `JSONString`, which escapes as JSONEncoder does.
+    /// Its strings go through `JSONString`, which escapes as JSONEncoder does, its numbers through `JSONNumber`.
     func json() -> [UInt8]? {
         let points = strokes.reduce(0) { $0 + $1.x.count }
         var out: [UInt8] = []
@@ -44,7 +44,7 @@ extension PersistedState {
             JSONString.appendQuoted(s.tool, to: &out)
             if let width = s.width {
                 out.append(contentsOf: #","width":"#.utf8)
-                guard Self.append(width, to: &out) else { return nil }
+                guard JSONNumber.append(width, to: &out) else { return nil }
             }
             out.append(contentsOf: #","x":"#.utf8)
             guard Self.append(s.x, to: &out) else { return nil }
@@ -59,7 +59,7 @@ extension PersistedState {
             out.append(contentsOf: #","tool":"#.utf8)
             JSONString.appendQuoted(style.tool, to: &out)
             out.append(contentsOf: #","width":"#.utf8)
-            guard Self.append(style.width, to: &out) else { return nil }
+            guard JSONNumber.append(style.width, to: &out) else { return nil }
             out.append(UInt8(ascii: "}"))
         }
         out.append(contentsOf: #","version":"#.utf8)
@@ -68,27 +68,14 @@ extension PersistedState {
         return out
     }
 
-    /// A number as JSONEncoder writes a Double: shortest round-trip form, no ".0" on a whole number.
-    private static func append(_ value: Double, to out: inout [UInt8]) -> Bool {
-        guard value.isFinite else { return false }
-        let text = value.description
-        out.append(contentsOf: (text.hasSuffix(".0") ? String(text.dropLast(2)) : text).utf8)
-        return true
-    }
-
-    /// A column of floats in Swift's shortest round-trip form, without the
-    /// ".0" JSONEncoder leaves off a whole number.
+    /// A column by `JSONNumber`'s rule, the one events and `status` follow;
+    /// false for a value that is not finite: the file is then not written at
+    /// all, rather than with a `null` it could not be read back from.
     private static func append(_ column: [Float], to out: inout [UInt8]) -> Bool {
         out.append(UInt8(ascii: "["))
         for (k, value) in column.enumerated() {
-            guard value.isFinite else { return false }
             if k > 0 { out.append(UInt8(ascii: ",")) }
-            let text = value.description
-            if text.hasSuffix(".0") {
-                out.append(contentsOf: text.utf8.dropLast(2))
-            } else {
-                out.append(contentsOf: text.utf8)
-            }
+            guard JSONNumber.append(value, to: &out) else { return false }
         }
         out.append(UInt8(ascii: "]"))
         return true

@@ -5,7 +5,7 @@ extension EngineEvent {
     /// The event as one NDJSON line: the wire format of the socket's
     /// subscriptions and of `stylusd replay --json`.
     public func jsonLine(into buffer: [UInt8] = []) -> [UInt8] {
-        var w = JSONObjectWriter(into: buffer)
+        var w = JSONWriter(lineInto: buffer)
         switch self {
         case .device(let e):
             w.string("event", "device")
@@ -88,8 +88,7 @@ extension EngineEvent {
             w.string("color", e.style.color.hex)
             w.bool("palette", e.palette)
             w.strings("colors", e.colors.map(\.hex))
-            // As `status` writes it: 12, not 12.0.
-            if e.style.width == e.style.width.rounded() { w.int("width", Int(e.style.width)) } else { w.double("width", e.style.width) }
+            w.double("width", e.style.width)
             w.string("source", e.source.rawValue)
             w.int("time_us", e.time)
         }

@@ -4,7 +4,7 @@ public import StylusCore
 extension PenSample {
     /// The `pen` topic's per-sample line.
     public func jsonLine(into buffer: [UInt8]) -> [UInt8] {
-        var w = JSONObjectWriter(into: buffer)
+        var w = JSONWriter(lineInto: buffer)
         w.string("event", "pen")
         w.int("device", device.rawValue)
         w.string("tool", tool.rawValue)

@@ -31,7 +31,7 @@ public enum Response {
         var bytes = Array(#"{"id":"#.utf8)
         // By hand for the ids clients send (numbers, strings): through JSONEncoder
         // this was a twentieth of the loop's time under a flood (docs/SECURITY.md).
-        var scalar = NestedJSONWriter()
+        var scalar = JSONWriter()
         if scalar.scalar(id) {
             bytes += scalar.bytes
         } else {

@@ -12,7 +12,7 @@ import StylusCore
 /// flood"). `StatusJSONTests` checks it against JSONEncoder.
 extension StatusResult {
     public var json: [UInt8] {
-        var w = NestedJSONWriter()
+        var w = JSONWriter()
         w.object {
             $0.key("canvas")
             $0.object { o in

@@ -31,7 +31,7 @@ struct EventJSONTests {
     }
 
     @Test func precisionScaleIsRoundedAndNonFiniteBecomesNull() {
-        var w = JSONObjectWriter()
+        var w = JSONWriter(lineInto: [])
         w.double("a", .infinity)
         #expect(String(decoding: w.finishLine(), as: UTF8.self) == "{\"a\":null}\n")
         let e = EngineEvent.precision(PrecisionEvent(device: nil, enabled: true, active: true, scale: 0.123456, source: .command, time: 2))
