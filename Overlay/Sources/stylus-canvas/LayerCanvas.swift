@@ -74,6 +74,16 @@ final class ShmBuffer {
 /// scale it prefers for the surface (1.25, 1.5 …), shown through a viewport at
 /// the surface's logical size, so that ink is sharp on a fractionally scaled
 /// output instead of drawn at 2 and shrunk by the compositor.
+///
+/// The first frame already has that scale: layers and buffers are made only
+/// once the scale is settled, so an open never draws (and allocates) at a
+/// scale it throws away a moment later. The integer scale is the output's,
+/// known before the surface exists. A fractional one is settled by a
+/// `preferred_scale` that agrees with the output's integer scale (KWin 5.27
+/// first says 1 for a new surface, then its output's 1.5), or after
+/// `settleMilliseconds` without one; until then a configured surface shows a
+/// 1×1 transparent buffer stretched by the viewport, since a compositor may
+/// tell a surface its output only once it is mapped.
 @MainActor
 final class LayerCanvas: CanvasSurface {
     private unowned let owner: CanvasSurfaceOwner
@@ -92,6 +102,14 @@ final class LayerCanvas: CanvasSurface {
     private var fractionalScale: OpaquePointer?
     /// The compositor's preferred scale for this surface, in 120ths; 0 until it says.
     private var preferredScale120: UInt32 = 0
+    /// The scale the first frame is drawn at is known: nothing is drawn before.
+    private var scaleSettled = false
+    /// Maps so far, so that the settle timer of an earlier map does nothing.
+    private var mapCount = 0
+    /// What maps the surface while the fractional scale is not settled.
+    private var placeholder: ShmBuffer?
+    /// How long a fractional scale that disagrees with the output's integer scale is waited for.
+    static let settleMilliseconds: UInt32 = 250
     private var buffers: [ShmBuffer] = []
     private var frameCallback: OpaquePointer?
     private var needsFrame = false
@@ -142,6 +160,16 @@ final class LayerCanvas: CanvasSurface {
         }
         scale = wantedScale
         if viewport == nil { wl_surface_set_buffer_scale(surface, Int32(scale)) }
+        mapCount += 1
+        scaleSettled = fractionalScale == nil
+        if !scaleSettled {
+            let map = mapCount
+            after(milliseconds: Self.settleMilliseconds) { [weak self] in
+                guard let self, mapCount == map, surface != nil, !scaleSettled else { return }
+                owner.log("no preferred scale agreeing with the output's \(output.scale) within \(Self.settleMilliseconds) ms: drawing at \(InkLayers.describe(wantedScale))")
+                settleScale()
+            }
+        }
         let layerSurface = zwlr_layer_shell_v1_get_layer_surface(shell, surface, output.proxy,
                                                                  UInt32(ZWLR_LAYER_SHELL_V1_LAYER_OVERLAY.rawValue), "stylus-canvas")
         self.layerSurface = layerSurface
@@ -174,6 +202,9 @@ final class LayerCanvas: CanvasSurface {
         preferredScale120 = 0
         surface = nil
         configured = false
+        scaleSettled = false
+        placeholder?.destroy()
+        placeholder = nil
         for buffer in buffers { buffer.destroy() }
         buffers.removeAll()
         if tick != nil { scheduleTick() }
@@ -197,7 +228,7 @@ final class LayerCanvas: CanvasSurface {
                 guard scale120 > 0, scale120 != me.preferredScale120 else { return }
                 me.preferredScale120 = scale120
                 me.owner.log("preferred scale \(InkLayers.describe(Double(scale120) / 120))")
-                me.queueDraw()
+                if !me.scaleSettled, me.preferredAgreesWithOutput { me.settleScale() } else { me.queueDraw() }
             }
         }
         return l
@@ -209,6 +240,45 @@ final class LayerCanvas: CanvasSurface {
         return Double(max(output.scale, 1))
     }
 
+    /// wl_output.scale is the fractional scale rounded up (sway, KWin) or to nearest: a preferred
+    /// scale that rounds to neither is not (yet) the output's, e.g. KWin's 1 for a surface it has not placed.
+    private var preferredAgreesWithOutput: Bool {
+        let preferred = Double(preferredScale120) / 120, integer = Double(max(output.scale, 1))
+        return preferred.rounded(.up) == integer || preferred.rounded() == integer
+    }
+
+    /// The first frame's scale is known: layers and buffers at it, and the frame drawn.
+    private func settleScale() {
+        scaleSettled = true
+        guard configured else { return }
+        adoptScale()
+        drawFrame()
+    }
+
+    /// Layers at the wanted scale (the buffers follow in drawFrame), everything to be drawn again.
+    private func adoptScale() {
+        scale = wantedScale
+        if viewport == nil, let surface { wl_surface_set_buffer_scale(surface, Int32(scale)) }
+        if layers.ensure(width: width, height: height, scale: scale) {
+            layers.redrawFinished(owner.book.finished)
+            layers.redrawLive(owner.book.liveStrokes)
+            owner.log("layers \(width)x\(height)@\(InkLayers.describe(scale))")
+        }
+        layers.damageEverything()
+    }
+
+    /// Maps the configured surface without drawing while its scale is unknown: 4 bytes, transparent.
+    private func showPlaceholder() {
+        guard placeholder == nil, let surface, let viewport, let shm = backend.shm,
+              let buffer = ShmBuffer(shm: shm, width: 1, height: 1, scale: 1) else { return }
+        placeholder = buffer
+        wp_viewport_set_destination(viewport, width, height)
+        wl_surface_attach(surface, buffer.buffer, 0, 0)
+        if wl_proxy_get_version(surface) >= 4 { wl_surface_damage_buffer(surface, 0, 0, 1, 1) } else { wl_surface_damage(surface, 0, 0, width, height) }
+        wl_surface_commit(surface)
+        owner.log("waiting for the preferred scale (output scale \(output.scale))")
+    }
+
     private func configure(_ serial: UInt32, _ width: UInt32, _ height: UInt32) {
         guard let layerSurface else { return }
         zwlr_layer_surface_v1_ack_configure(layerSurface, serial)
@@ -217,12 +287,11 @@ final class LayerCanvas: CanvasSurface {
         self.height = height > 0 ? Int32(height) : Int32(shape.height)
         configured = true
         if let viewport { wp_viewport_set_destination(viewport, self.width, self.height) }
-        if layers.ensure(width: self.width, height: self.height, scale: scale) {
-            layers.redrawFinished(owner.book.finished)
-            layers.redrawLive(owner.book.liveStrokes)
-            owner.log("layers \(self.width)x\(self.height)@\(InkLayers.describe(scale))")
+        guard scaleSettled else {
+            showPlaceholder()
+            return
         }
-        layers.damageEverything()
+        adoptScale()
         drawFrame()
     }
 
@@ -268,18 +337,8 @@ final class LayerCanvas: CanvasSurface {
     }
 
     private func drawFrame() {
-        guard configured, let surface, let shm = backend.shm else { return }
-        if wantedScale != scale {
-            // The scale changed while the surface shows: buffers and layers at the new one.
-            scale = wantedScale
-            if viewport == nil { wl_surface_set_buffer_scale(surface, Int32(scale)) }
-            if layers.ensure(width: width, height: height, scale: scale) {
-                layers.redrawFinished(owner.book.finished)
-                layers.redrawLive(owner.book.liveStrokes)
-                owner.log("layers \(width)x\(height)@\(InkLayers.describe(scale))")
-            }
-            layers.damageEverything()
-        }
+        guard configured, scaleSettled, let surface, let shm = backend.shm else { return }
+        if wantedScale != scale { adoptScale() }   // the scale changed while the surface shows
         let alpha = owner.shown ? owner.alpha : 0
         layers.hoverMoved(owner.hover.values)
         if alpha != drawnAlpha { layers.damageEverything() }
@@ -298,6 +357,7 @@ final class LayerCanvas: CanvasSurface {
             fresh.stale = layers.everything
             fresh.onRelease = { [unowned self] in if needsFrame, frameCallback == nil { drawFrame() } }
             buffers.append(fresh)
+            owner.log("buffer \(pixelWidth)x\(pixelHeight)@\(InkLayers.describe(scale))")
             free = fresh
         }
         guard let buffer = free else {
@@ -336,6 +396,8 @@ final class LayerCanvas: CanvasSurface {
         frameCallback = wl_surface_frame(surface)
         wl_callback_add_listener(frameCallback, Self.frameListener, Unmanaged.passUnretained(self).toOpaque())
         wl_surface_commit(surface)
+        placeholder?.destroy()   // replaced by a frame: the compositor keeps what it needs of it
+        placeholder = nil
     }
 
     private static let frameListener: UnsafeMutablePointer<wl_callback_listener> = allocate({
