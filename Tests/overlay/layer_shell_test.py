@@ -444,6 +444,13 @@ def test_the_eraser_clears_the_ink_under_it_and_undo_brings_it_back():
         check(not erased, f"redo of the eraser stroke left ink at x = {erased}")
 
 
+def check_drawn_only_at(stack, scale, since=0.0, until=float("inf")):
+    """Every layer set and buffer the canvas logged in [since, until) has `scale`: an open
+    that draws a first frame at a scale it then throws away fails."""
+    drawn = [l.split()[-1] for t, l in stack.overlay_log if since <= t < until and l.split()[-2:-1] in (["layers"], ["buffer"])]
+    check(drawn and all(d.endswith(f"@{scale}") for d in drawn), f"layers and buffers drawn at open, not all @{scale}: {drawn}")
+
+
 def test_an_output_scaled_to_2_while_open_gets_buffers_at_its_scale():
     """swaymsg scale 2 on the open canvas's output: 640x400 logical pixels drawn into
     1280x800 buffers (buffer scale 2), the ink where it was on the screen's pixels."""
@@ -459,6 +466,10 @@ def test_an_output_scaled_to_2_while_open_gets_buffers_at_its_scale():
         inked, visible, n = ink_and_background(shot, strokes, DESKTOP)
         check(inked >= 0.90, f"at scale 2 only {inked:.1%} of {n} points inked")
         check(visible >= 0.97, f"at scale 2 only {visible:.1%} of the desktop away from the ink is visible")
+        s.stack.minimize_and_wait()
+        since = time.monotonic()
+        s.stack.open_and_wait()
+        check_drawn_only_at(s.stack, 2, since)
 
 
 def test_the_canvas_is_above_a_fullscreen_application_and_see_through():
@@ -647,6 +658,9 @@ def test_a_fractionally_scaled_output_gets_buffers_of_its_own_pixels():
     with ScaledSession(180) as s:
         strokes = s.stack.request("strokes")["strokes"]
         s.stack.open_and_wait()
+        check_drawn_only_at(s.stack, 1.5)
+        check(s.compositor.commits[0] == "commit 1920x1200 scale 1 dest 1280x800",
+              f"the canvas's first commit at scale 1.5: {s.compositor.commits[:3]}")
         check(s.compositor.commits and s.compositor.commits[-1] == "commit 1920x1200 scale 1 dest 1280x800",
               f"the canvas's last commits at scale 1.5: {s.compositor.commits[-3:]}")
         shot = s.compositor.screenshot()
@@ -671,6 +685,8 @@ def test_without_fractional_scale_the_output_scale_sets_the_buffers():
     with ScaledSession(0, output_scale=2) as s:
         strokes = s.stack.request("strokes")["strokes"]
         s.stack.open_and_wait()
+        check_drawn_only_at(s.stack, 2)
+        check(set(s.compositor.commits) == {"commit 2560x1600 scale 2 dest 0x0"}, f"commits at scale 2: {s.compositor.commits[:3]}")
         check(s.compositor.commits and s.compositor.commits[-1] == "commit 2560x1600 scale 2 dest 0x0",
               f"the canvas's last commits at scale 2: {s.compositor.commits[-3:]}")
         inked, _, n = ink_and_background(s.compositor.screenshot(), strokes, DESKTOP, 2560, 1600)
