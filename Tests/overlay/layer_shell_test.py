@@ -729,6 +729,10 @@ def as_unprivileged(args, script=os.path.join("Tests", "overlay", "layer_shell_t
             continue
         shutil.copytree(os.path.join(ot.ROOT, part), os.path.join(tree, part),
                         ignore=shutil.ignore_patterns("__pycache__"))
+    # Tests/support/canvas_spec.py reads the palette from the source tree.
+    spec = os.path.join("Sources", "CanvasModel", "canvas-spec.json")
+    os.makedirs(os.path.join(tree, os.path.dirname(spec)), exist_ok=True)
+    shutil.copy2(os.path.join(ot.ROOT, spec), os.path.join(tree, spec))
     bin_dir = os.path.join(scratch, "bin")
     os.makedirs(bin_dir)
     for name in ("stylusd", "stylusctl"):
