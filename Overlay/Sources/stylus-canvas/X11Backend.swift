@@ -45,11 +45,12 @@ final class X11Backend: CanvasBackend {
         }
         var roots = xcb_setup_roots_iterator(xcb_get_setup(connection))
         for _ in 0..<number where roots.rem > 0 { xcb_screen_next(&roots) }
-        guard roots.rem > 0, let screen = roots.data?.pointee else {
+        guard roots.rem > 0, let screenPointer = roots.data else {
             xcb_disconnect(connection)
             return nil
         }
-        guard let visual = Self.argbVisual(screen) else {
+        let screen = screenPointer.pointee
+        guard let visual = Self.argbVisual(screenPointer) else {
             printError("stylus-canvas: the X server offers no 32-bit TrueColor visual: the canvas cannot be see-through\n")
             xcb_disconnect(connection)
             return nil
@@ -71,9 +72,9 @@ final class X11Backend: CanvasBackend {
         Self.currentConnection = connection
     }
 
-    private static func argbVisual(_ screen: xcb_screen_t) -> xcb_visualid_t? {
-        var screen = screen
-        var depths = xcb_screen_allowed_depths_iterator(&screen)
+    /// The screen in the setup's memory: its depths follow it there.
+    private static func argbVisual(_ screen: UnsafeMutablePointer<xcb_screen_t>) -> xcb_visualid_t? {
+        var depths = xcb_screen_allowed_depths_iterator(screen)
         while depths.rem > 0 {
             if depths.data.pointee.depth == 32 {
                 var visuals = xcb_depth_visuals_iterator(depths.data)
@@ -188,6 +189,9 @@ final class X11Backend: CanvasBackend {
         case XCB_CONFIGURE_NOTIFY:
             let e = raw.load(as: xcb_configure_notify_event_t.self)
             canvases[e.window]?.configured(width: Int32(e.width), height: Int32(e.height))
+        case XCB_MAP_NOTIFY:
+            let e = raw.load(as: xcb_map_notify_event_t.self)
+            canvases[e.window]?.serverMapped()
         case XCB_KEY_PRESS:
             let e = raw.load(as: xcb_key_press_event_t.self)
             guard let canvas = canvases[e.event], let keysym = keymap.keysym(e.detail) else { return }

@@ -162,6 +162,15 @@ final class X11Canvas: CanvasSurface {
         queueDraw()
     }
 
+    /// Mapped on the screen (by the window manager, in its frame): an empty input shape is set
+    /// again, since openbox takes a client's input shape for its frame from a ShapeNotify only,
+    /// not when it manages the window, and its frame would take the clicks.
+    func serverMapped() {
+        guard backend.shapes, mapped, owner.passesPointerInput else { return }
+        stylus_shape_rectangles(backend.connection, UInt8(STYLUS_SHAPE_SET), UInt8(STYLUS_SHAPE_INPUT), window, nil, 0)
+        backend.flush()
+    }
+
     func keyPressed(_ key: CanvasKey) { owner.keyPressed(key) }
 
     /// The window manager's close minimizes the canvas; the daemon decides.
