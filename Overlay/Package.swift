@@ -28,9 +28,15 @@ let package = Package(
             exclude: ["generated"],
             linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("xkbcommon")]
         ),
+        // libxcb, and the RandR and SHAPE requests the X11 canvas sends, encoded
+        // over xcbext.h (only libxcb1-dev needed): the native X11 canvas.
+        .target(
+            name: "CXcb",
+            linkerSettings: [.linkedLibrary("xcb")]
+        ),
         .executableTarget(
             name: "stylus-canvas",
-            dependencies: ["CGtk4", "CWayland", .product(name: "CanvasModel", package: "stylusd"),
+            dependencies: ["CGtk4", "CWayland", "CXcb", .product(name: "CanvasModel", package: "stylusd"),
                            .product(name: "StylusClient", package: "stylusd"),
                            .product(name: "StylusProtocol", package: "stylusd")]
         ),

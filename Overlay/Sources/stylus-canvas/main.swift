@@ -52,7 +52,8 @@ if lockFD >= 0, flock(lockFD, LOCK_EX | LOCK_NB) != 0 {
 /// program then has nothing to do, or says how to enable it); a layer surface
 /// where the Wayland compositor offers wlr-layer-shell; else a GTK window
 /// (fullscreen on X11; maximized on a Wayland compositor without layer-shell,
-/// since xdg-shell makes a fullscreen one opaque). Said once on standard error.
+/// since xdg-shell makes a fullscreen one opaque); on X11 an ARGB window of
+/// its own through xcb. Said once on standard error.
 @MainActor
 func chooseBackend() -> CanvasBackend {
     let gdkBackend = getenv("GDK_BACKEND").map { String(cString: $0) } ?? ""
@@ -81,6 +82,8 @@ func chooseBackend() -> CanvasBackend {
         printError("stylus-canvas: this Wayland compositor offers no layer-shell: the canvas is a maximized see-through window (a fullscreen one would hide the desktop); windows raised above it cover its ink, and panels stay above it\n")
         return gtk
     }
+    // The native X11 canvas; STYLUS_CANVAS_X11=gtk asks for the GTK window instead, while the native one settles.
+    if getenv("STYLUS_CANVAS_X11").map({ String(cString: $0) }) != "gtk", let x11 = X11Backend() { return x11 }
     guard let gtk = GtkBackend(toplevel: false) else {
         printError("stylus-canvas: cannot open a display (neither DISPLAY nor WAYLAND_DISPLAY works)\n")
         exit(69)
@@ -102,6 +105,9 @@ MainActor.assumeIsolated {
     if let wayland = backend as? WaylandBackend {
         wayland.owner = canvas
         wayland.start()
+    } else if let x11 = backend as? X11Backend {
+        x11.owner = canvas
+        x11.start()
     } else if let gtk = backend as? GtkBackend {
         gtk.owner = canvas
     }

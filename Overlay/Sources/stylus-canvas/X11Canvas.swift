@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: MIT
+import CGtk4
+import CXcb
+import CanvasModel
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The canvas on one monitor as an X11 window of the ARGB visual: managed,
+/// undecorated, fullscreen and above other windows (`_NET_WM_STATE` set
+/// before each map), so that the window manager gives it the keyboard
+/// (Escape, Ctrl+Z) and its close minimizes the canvas. Its pixels are
+/// composed by InkLayers into one cairo image and sent with PutImage, only
+/// the rectangle that changed, at most one frame each 16 ms. Without a
+/// compositing manager the ARGB window's clear pixels would show black, so
+/// its bounding shape then follows the ink's pixels (the desktop shows
+/// around it, and only the ink takes clicks).
+@MainActor
+final class X11Canvas: CanvasSurface {
+    private unowned let owner: CanvasSurfaceOwner
+    private unowned let backend: X11Backend
+    let window: xcb_window_t
+    private let gc: xcb_gcontext_t
+    let layers: InkLayers
+    private(set) var drawnAlpha = -1.0
+    private var monitor: MonitorShape
+    private var width: Int32, height: Int32
+    /// The window's pixels as last composed (cairo ARGB32: the visual's premultiplied ARGB on a little-endian machine).
+    private var image: OpaquePointer?
+    /// Window pixels the server lost (exposed) or never got: sent again from the next frame.
+    private var stale: PixelRect?
+    /// Asked to be mapped (the window manager may not have done it yet).
+    private var mapped = false
+    /// The input shape was emptied, and the window manager's frame may still hold that shape.
+    private var emptied = false
+    /// No compositing manager when it was mapped: the bounding shape follows the ink.
+    private var shapedToInk = false
+    private var frameSource: guint = 0
+    private var lastFrame: Int64 = 0
+    private var tick: (@MainActor (Int64) -> Bool)?
+    private var tickTimer: guint = 0
+
+    init(owner: CanvasSurfaceOwner, backend: X11Backend, monitor: MonitorShape, geometry: InkGeometry) {
+        self.owner = owner
+        self.backend = backend
+        self.monitor = monitor
+        width = Int32(monitor.width)
+        height = Int32(monitor.height)
+        layers = InkLayers(geometry: geometry)
+        let c = backend.connection
+        window = xcb_generate_id(c)
+        let events = XCB_EVENT_MASK_EXPOSURE.rawValue | XCB_EVENT_MASK_KEY_PRESS.rawValue | XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue
+        // Border pixel and colormap are required for a window whose depth differs from its parent's.
+        let mask = XCB_CW_BACK_PIXEL.rawValue | XCB_CW_BORDER_PIXEL.rawValue | XCB_CW_EVENT_MASK.rawValue | XCB_CW_COLORMAP.rawValue
+        let values: [UInt32] = [0, 0, events, backend.colormap]
+        xcb_create_window(c, 32, window, backend.root, Int16(monitor.x), Int16(monitor.y), UInt16(width), UInt16(height), 0,
+                          UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), backend.visual, mask, values)
+        gc = xcb_generate_id(c)
+        xcb_create_gc(c, gc, window, 0, nil)
+        let atoms = backend.atoms
+        let title = Array("stylus-canvas".utf8)
+        backend.setProperty(window, XCB_ATOM_WM_NAME.rawValue, XCB_ATOM_STRING.rawValue, bytes: title)
+        backend.setProperty(window, atoms.name, atoms.utf8, bytes: title)
+        backend.setProperty(window, XCB_ATOM_WM_CLASS.rawValue, XCB_ATOM_STRING.rawValue, bytes: Array("stylus-canvas\0Stylus-canvas\0".utf8))
+        backend.setProperty(window, atoms.protocols, XCB_ATOM_ATOM.rawValue, [atoms.deleteWindow])
+        backend.setProperty(window, atoms.motifHints, atoms.motifHints, [2, 0, 0, 0, 0])   // decorations: none
+        backend.setProperty(window, XCB_ATOM_WM_HINTS.rawValue, XCB_ATOM_WM_HINTS.rawValue, [1 | 2, 1, 1, 0, 0, 0, 0, 0, 0])   // input, normal state
+        backend.setProperty(window, atoms.windowType, XCB_ATOM_ATOM.rawValue, [atoms.normalType])
+        backend.setProperty(window, atoms.pid, XCB_ATOM_CARDINAL.rawValue, [UInt32(getpid())])
+    }
+
+    func place(monitor: Int, geometry: InkGeometry) {
+        let all = backend.monitors()
+        if all.indices.contains(monitor), all[monitor] != self.monitor {
+            self.monitor = all[monitor]
+            if mapped {
+                // Fullscreen is the window manager's: mapped again at the new place, it covers the new monitor.
+                hide()
+                present()
+            }
+        }
+        setGeometry(geometry, book: owner.book)
+    }
+
+    func present() {
+        drawnAlpha = -1
+        let c = backend.connection
+        guard !mapped else {
+            xcb_configure_window(c, window, UInt16(XCB_CONFIG_WINDOW_STACK_MODE.rawValue), [XCB_STACK_MODE_ABOVE.rawValue])
+            queueDraw()
+            return
+        }
+        // The monitor's place and size as the window's own: without a window manager (nobody
+        // honours "fullscreen") the canvas still covers its monitor; with one, fullscreen wins.
+        let place = XCB_CONFIG_WINDOW_X.rawValue | XCB_CONFIG_WINDOW_Y.rawValue | XCB_CONFIG_WINDOW_WIDTH.rawValue | XCB_CONFIG_WINDOW_HEIGHT.rawValue
+        xcb_configure_window(c, window, UInt16(place), [UInt32(bitPattern: Int32(monitor.x)), UInt32(bitPattern: Int32(monitor.y)),
+                                                         UInt32(monitor.width), UInt32(monitor.height)])
+        var hints = [UInt32](repeating: 0, count: 18)
+        hints[0] = 1 | 2 | 4 | 8   // user and program position and size: the window manager places it on its monitor
+        hints[1] = UInt32(bitPattern: Int32(monitor.x))
+        hints[2] = UInt32(bitPattern: Int32(monitor.y))
+        hints[3] = UInt32(monitor.width)
+        hints[4] = UInt32(monitor.height)
+        backend.setProperty(window, XCB_ATOM_WM_NORMAL_HINTS.rawValue, XCB_ATOM_WM_SIZE_HINTS.rawValue, hints)
+        // A window manager drops _NET_WM_STATE when it lets a window go: set again before each map.
+        backend.setProperty(window, backend.atoms.state, XCB_ATOM_ATOM.rawValue, [backend.atoms.fullscreen, backend.atoms.above])
+        if backend.shapes {
+            let composited = backend.composited
+            if !composited, !shapedToInk {
+                owner.log("no compositing manager: the canvas window is shaped to its ink, so the desktop shows around it")
+            }
+            shapedToInk = !composited
+            if shapedToInk {
+                // Nothing until the first frame sends the ink's shape, so no black rectangle ever shows.
+                stylus_shape_rectangles(c, UInt8(STYLUS_SHAPE_SET), UInt8(STYLUS_SHAPE_BOUNDING), window, nil, 0)
+            } else {
+                stylus_shape_reset(c, UInt8(STYLUS_SHAPE_BOUNDING), window)
+            }
+            // Before the map, not after: the window manager's frame copies the window's
+            // input shape when it maps it (openbox does), so the canvas takes its clicks
+            // (or lets them through) from the first frame on.
+            applyInputShape()
+        } else if !backend.composited {
+            owner.log("no compositing manager and no SHAPE extension: the canvas hides the desktop while it shows")
+        }
+        xcb_map_window(c, window)
+        mapped = true
+        stale = layers.everything
+        queueDraw()
+    }
+
+    func hide() {
+        guard mapped else { return }
+        xcb_unmap_window(backend.connection, window)
+        mapped = false
+        cancelFrame()
+    }
+
+    func destroy() {
+        stopTicks()
+        cancelFrame()
+        backend.forget(window)
+        xcb_free_gc(backend.connection, gc)
+        xcb_destroy_window(backend.connection, window)
+        if let image { cairo_surface_destroy(image) }
+        image = nil
+        layers.release()
+    }
+
+    // MARK: Events from the backend
+
+    func exposed(x: Int32, y: Int32, width: Int32, height: Int32) {
+        let rect = PixelRect(x: Double(x), y: Double(y), width: Double(width), height: Double(height))
+        stale = stale?.union(rect) ?? rect
+        queueDraw()
+    }
+
+    func configured(width: Int32, height: Int32) {
+        guard width != self.width || height != self.height, width > 0, height > 0 else { return }
+        self.width = width
+        self.height = height
+        queueDraw()
+    }
+
+    /// Mapped on the screen (by the window manager, in its frame): an empty input shape is set
+    /// again, since openbox takes a client's input shape for its frame from a ShapeNotify only,
+    /// not when it manages the window, and its frame would take the clicks.
+    func serverMapped() {
+        guard backend.shapes, mapped, owner.passesPointerInput else { return }
+        stylus_shape_rectangles(backend.connection, UInt8(STYLUS_SHAPE_SET), UInt8(STYLUS_SHAPE_INPUT), window, nil, 0)
+        backend.flush()
+    }
+
+    func keyPressed(_ key: CanvasKey) { owner.keyPressed(key) }
+
+    /// The window manager's close minimizes the canvas; the daemon decides.
+    func closeRequested() { owner.requestMinimize("close request") }
+
+    // MARK: Input
+
+    /// In filter mode the pen reaches the canvas only through the daemon, so the window's input
+    /// shape is empty; in observe mode the window takes pointer input, so that a stroke on the
+    /// canvas does not also click the application under it.
+    func updateInputRegion() {
+        guard backend.shapes else { return }
+        let wasEmptied = emptied
+        applyInputShape()
+        if wasEmptied, !emptied, mapped {
+            // A window manager that copied the empty shape to its frame (openbox does) keeps it
+            // there: mapped again, the frame takes the window's shape anew, and the canvas its clicks.
+            hide()
+            present()
+            return
+        }
+        backend.flush()
+    }
+
+    private func applyInputShape() {
+        let c = backend.connection
+        if owner.passesPointerInput {
+            stylus_shape_rectangles(c, UInt8(STYLUS_SHAPE_SET), UInt8(STYLUS_SHAPE_INPUT), window, nil, 0)
+            emptied = true
+            owner.log("click-through: empty input region")
+        } else {
+            stylus_shape_reset(c, UInt8(STYLUS_SHAPE_INPUT), window)
+            emptied = false
+            owner.log("input region: the whole window takes pointer input")
+        }
+    }
+
+    // MARK: Frames
+
+    func queueDraw() {
+        guard mapped, frameSource == 0 else { return }
+        let wait = max(0, 16_000 - (Self.now() - lastFrame)) / 1000
+        frameSource = g_timeout_add_full(G_PRIORITY_DEFAULT, guint(wait), { data in
+            onMain(data, X11Canvas.self) { me in
+                me.frameSource = 0
+                me.drawFrame()
+            }
+            return 0
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+    }
+
+    private func cancelFrame() {
+        if frameSource != 0 { g_source_remove(frameSource) }
+        frameSource = 0
+    }
+
+    private func drawFrame() {
+        guard mapped else { return }
+        lastFrame = Self.now()
+        if layers.ensure(width: width, height: height, scale: 1) {
+            layers.redrawFinished(owner.book.finished)
+            layers.redrawLive(owner.book.liveStrokes)
+            owner.log("layers \(width)x\(height)@1")
+        }
+        if image == nil || cairo_image_surface_get_width(image) != width || cairo_image_surface_get_height(image) != height {
+            if let image { cairo_surface_destroy(image) }
+            image = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height)
+            stale = layers.everything
+            if shapedToInk { stylus_shape_rectangles(backend.connection, UInt8(STYLUS_SHAPE_SET), UInt8(STYLUS_SHAPE_BOUNDING), window, nil, 0) }
+        }
+        guard let image else { return }
+        let alpha = owner.shown ? owner.alpha : 0
+        layers.hoverMoved(owner.hover.values)
+        if alpha != drawnAlpha { layers.damageEverything() }
+        var changed = layers.takeDamage()
+        if let stale { changed = changed?.union(stale) ?? stale }
+        stale = nil
+        drawnAlpha = alpha
+        guard let changed else { return }
+        let x0 = max(0, Int32(changed.x.rounded(.down))), y0 = max(0, Int32(changed.y.rounded(.down)))
+        let x1 = min(width, Int32((changed.x + changed.width).rounded(.up))), y1 = min(height, Int32((changed.y + changed.height).rounded(.up)))
+        guard x1 > x0, y1 > y0 else { return }   // what changed lies off this monitor
+        layers.repaint(image, x0: x0, y0: y0, x1: x1, y1: y1, alpha: alpha, hover: owner.hover.values)
+        let data = cairo_image_surface_get_data(image)!, stride = cairo_image_surface_get_stride(image)
+        let c = backend.connection
+        if shapedToInk {
+            // The bounding shape is the ink's pixels: the changed rectangle out, what shows in it back in.
+            var rect = xcb_rectangle_t(x: Int16(x0), y: Int16(y0), width: UInt16(x1 - x0), height: UInt16(y1 - y0))
+            stylus_shape_rectangles(c, UInt8(STYLUS_SHAPE_SUBTRACT), UInt8(STYLUS_SHAPE_BOUNDING), window, &rect, 1)
+            var rects: UnsafeMutablePointer<xcb_rectangle_t>?
+            let n = stylus_alpha_rectangles(data, stride, x0, y0, x1, y1, &rects)
+            if n > 0 { stylus_shape_rectangles(c, UInt8(STYLUS_SHAPE_UNION), UInt8(STYLUS_SHAPE_BOUNDING), window, rects, n) }
+            free(rects)
+        }
+        stylus_put_argb(c, window, gc, data, stride, x0, y0, x1 - x0, y1 - y0)
+        xcb_flush(c)
+    }
+
+    // MARK: Ticks (the fade): a 16 ms timer in the main loop while it runs; each tick's
+    // redraw goes out as a frame, so the fade ends even with nothing to show it.
+
+    func startTicks(_ tick: @escaping @MainActor (Int64) -> Bool) {
+        self.tick = tick
+        guard tickTimer == 0 else { return }
+        tickTimer = g_timeout_add_full(G_PRIORITY_DEFAULT, 16, { data in
+            var more = false
+            onMain(data, X11Canvas.self) { me in
+                if let tick = me.tick, tick(X11Canvas.now()) {
+                    more = true
+                } else {
+                    me.tick = nil
+                    me.tickTimer = 0
+                }
+            }
+            return more ? 1 : 0
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+    }
+
+    func stopTicks() {
+        tick = nil
+        if tickTimer != 0 { g_source_remove(tickTimer) }
+        tickTimer = 0
+    }
+
+    /// Monotonic microseconds, the frame time a tick takes.
+    static func now() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
+    }
+}
