@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The overlay on the X server: toggle → first frame, pen sample → ink, and memory, beside gromit-mpx.
+"""The overlay on the X server: toggle → first frame, pen sample → ink, and memory, beside gromit-mpx
+and beside the GTK 4 window the native X11 canvas replaced (STYLUS_CANVAS_X11=gtk).
 
 A headless desktop like the overlay tests' (Xvfb, openbox, xcompmgr). Everything
 seen is read back from the X server (XGetImage on the root window through ctypes:
@@ -412,14 +413,16 @@ def bench_gromit(args, desktop, x, strokes):
         proc.wait(5)
 
 
-def report_toggles(args, desktop, x):
+def report_toggles(args, desktop, x, canvas="stylus-canvas", peers=True):
     times, rss, strokes = bench_canvas(args, desktop, x)
     check_compositor(desktop, "the overlay's toggles")
     points = sum(len(t["points"]) for t in strokes)
-    print(f"stylus-canvas: toggle -> first frame on the X server, {len(times)} toggles: "
+    print(f"{canvas}: toggle -> first frame on the X server, {len(times)} toggles: "
           f"p50 {percentile(times, 50):.1f} ms, p99 {percentile(times, 99):.1f} ms, max {max(times):.1f} ms", flush=True)
-    print(f"stylus-canvas RSS: never shown {mib(rss['never shown'])}; shown with the recording's {len(strokes)} strokes "
+    print(f"{canvas} RSS: never shown {mib(rss['never shown'])}; shown with the recording's {len(strokes)} strokes "
           f"({points} points) {mib(rss['shown'])}; hidden again {mib(rss['hidden again'])}", flush=True)
+    if not peers:
+        return
     gromit, detail = bench_gromit(args, desktop, x, strokes)
     check_compositor(desktop, "gromit-mpx's toggles")
     if gromit is None:
@@ -432,14 +435,14 @@ def report_toggles(args, desktop, x):
               f"{mib(detail['shown'])}; hidden again {mib(detail['hidden again'])}", flush=True)
 
 
-def report_ink(args, desktop, x):
+def report_ink(args, desktop, x, canvas="stylus-canvas", peers=True):
     ink = bench_ink(args, desktop, XLooks(x))
     check_compositor(desktop, "the ink latency run")
     t, iv = ink["latencies"], ink["intervals"]
     ot.check(len(t) >= ink["expected"] * 9 // 10,
              f"ink seen for only {len(t)} of {ink['expected']} samples ({len(ink['late'])} not within 2 s, "
              f"e.g. {ink['late'][:3]}; {ink['dropped']} dropped by the daemon for this reader)")
-    print(f"stylus-canvas: pen sample due in the replay -> its ink on the X server, "
+    print(f"{canvas}: pen sample due in the replay -> its ink on the X server, "
           f"{len(t)} of {ink['expected']} samples at 200/s: p50 {percentile(t, 50):.1f} ms, p99 {percentile(t, 99):.1f} ms, "
           f"max {max(t):.1f} ms; polled every {percentile(iv, 50):.2f} ms (p99 {percentile(iv, 99):.2f} ms); "
           f"{ink['first_look']} inked at the first poll, {len(ink['late'])} not within 2 s; "
@@ -448,7 +451,7 @@ def report_ink(args, desktop, x):
     if os.environ.get("INK_TRACE"):
         with open(os.environ["INK_TRACE"], "w") as f:
             json.dump(ink["trace"], f)
-    print(f"stylus-canvas RSS after drawing {len(t)} samples in {INK_ROWS} strokes: shown {mib(ink['rss_shown'])}, "
+    print(f"{canvas} RSS after drawing {len(t)} samples in {INK_ROWS} strokes: shown {mib(ink['rss_shown'])}, "
           f"hidden {mib(ink['rss_hidden'])}", flush=True)
 
 
@@ -469,13 +472,20 @@ def main():
     try:
         x = X(desktop.display)
         # A part that cannot be measured says why; a benchmark never fails the build.
-        for part, report in (("toggle", report_toggles), ("ink", report_ink)):
-            if args.only in (None, part):
-                try:
-                    check_compositor(desktop, "the desktop's start")
-                    report(args, desktop, x)
-                except ot.Failure as error:
-                    print(f"overlay bench, {part}: NOT MEASURED: {error}", flush=True)
+        # The native X11 canvas, then the GTK 4 window it replaced (STYLUS_CANVAS_X11=gtk), in the same run.
+        for canvas, gtk in (("stylus-canvas (x11)", False), ("stylus-canvas (GTK 4, STYLUS_CANVAS_X11=gtk)", True)):
+            if gtk:
+                desktop.env["STYLUS_CANVAS_X11"] = "gtk"
+            try:
+                for part, report in (("toggle", report_toggles), ("ink", report_ink)):
+                    if args.only in (None, part):
+                        try:
+                            check_compositor(desktop, "the desktop's start")
+                            report(args, desktop, x, canvas=canvas, peers=not gtk)
+                        except ot.Failure as error:
+                            print(f"overlay bench, {canvas}, {part}: NOT MEASURED: {error}", flush=True)
+            finally:
+                desktop.env.pop("STYLUS_CANVAS_X11", None)
     finally:
         desktop.close()
         shutil.rmtree(args.scratch, ignore_errors=True)
