@@ -186,6 +186,21 @@ def ink_and_background(shot, strokes, background, width=WIDTH, height=HEIGHT, or
     return inked / max(1, len(points)), same / max(1, away), len(points)
 
 
+def minimized_back_to(stack, screenshot, before):
+    """Minimize: the screen as `before` (within 3 s), both transitions acked, and the canvas
+    reported as one layer-shell output of the whole size."""
+    stack.minimize_and_wait()
+    deadline = time.monotonic() + 3
+    after = screenshot()
+    while after[2] != before[2] and time.monotonic() < deadline:
+        time.sleep(0.1)
+        after = screenshot()
+    check(after[2] == before[2], "the screen 3 s after minimize differs from before the canvas opened")
+    settled_by_ack(stack)
+    overlay = stack.request("status").get("overlay")
+    check(overlay == {"backend": "layer-shell", "outputs": 1, "width": WIDTH, "height": HEIGHT}, f"status's overlay: {overlay}")
+
+
 def settled_by_ack(stack):
     settled = [e for e in stack.watcher.states() if e["state"] in ("open", "minimized")]
     check(len(settled) == 2 and all(e["cause"] == "ack" for e in settled),
@@ -202,16 +217,7 @@ def test_the_canvas_shows_its_ink_over_the_desktop_and_minimizes_back_to_it():
         inked, visible, n = ink_and_background(shown, strokes, DESKTOP)
         check(inked >= 0.90, f"only {inked:.1%} of {n} recorded points inked")
         check(visible >= 0.97, f"only {visible:.1%} of the desktop away from the ink is visible (black screen?)")
-        s.stack.minimize_and_wait()
-        deadline = time.monotonic() + 3
-        after = s.sway.screenshot()
-        while after[2] != before[2] and time.monotonic() < deadline:
-            time.sleep(0.1)
-            after = s.sway.screenshot()
-        check(after[2] == before[2], "the desktop 3 s after minimize differs from before the canvas opened")
-        settled_by_ack(s.stack)
-        overlay = s.stack.request("status").get("overlay")
-        check(overlay == {"backend": "layer-shell", "outputs": 1, "width": WIDTH, "height": HEIGHT}, f"status's overlay: {overlay}")
+        minimized_back_to(s.stack, s.sway.screenshot, before)
         print(f"  {inked:.1%} of {n} points inked, {visible:.2%} of the desktop away from the ink unchanged; "
               "restored pixel for pixel; both transitions acked", flush=True)
 
