@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: MIT
 """The canvas on GNOME: the extension stylus-canvas@stylusd inside a headless
 GNOME Shell 43 (Wayland, llvmpipe, one 1280x800 virtual monitor, a solid
-#208020 background), one shell start for the whole suite. A test-only
-extension (Tests/overlay/gnome/stylus-test-helper@stylusd) takes screenshots
-with Shell.Screenshot and clicks and types with Clutter virtual devices, on a
-Unix socket.
+#208020 background), one shell start for the whole suite; GNOME Shell 48 with
+--extension .build-gnome/45/... in the Debian 13 root of Tests/desktops. A
+test-only extension (Tests/overlay/gnome/stylus-test-helper@stylusd, made an ES
+module on GNOME 45 and later) takes screenshots with Shell.Screenshot and clicks
+and types with Clutter virtual devices, on a Unix socket.
 
 Checked where a user sees it: the recorded strokes' ink on the screen, the
 desktop and a fullscreen application visible away from it, the desktop back
@@ -17,7 +18,7 @@ GNOME Shell 43 aborts without a system bus when /run/systemd/seats exists: a
 private dbus-daemon stands in. Run as root, the suite runs itself as `nobody`
 (stylusd refuses clients of another user), as the layer-shell suite does.
 
-    python3 Tests/overlay/gnome_shell_test.py [--bin DIR] [--canvas FILE] [--extension DIR] [--only NAME]
+    python3 Tests/overlay/gnome_shell_test.py [--bin DIR] [--canvas FILE] [--extension DIR] [--tools DIR] [--only NAME]
 """
 import json
 import os
