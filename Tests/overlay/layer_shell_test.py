@@ -22,6 +22,7 @@ import glob
 import json
 import math
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -185,6 +186,21 @@ def ink_and_background(shot, strokes, background, width=WIDTH, height=HEIGHT, or
     return inked / max(1, len(points)), same / max(1, away), len(points)
 
 
+def minimized_back_to(stack, screenshot, before):
+    """Minimize: the screen as `before` (within 3 s), both transitions acked, and the canvas
+    reported as one layer-shell output of the whole size."""
+    stack.minimize_and_wait()
+    deadline = time.monotonic() + 3
+    after = screenshot()
+    while after[2] != before[2] and time.monotonic() < deadline:
+        time.sleep(0.1)
+        after = screenshot()
+    check(after[2] == before[2], "the screen 3 s after minimize differs from before the canvas opened")
+    settled_by_ack(stack)
+    overlay = stack.request("status").get("overlay")
+    check(overlay == {"backend": "layer-shell", "outputs": 1, "width": WIDTH, "height": HEIGHT}, f"status's overlay: {overlay}")
+
+
 def settled_by_ack(stack):
     settled = [e for e in stack.watcher.states() if e["state"] in ("open", "minimized")]
     check(len(settled) == 2 and all(e["cause"] == "ack" for e in settled),
@@ -201,16 +217,7 @@ def test_the_canvas_shows_its_ink_over_the_desktop_and_minimizes_back_to_it():
         inked, visible, n = ink_and_background(shown, strokes, DESKTOP)
         check(inked >= 0.90, f"only {inked:.1%} of {n} recorded points inked")
         check(visible >= 0.97, f"only {visible:.1%} of the desktop away from the ink is visible (black screen?)")
-        s.stack.minimize_and_wait()
-        deadline = time.monotonic() + 3
-        after = s.sway.screenshot()
-        while after[2] != before[2] and time.monotonic() < deadline:
-            time.sleep(0.1)
-            after = s.sway.screenshot()
-        check(after[2] == before[2], "the desktop 3 s after minimize differs from before the canvas opened")
-        settled_by_ack(s.stack)
-        overlay = s.stack.request("status").get("overlay")
-        check(overlay == {"backend": "layer-shell", "outputs": 1, "width": WIDTH, "height": HEIGHT}, f"status's overlay: {overlay}")
+        minimized_back_to(s.stack, s.sway.screenshot, before)
         print(f"  {inked:.1%} of {n} points inked, {visible:.2%} of the desktop away from the ink unchanged; "
               "restored pixel for pixel; both transitions acked", flush=True)
 
@@ -472,6 +479,45 @@ def test_an_output_scaled_to_2_while_open_gets_buffers_at_its_scale():
         check_drawn_only_at(s.stack, 2, since)
 
 
+def sway_version():
+    out = subprocess.run(["sway", "--version"], capture_output=True, text=True).stdout
+    m = re.search(r"(\d+)\.(\d+)", out)
+    return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+
+
+def test_an_output_at_scale_1_5_gets_buffers_of_its_own_pixels():
+    """A 1920x1200 output at scale 1.5 (1280x800 logical) before the canvas opens: where sway
+    offers wp_fractional_scale_v1 (1.8 and later) the canvas takes the preferred 1.5 and draws
+    the output's own pixels; sway 1.7 says scale 2 to clients and scales their buffers down.
+    The ink where the recorded points fall on the 1920x1200 pixels, and the desktop away from it
+    as it was before the canvas opened (pixman shades a solid background at a fractional scale)."""
+    fractional = sway_version() >= (1, 8)
+    with Session() as s:
+        strokes = s.stack.request("strokes")["strokes"]
+        s.sway.msg("output", "HEADLESS-1", "resolution", "1920x1200", "scale", "1.5")
+        deadline = time.monotonic() + 5
+        while s.sway.screenshot()[:2] != (1920, 1200):
+            check(time.monotonic() < deadline, f"grim never gave 1920x1200 at scale 1.5: {s.sway.screenshot()[:2]}")
+            time.sleep(0.1)
+        s.stack.settle_screen()
+        before = s.sway.screenshot()
+        since = time.monotonic()
+        s.stack.open_and_wait()
+        s.stack.wait_overlay(f"layers 1280x800@{'1.5' if fractional else '2'}", 5, since)
+        s.stack.settle_screen()
+        shot = s.sway.screenshot()
+        check(shot[:2] == (1920, 1200), f"grim's screenshot at scale 1.5 is {shot[:2]}")
+        points = ot.screen_points([t for t in strokes if t.get("tool") != "eraser"], 1920, 1200)
+        inked = sum(1 for p in points if ot.red_ink_near(shot, *p)) / max(1, len(points))
+        near = {(x + dx, y + dy) for x, y in points for dy in range(-20, 21) for dx in range(-20, 21)}
+        away = [(x, y) for y in range(0, 1200, 3) for x in range(0, 1920, 3) if (x, y) not in near]
+        same = sum(1 for x, y in away if ot.pixel(shot, x, y) == ot.pixel(before, x, y)) / max(1, len(away))
+        check(inked >= 0.90, f"at scale 1.5 only {inked:.1%} of {len(points)} points inked")
+        check(same >= 0.97, f"at scale 1.5 only {same:.1%} of the desktop away from the ink is as before the canvas opened")
+        print(f"  sway {'.'.join(map(str, sway_version()))}: layers 1280x800@{'1.5' if fractional else '2'}; "
+              f"{inked:.1%} of {len(points)} points inked on 1920x1200 pixels, {same:.2%} of the desktop as before", flush=True)
+
+
 def test_the_canvas_is_above_a_fullscreen_application_and_see_through():
     with Session(app=True) as s:
         strokes = s.stack.request("strokes")["strokes"]
@@ -693,7 +739,18 @@ def test_without_fractional_scale_the_output_scale_sets_the_buffers():
         check(inked >= 0.90, f"at scale 2 only {inked:.1%} of {n} points inked")
 
 
+def prebuilt(scratch, name):
+    """`name` copied from the --tools folder into `scratch`; False without --tools."""
+    tools = getattr(ot.ARGS, "tools", None)
+    if not tools:
+        return False
+    shutil.copy2(os.path.join(tools, name), os.path.join(scratch, name))
+    return True
+
+
 def build_scale_compositor(scratch):
+    if prebuilt(scratch, "scale_compositor"):
+        return
     wlr = sorted(glob.glob(os.path.join(WLR_PROTOCOLS, "wlr-layer-shell-unstable-v1.xml")))
     check(wlr, "the wlr-layer-shell XML is missing: install librust-wayland-protocols-dev")
     shared = "/usr/share/wayland-protocols"
@@ -709,6 +766,8 @@ def build_scale_compositor(scratch):
 
 
 def build_pointer(scratch):
+    if prebuilt(scratch, "pointer"):
+        return
     xml = sorted(glob.glob(os.path.join(WLR_PROTOCOLS, "wlr-virtual-pointer-unstable-v1.xml")))
     check(xml, "the wlr-virtual-pointer XML is missing: install librust-wayland-protocols-dev")
     header = os.path.join(scratch, "wlr-virtual-pointer-unstable-v1-client-protocol.h")
@@ -738,6 +797,9 @@ def as_unprivileged(args, script=os.path.join("Tests", "overlay", "layer_shell_t
     for name in ("stylusd", "stylusctl"):
         shutil.copy2(os.path.join(args.bin, name), bin_dir)
     shutil.copy2(args.canvas, os.path.join(scratch, "stylus-canvas"))
+    if getattr(args, "tools", None):
+        shutil.copytree(args.tools, os.path.join(scratch, "tools"))
+        extra = (*extra, "--tools", os.path.join(scratch, "tools"))
     if copy_extension:   # (the GNOME extensions' build folder, the path of the one to test in it)
         root, relative = copy_extension
         shutil.copytree(root, os.path.join(scratch, "extension"))
@@ -776,11 +838,29 @@ def as_unprivileged(args, script=os.path.join("Tests", "overlay", "layer_shell_t
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+def tools_arguments(parser):
+    """--tools and --build-tools: the suite's small Wayland clients built on one machine, run on another."""
+    parser.add_argument("--tools", default=None,
+                        help="a folder with pointer and scale_compositor built already (--build-tools), for a system without a compiler")
+    parser.add_argument("--build-tools", default=None, metavar="FOLDER", help="build pointer and scale_compositor into FOLDER and exit")
+
+
+def build_tools(folder):
+    os.makedirs(folder, exist_ok=True)
+    build_pointer(folder)
+    build_scale_compositor(folder)
+    return 0
+
+
 def main():
     parser = ot.canvas_arguments()
     parser.add_argument("--screenshot", default=None, help="save the canvas over a fullscreen application here (PNG)")
+    tools_arguments(parser)
     args = parser.parse_args()
-    missing = [tool for tool in ("sway", "grim", "swaymsg", "wtype", "wayland-scanner", "cc") if not shutil.which(tool)]
+    if args.build_tools:
+        return build_tools(args.build_tools)
+    missing = [tool for tool in ("sway", "grim", "swaymsg", "wtype", *(() if args.tools else ("wayland-scanner", "cc")))
+               if not shutil.which(tool)]
     check(not missing, f"missing {missing}: make test-overlay installs them")
     if os.getuid() == 0:
         return as_unprivileged(args)
@@ -801,6 +881,7 @@ def main():
             test_an_output_scaled_to_2_while_open_gets_buffers_at_its_scale,
             test_a_fractionally_scaled_output_gets_buffers_of_its_own_pixels,
             test_without_fractional_scale_the_output_scale_sets_the_buffers,
+            test_an_output_at_scale_1_5_gets_buffers_of_its_own_pixels,
             test_the_canvas_is_above_a_fullscreen_application_and_see_through,
             test_with_click_through_a_click_on_the_open_canvas_reaches_the_application,
             test_with_the_pen_captured_a_click_on_the_open_canvas_reaches_the_application,

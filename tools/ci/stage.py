@@ -29,7 +29,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 DIR = os.path.join(ROOT, ".build-ci")
 # The stages of `make test`, in the order the table lists them.
 STAGES = ["deps", "swift", "release", "crosscheck", "contract", "docs", "fuzz", "asan", "tsan",
-          "canvas", "overlay", "overlay-unit", "firstrun", "deb", "hil"]
+          "canvas", "overlay", "overlay-unit", "desktops", "firstrun", "deb", "hil"]
 
 SWIFT_COUNT = re.compile(r"Test run with (\d+) tests? .*passed")
 SWIFT_FAILED = re.compile(r"Test run with (\d+) tests? .*failed")

@@ -1,0 +1,86 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Today's desktops for make test-desktops: the canvas suites inside the Debian 13 root
+# of trixie_root.sh, with this machine's release builds (static Swift runtime; GTK 4,
+# the compositors and the Shell are the root's):
+#   gnome  GNOME Shell 48 with the 45 variant of the extension (gnome_shell_test.py)
+#   sway   sway 1.10 (layer_shell_test.py, scale 1 and the 1.5 check)
+#   kwin   KWin 6 nested in sway (kwin_test.py)
+# The root gets /proc, /sys, /dev, /dev/pts, /dev/shm, the repository read-only at
+# /work/repo and a scratch folder as its /tmp and /var/tmp, in a mount namespace of
+# this run's own, unmounted at the end. The suites run as root in it and drop to
+# `nobody` themselves (compositors refuse root; stylusd refuses another user).
+#   Tests/desktops/run.sh [gnome] [sway] [kwin]     (all three when none is named)
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+suites=${*:-gnome sway kwin}
+
+if [ "$(id -u)" != 0 ]; then
+    echo "desktops: the suites run in a chroot with bind mounts, which needs root: sudo make test-desktops (or sudo make test)" >&2
+    exit 1
+fi
+for f in .build-static/release/stylusd .build-static/release/stylusctl Overlay/.build-static/release/stylus-canvas \
+         .build-gnome/45/stylus-canvas@stylusd/extension.js; do
+    [ -e "$repo/$f" ] || { echo "desktops: $f is not built: make release overlay gnome-extension" >&2; exit 1; }
+done
+root=$("$repo/Tests/desktops/trixie_root.sh")
+grep -q '^nobody:x:65534:65534:' "$root/etc/passwd" || { echo "desktops: the root has no nobody (65534)" >&2; exit 1; }
+
+scratch=$(mktemp -d /var/tmp/stylus-desktops.XXXXXX)
+cleanup() { rm -rf "$scratch"; }
+trap cleanup EXIT
+mkdir -m 1777 "$scratch/tmp" "$scratch/vartmp"
+# The layer-shell suite's small Wayland clients, built here: the root has no compiler.
+python3 "$repo/Tests/overlay/layer_shell_test.py" --build-tools "$scratch/vartmp/tools" >/dev/null
+
+# Inside a mount namespace of its own: whatever happens, the mounts end with it.
+inner=$(cat <<'INNER'
+set -uo pipefail
+repo=$1 root=$2 scratch=$3
+shift 3
+mounted=()
+unmount() {
+    for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do umount -l "${mounted[i]}" 2>/dev/null; done
+}
+trap unmount EXIT
+bind() {   # SOURCE TARGET [ro]
+    mkdir -p "$2"
+    mount --bind "$1" "$2" && mounted+=("$2") || exit 1
+    if [ "${3:-}" = ro ]; then mount -o remount,bind,ro "$2" || exit 1; fi
+}
+mount -t proc proc "$root/proc" && mounted+=("$root/proc") || exit 1
+for d in /sys /dev /dev/pts /dev/shm; do bind "$d" "$root$d"; done
+bind "$repo" "$root/work/repo" ro
+bind "$scratch/tmp" "$root/tmp"
+bind "$scratch/vartmp" "$root/var/tmp"
+
+inside() {   # the command in the root, as root, with a clean environment
+    chroot "$root" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 HOME=/root \
+        PYTHONDONTWRITEBYTECODE=1 ${OVERLAY_LOG:+OVERLAY_LOG=$OVERLAY_LOG} "$@"
+}
+bins=(--bin /work/repo/.build-static/release --canvas /work/repo/Overlay/.build-static/release/stylus-canvas --tools /var/tmp/tools)
+status=0
+for suite in "$@"; do
+    started=$SECONDS
+    case $suite in
+    gnome)
+        echo "desktops: $(inside gnome-shell --version) with the 45 variant of the extension"
+        inside python3 /work/repo/Tests/overlay/gnome_shell_test.py "${bins[@]}" \
+            --extension /work/repo/.build-gnome/45/stylus-canvas@stylusd || status=1 ;;
+    sway)
+        echo "desktops: $(inside sway --version)"
+        inside python3 /work/repo/Tests/overlay/layer_shell_test.py "${bins[@]}" || status=1 ;;
+    kwin)
+        echo "desktops: $(inside sh -c 'kwin_wayland --version 2>/dev/null || dpkg-query -W kwin-wayland')"
+        inside python3 /work/repo/Tests/desktops/kwin_test.py "${bins[@]}" || status=1 ;;
+    *)
+        echo "desktops: no suite $suite (gnome, sway, kwin)" >&2; status=1; continue ;;
+    esac
+    echo "desktops: $suite took $((SECONDS - started)) s"
+done
+exit $status
+INNER
+)
+status=0
+unshare --mount --propagation private /bin/bash -c "$inner" inner "$repo" "$root" "$scratch" $suites </dev/null || status=$?
+exit $status
