@@ -464,30 +464,40 @@ def test_a_killed_daemon_takes_the_canvas_off_the_screen_within_2_s():
 def test_the_extension_draws_the_same_ink_as_stylus_canvas():
     """The recording's strokes drawn by stylus-canvas (into the buffer of the layer-shell
     suite's small compositor, over the same #208020) and by the extension: the ink pixels
-    below the top bar agree."""
+    below the top bar agree. stylus-canvas's picture is taken first, so that the extension's
+    canvas of the test before (a killed daemon's, fading out) is long gone; a GNOME picture
+    that disagrees is looked at once more a second later, and both figures are printed, so a
+    frame the shell had not finished is told from a rule the two renderers draw differently."""
     lt.build_scale_compositor(ot.ARGS.scratch)
-    with Daemon() as d:
-        d.open_and_wait()
-        gnome = SHELL.screenshot()
     with lt.ScaledSession(0, output_scale=1) as s:
         s.stack.open_and_wait()
         canvas = s.compositor.screenshot()
-    check(canvas[:2] == gnome[:2], f"stylus-canvas drew {canvas[:2]}, GNOME shows {gnome[:2]}")
 
     def ink(image, x, y):
         return sum(abs(a - b) for a, b in zip(ot.pixel(image, x, y), DESKTOP)) > 60
 
-    both = either = only_gnome = 0
-    for y in range(TOP_BAR, HEIGHT):
-        for x in range(WIDTH):
-            a, b = ink(gnome, x, y), ink(canvas, x, y)
-            either += a or b
-            both += a and b
-            only_gnome += a and not b
-    agree = both / max(1, either)
+    def agreement(gnome):
+        both = either = only_gnome = 0
+        for y in range(TOP_BAR, HEIGHT):
+            for x in range(WIDTH):
+                a, b = ink(gnome, x, y), ink(canvas, x, y)
+                either += a or b
+                both += a and b
+                only_gnome += a and not b
+        return both / max(1, either), either, (f"{only_gnome} are GNOME's only, "
+                                               f"{either - both - only_gnome} stylus-canvas's only")
+
+    with Daemon() as d:
+        d.open_and_wait()
+        gnome = SHELL.screenshot()
+        check(canvas[:2] == gnome[:2], f"stylus-canvas drew {canvas[:2]}, GNOME shows {gnome[:2]}")
+        agree, either, sides = agreement(gnome)
+        if agree < 0.98:
+            print(f"  first look: {agree:.1%} of {either} ink pixels agree ({sides}); looking again in 1 s", flush=True)
+            time.sleep(1)
+            agree, either, sides = agreement(SHELL.screenshot())
     check(either > 500, f"only {either} ink pixels to compare")
-    check(agree >= 0.98, f"only {agree:.1%} of {either} ink pixels agree between the extension and stylus-canvas "
-                         f"({only_gnome} are GNOME's only, {either - both - only_gnome} stylus-canvas's only)")
+    check(agree >= 0.98, f"only {agree:.1%} of {either} ink pixels agree between the extension and stylus-canvas ({sides})")
     print(f"  {agree:.2%} of {either} ink pixels agree", flush=True)
 
 
