@@ -151,10 +151,20 @@ if [ $inside = 1 ]; then
         pass "no gnome-shell in the root: no extension selected into $ext"
     fi
     # A stand-in gnome-shell package (only /usr/bin/gnome-shell, which prints
-    # the version): installing 43, upgrading to 48 (Debian 12 to 13) and the
-    # selected copy each time; it stays installed for the removal checks below.
+    # the version): installed as 43, upgraded to 48 (Debian 12 to 13), removed
+    # (the copy goes with GNOME) and installed again, and the selected copy each
+    # time; it stays installed for the removal checks below.
     selected() { { in_root cat $ext/metadata.json 2>/dev/null || true; } | sed -n 's/.*"shell-version": *\[\(.*\)\].*/\1/p' | tr -d '" '; }
-    for shell_version in 43.9 48.7; do
+    for shell_version in 43.9 48.7 removed 48.7; do
+        if [ $shell_version = removed ]; then
+            in_root dpkg -r gnome-shell >"$work/dpkg-gnome-shell.log" 2>&1 || fatal "dpkg -r the stand-in gnome-shell (see $work/dpkg-gnome-shell.log)"
+            if ! in_root test -e $ext && grep -q 'Processing triggers for stylusd' "$work/dpkg-gnome-shell.log"; then
+                pass "gnome-shell removed: the trigger removed the selected copy"
+            else
+                fail "gnome-shell removed: $ext lists '$(selected)' (see $work/dpkg-gnome-shell.log)"
+            fi
+            continue
+        fi
         fake=$work/gnome-shell-standin
         rm -rf "$fake"
         mkdir -p "$fake/DEBIAN" "$fake/usr/bin"
@@ -163,13 +173,13 @@ if [ $inside = 1 ]; then
         printf '#!/bin/sh\necho "GNOME Shell %s"\n' "$shell_version" >"$fake/usr/bin/gnome-shell"
         chmod 755 "$fake/usr/bin/gnome-shell"
         dpkg-deb --root-owner-group --build "$fake" "$root/tmp/gnome-shell.deb" >/dev/null
-        in_root dpkg -i /tmp/gnome-shell.deb >"$work/dpkg-i-gnome-shell.log" 2>&1 || fatal "dpkg -i the stand-in gnome-shell $shell_version (see $work/dpkg-i-gnome-shell.log)"
+        in_root dpkg -i /tmp/gnome-shell.deb >"$work/dpkg-gnome-shell.log" 2>&1 || fatal "dpkg -i the stand-in gnome-shell $shell_version (see $work/dpkg-gnome-shell.log)"
         want=$([ "${shell_version%%.*}" -ge 45 ] && echo 45,46,47,48 || echo 43,44)
         got=$(selected)
-        if [ "$got" = "$want" ] && grep -q 'Processing triggers for stylusd' "$work/dpkg-i-gnome-shell.log"; then
+        if [ "$got" = "$want" ] && grep -q 'Processing triggers for stylusd' "$work/dpkg-gnome-shell.log"; then
             pass "gnome-shell $shell_version installed: the trigger selected the variant for GNOME $got"
         else
-            fail "gnome-shell $shell_version installed: $ext lists '$got', not $want (see $work/dpkg-i-gnome-shell.log)"
+            fail "gnome-shell $shell_version installed: $ext lists '$got', not $want (see $work/dpkg-gnome-shell.log)"
         fi
     done
 
