@@ -15,7 +15,7 @@ struct GnomeExtensionTests {
 
     @Test func theInstalledMetadataSaysWhichVariantItIs() throws {
         var template = Array("/tmp/stylus-gnome-XXXXXX".utf8CString)
-        let folder = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress) }.map { String(cString: $0) })
+        let folder = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
         defer { _ = unlink(folder + "/metadata.json"); _ = rmdir(folder) }
         let file = try #require(fopen(folder + "/metadata.json", "w"))
         fputs("{\n  \"uuid\": \"stylus-canvas@stylusd\",\n  \"shell-version\": [\"45\", \"46\", \"47\", \"48\"],\n  \"version\": 1\n}\n", file)
