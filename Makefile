@@ -317,7 +317,7 @@ install-udev:
 	udevadm control --reload && udevadm trigger --subsystem-match=input
 
 # Everything install put there and nothing else: the programs, the canvas,
-# units, autostart entry, udev rules, the module list, the libinput quirk,
+# the GNOME extension's variants, its selector and the selected copy, units, autostart entry, udev rules, the module list, the libinput quirk,
 # completions, man pages and the example, and an earlier install's parser
 # program in LIBEXECDIR. A folder is removed only when empty (it may be
 # shared: /usr/local/bin).
@@ -334,7 +334,13 @@ uninstall:
 		rm -f $(DESTDIR)$(COMPLETIONSDIR)/$$p $(DESTDIR)$(ZSHCOMPLETIONSDIR)/_$$p $(DESTDIR)$(FISHCOMPLETIONSDIR)/$$p.fish \
 		      $(DESTDIR)$(MANDIR)/man1/$$p.1; \
 	done
-	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(GNOMEEXTDIR)/$(GNOME_EXT) 2>/dev/null
+	for v in $(GNOME_VARIANTS); do \
+		rm -f $(DESTDIR)$(GNOMEVARIANTSDIR)/$$v/$(GNOME_EXT)/extension.js $(DESTDIR)$(GNOMEVARIANTSDIR)/$$v/$(GNOME_EXT)/metadata.json; \
+		rmdir $(DESTDIR)$(GNOMEVARIANTSDIR)/$$v/$(GNOME_EXT) $(DESTDIR)$(GNOMEVARIANTSDIR)/$$v 2>/dev/null || true; \
+	done
+	rm -f $(DESTDIR)$(GNOME_SELECT)
+	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(GNOMEEXTDIR)/$(GNOME_EXT) \
+	       $(DESTDIR)$(GNOMEVARIANTSDIR) $(DESTDIR)$(dir $(GNOMEVARIANTSDIR)) $(DESTDIR)$(STYLUSLIBDIR) 2>/dev/null
 
 # stylus-canvas, the canvas overlay: Overlay/ is its own SwiftPM package (it
 # uses the root package's StylusClient), so the daemon never needs GTK.
@@ -346,12 +352,17 @@ OVERLAY_BIN      := Overlay/.build-static/release/stylus-canvas
 AUTOSTARTDIR     ?= /etc/xdg/autostart
 
 # The GNOME Shell extension (gnome-extension/): the modules of src/ and the numbers of
-# canvas-spec.json joined into one extension.js for GNOME 43-44 and one for 45-48;
-# install puts the one for the GNOME here (43 where none is).
+# canvas-spec.json joined into one extension.js for GNOME 43-44 and one for 45-48.
+# install puts both in GNOMEVARIANTSDIR/43 and /45, and the selector (packaging/
+# select-gnome-extension) copies to GNOMEEXTDIR the one the installed GNOME Shell
+# loads (none without GNOME Shell); the .deb's postinst runs it, and again when
+# gnome-shell is upgraded (a dpkg trigger).
 GNOMEEXTDIR        ?= $(PREFIX)/share/gnome-shell/extensions
+GNOMEVARIANTSDIR   ?= $(PREFIX)/share/stylusd/gnome-extension
+STYLUSLIBDIR       ?= $(PREFIX)/lib/stylusd
 GNOME_EXT          := stylus-canvas@stylusd
-GNOME_SHELL_FORMAT ?= $(shell v=$$(gnome-shell --version 2>/dev/null | sed -n 's/[^0-9]*\([0-9][0-9]*\)\..*/\1/p'); \
-                              [ -n "$$v" ] && [ "$$v" -ge 45 ] && echo 45 || echo 43)
+GNOME_VARIANTS     := 43 45
+GNOME_SELECT       := $(STYLUSLIBDIR)/select-gnome-extension
 gnome-extension:
 	@gnome-extension/build.sh .build-gnome >/dev/null
 
@@ -421,8 +432,14 @@ install-overlay: overlay
 	sed 's|^ExecStart=.*|ExecStart=$(BINDIR)/stylus-canvas|' Overlay/stylus-canvas.service > $(DESTDIR)$(USERUNITDIR)/stylus-canvas.service
 	install -Dm644 Overlay/stylus-canvas.desktop $(DESTDIR)$(AUTOSTARTDIR)/stylus-canvas.desktop
 	install -Dm644 packaging/deb/stylus-canvas.1 $(DESTDIR)$(MANDIR)/man1/stylus-canvas.1
-	install -Dm644 .build-gnome/$(GNOME_SHELL_FORMAT)/$(GNOME_EXT)/extension.js $(DESTDIR)$(GNOMEEXTDIR)/$(GNOME_EXT)/extension.js
-	install -Dm644 .build-gnome/$(GNOME_SHELL_FORMAT)/$(GNOME_EXT)/metadata.json $(DESTDIR)$(GNOMEEXTDIR)/$(GNOME_EXT)/metadata.json
+	for v in $(GNOME_VARIANTS); do \
+		install -Dm644 -t $(DESTDIR)$(GNOMEVARIANTSDIR)/$$v/$(GNOME_EXT) .build-gnome/$$v/$(GNOME_EXT)/extension.js .build-gnome/$$v/$(GNOME_EXT)/metadata.json || exit 1; \
+	done
+	install -d $(DESTDIR)$(STYLUSLIBDIR)
+	sed -e 's|@VARIANTS@|$(GNOMEVARIANTSDIR)|' -e 's|@EXTDIR@|$(GNOMEEXTDIR)|' packaging/select-gnome-extension > $(DESTDIR)$(GNOME_SELECT)
+	chmod 755 $(DESTDIR)$(GNOME_SELECT)
+	@# Into a staging folder (DESTDIR: a package) the choice is the target machine's: its package runs the selector.
+	$(if $(DESTDIR),@echo "install-overlay: DESTDIR: no GNOME extension variant selected; $(GNOME_SELECT) selects it where it is installed",$(GNOME_SELECT))
 
 # The overlay's toggle-to-first-frame, ink latency and memory beside gromit-mpx on X11,
 # then the layer-shell canvas's under sway (part of `bench`). gromit-mpx not installable

@@ -7,7 +7,7 @@
 #
 # What goes in is what `make install PREFIX=/usr` installs (one list of
 # files for both), then the Debian parts: docs, copyright, changelog, the
-# overlay's man page, the maintainer scripts and the control file, whose
+# overlay's man page, the maintainer scripts, the trigger and the control file, whose
 # Depends dpkg-shlibdeps computes from the binaries. lintian must report no
 # error; its warnings and notes are printed.
 set -eu
@@ -46,6 +46,21 @@ man1=$stage/usr/share/man/man1
 for program in stylusd stylusctl stylus-canvas; do
     [ -x "$bin/$program" ] || { echo "build-deb: make install did not install usr/bin/$program" >&2; exit 1; }
 done
+# The GNOME Shell extension: both variants and the selector; the copy GNOME
+# loads is not a file of the package (the postinst selects it, and again on
+# the trigger when gnome-shell changes; the postrm removes it).
+uuid=stylus-canvas@stylusd
+for variant in 43 45; do
+    [ -s "$stage/usr/share/stylusd/gnome-extension/$variant/$uuid/metadata.json" ] \
+        || { echo "build-deb: make install did not install the GNOME $variant variant in usr/share/stylusd/gnome-extension" >&2; exit 1; }
+done
+[ -x "$stage/usr/lib/stylusd/select-gnome-extension" ] \
+    || { echo "build-deb: make install did not install usr/lib/stylusd/select-gnome-extension" >&2; exit 1; }
+[ ! -e "$stage/usr/share/gnome-shell/extensions/$uuid" ] \
+    || { echo "build-deb: usr/share/gnome-shell/extensions/$uuid is in the staging folder; only the postinst puts it there" >&2; exit 1; }
+grep -q '^variants=/usr/share/stylusd/gnome-extension$' "$stage/usr/lib/stylusd/select-gnome-extension" \
+    && grep -q '^extdir=/usr/share/gnome-shell/extensions$' "$stage/usr/lib/stylusd/select-gnome-extension" \
+    || { echo "build-deb: select-gnome-extension does not name the package's paths" >&2; exit 1; }
 # install-overlay copies the unit as it is (ExecStart in /usr/local) and the
 # binary unstripped; the package's unit runs the packaged binary.
 sed -i 's|^ExecStart=/usr/local/bin/|ExecStart=/usr/bin/|' "$stage/usr/lib/systemd/user/stylus-canvas.service"
@@ -69,6 +84,9 @@ printf 'stylusd (%s) unstable; urgency=medium\n\n  * Built by make deb from the 
     "$version" "$commit" "$maintainer" "$date" | gzip -9n > "$doc/changelog.gz"
 
 install -m755 $deb/postinst $deb/postrm "$stage/DEBIAN/"
+install -m644 $deb/triggers "$stage/DEBIAN/"
+# The trigger must not fire on the package's own files.
+if find "$stage/usr/bin" -name gnome-shell | grep -q .; then echo "build-deb: the package ships usr/bin/gnome-shell, its own trigger path" >&2; exit 1; fi
 # Every file in /etc is a conffile: dpkg keeps the administrator's edits.
 (cd "$stage" && find etc -type f | sed 's|^|/|' | sort) > "$stage/DEBIAN/conffiles"
 

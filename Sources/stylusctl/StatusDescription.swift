@@ -61,6 +61,8 @@ func describeStatus(_ r: StatusResult, only part: StatusPart = .all) -> String {
         case "missing":
             lines.append("overlay    none: GNOME draws the canvas with the extension stylus-canvas@stylusd, which does not run "
                          + "(stylus-canvas's log says why); gnome-extensions enable stylus-canvas@stylusd, then log out and in")
+        case let name where OutdatedGnomeExtension(report: name) != nil:
+            lines.append(OutdatedGnomeExtension(report: name)!.line)
         default:
             lines.append("overlay    stylus-canvas as \(overlay.backend), \(overlay.outputs) output\(overlay.outputs == 1 ? "" : "s")"
                          + (overlay.backend == "wayland-toplevel" ? " (no layer-shell here: a maximized window, not an overlay)" : ""))

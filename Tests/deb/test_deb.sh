@@ -132,14 +132,56 @@ if [ $inside = 1 ]; then
         && pass "man pages for stylusd, stylusctl, stylus-canvas and stylusd.toml" || fail "a man page is missing or broken"
 
     # GNOME Shell looks for system extensions in /usr/share/gnome-shell/extensions/UUID,
-    # and loads one only when its metadata names the running GNOME (Debian 12: 43).
+    # and loads one only when its metadata names the running GNOME. The package
+    # carries both variants; its postinst copies there the one the installed
+    # GNOME Shell loads, none without GNOME Shell (this root has none), and a
+    # file trigger on /usr/bin/gnome-shell selects again when gnome-shell changes.
     ext=/usr/share/gnome-shell/extensions/stylus-canvas@stylusd
-    if in_root test -s $ext/extension.js && in_root grep -q '"uuid": "stylus-canvas@stylusd"' $ext/metadata.json \
-        && in_root grep -q '"43"' $ext/metadata.json; then
-        pass "the GNOME Shell extension is in $ext, for GNOME 43"
+    variants=/usr/share/stylusd/gnome-extension
+    if in_root grep -q '"43", "44"' $variants/43/stylus-canvas@stylusd/metadata.json \
+        && in_root grep -q '"45", "46", "47", "48"' $variants/45/stylus-canvas@stylusd/metadata.json \
+        && in_root test -s $variants/43/stylus-canvas@stylusd/extension.js && in_root test -s $variants/45/stylus-canvas@stylusd/extension.js; then
+        pass "both GNOME Shell extension variants are in $variants (43-44 and 45-48)"
     else
-        fail "the GNOME Shell extension is missing from $ext or not for GNOME 43"
+        fail "the GNOME Shell extension variants in $variants are missing or list other versions"
     fi
+    if in_root test -e $ext; then
+        fail "without gnome-shell the postinst put $ext in place: $(in_root cat $ext/metadata.json | tr -d '\n')"
+    else
+        pass "no gnome-shell in the root: no extension selected into $ext"
+    fi
+    # A stand-in gnome-shell package (only /usr/bin/gnome-shell, which prints
+    # the version): installed as 43, upgraded to 48 (Debian 12 to 13), removed
+    # (the copy goes with GNOME) and installed again, and the selected copy each
+    # time; it stays installed for the removal checks below.
+    selected() { { in_root cat $ext/metadata.json 2>/dev/null || true; } | sed -n 's/.*"shell-version": *\[\(.*\)\].*/\1/p' | tr -d '" '; }
+    for shell_version in 43.9 48.7 removed 48.7; do
+        if [ $shell_version = removed ]; then
+            in_root dpkg -r gnome-shell >"$work/dpkg-gnome-shell.log" 2>&1 || fatal "dpkg -r the stand-in gnome-shell (see $work/dpkg-gnome-shell.log)"
+            if ! in_root test -e $ext && grep -q 'Processing triggers for stylusd' "$work/dpkg-gnome-shell.log"; then
+                pass "gnome-shell removed: the trigger removed the selected copy"
+            else
+                fail "gnome-shell removed: $ext lists '$(selected)' (see $work/dpkg-gnome-shell.log)"
+            fi
+            continue
+        fi
+        fake=$work/gnome-shell-standin
+        rm -rf "$fake"
+        mkdir -p "$fake/DEBIAN" "$fake/usr/bin"
+        printf 'Package: gnome-shell\nVersion: %s+standin\nArchitecture: all\nMaintainer: stylusd tests <dev@stylusd.invalid>\nDescription: stand-in for the trigger test\n' \
+            "$shell_version" >"$fake/DEBIAN/control"
+        printf '#!/bin/sh\necho "GNOME Shell %s"\n' "$shell_version" >"$fake/usr/bin/gnome-shell"
+        chmod 755 "$fake/usr/bin/gnome-shell"
+        dpkg-deb --root-owner-group --build "$fake" "$root/tmp/gnome-shell.deb" >/dev/null
+        in_root dpkg -i /tmp/gnome-shell.deb >"$work/dpkg-gnome-shell.log" 2>&1 || fatal "dpkg -i the stand-in gnome-shell $shell_version (see $work/dpkg-gnome-shell.log)"
+        want=$([ "${shell_version%%.*}" -ge 45 ] && echo 45,46,47,48 || echo 43,44)
+        got=$(selected)
+        if [ "$got" = "$want" ] && grep -q 'Processing triggers for stylusd' "$work/dpkg-gnome-shell.log"; then
+            pass "gnome-shell $shell_version installed: the trigger selected the variant for GNOME $got"
+        else
+            fail "gnome-shell $shell_version installed: $ext lists '$got', not $want (see $work/dpkg-gnome-shell.log)"
+        fi
+    done
 
     # systemd-analyze reads the unit files where dpkg put them, checks every
     # key and that each ExecStart exists and is executable (a user manager's
@@ -177,8 +219,9 @@ if [ $inside = 1 ]; then
     left=$(while read -r path; do
         if ! grep -qxF "$path" <<<"$conffiles" && { [ -e "$root$path" ] || [ -L "$root$path" ]; }; then echo "$path"; fi
     done <"$work/installed-files" | paste -sd ' ')
+    if in_root test -e $ext; then left="$left $ext (the selected GNOME extension)"; fi
     if [ "$status" = "deinstall ok config-files" ] && [ -z "$left" ]; then
-        pass "dpkg -r: none of its $(wc -l <"$work/installed-files") files and links left but the conffile"
+        pass "dpkg -r: none of its $(wc -l <"$work/installed-files") files and links left but the conffile, nor the selected GNOME extension"
     else
         fail "dpkg -r left status '$status' and files: $left"
     fi

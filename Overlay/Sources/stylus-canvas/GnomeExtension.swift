@@ -19,6 +19,13 @@ enum GnomeExtension {
         case notRunning(String)
     }
 
+    /// The name of the `missing` overlay report: the state() that found the
+    /// extension not running sets it (an out-of-date copy has a name of its own).
+    @MainActor static var missingReport = "missing"
+    /// The variant GNOME loaded, for the line that says the extension draws: " (the variant for GNOME 45-48)".
+    @MainActor static var loadedVariant = ""
+
+    @MainActor
     static func state() -> State {
         let desktop = getenv("XDG_CURRENT_DESKTOP").map { String(cString: $0) } ?? ""
         guard desktop.split(separator: ":").contains(where: { $0.uppercased() == "GNOME" }),
@@ -33,18 +40,28 @@ enum GnomeExtension {
         let info = g_variant_get_child_value(reply, 0)
         defer { g_variant_unref(info) }
         guard let state = g_variant_lookup_value(info, "state", nil) else {
-            return .notRunning("it is not installed (stylusd's package or `sudo make install-overlay` puts it in /usr/share/gnome-shell/extensions); then run \(howToEnable)")
+            return .notRunning("it is not installed in GNOME Shell's extensions folder: run `\(selectCommand)` "
+                               + "(it copies there the variant this GNOME loads, from the two stylusd installs); then run \(howToEnable)")
         }
         defer { g_variant_unref(state) }
+        // Which variant is installed: the metadata.json in the folder GNOME reports.
+        var versions: [Int]?
+        if let path = g_variant_lookup_value(info, "path", g_variant_type_checked_("s")) {
+            versions = shellVersions(inExtensionAt: String(cString: g_variant_get_string(path, nil)))
+            g_variant_unref(path)
+        }
+        let installed = versions.map { " (\(describe(versions: $0)))" } ?? ""
         // GNOME Shell's ExtensionState: 1 enabled, 2 disabled, 3 error, 4 out of date, 6 initialized.
         switch g_variant_is_of_type(state, g_variant_type_checked_("d")) != 0 ? g_variant_get_double(state) : 0 {
-        case 1: return .enabled
-        case 3: return .notRunning("it failed to start (see `journalctl --user -b | grep \(uuid)`)")
+        case 1:
+            loadedVariant = installed
+            return .enabled
+        case 3: return .notRunning("it failed to start\(installed) (see `journalctl --user -b | grep \(uuid)`)")
         case 4:
-            // Its metadata.json lists GNOME 43-44 or 45-48: only 43 was run here, a newer one is not claimed.
-            return .notRunning("GNOME marks it out of date: its metadata.json does not list this GNOME version; "
-                               + "`gsettings set org.gnome.shell disable-extension-version-validation true`, then log out and in, makes GNOME try it anyway")
-        default: return .notRunning("it is installed but not enabled; run \(howToEnable)")
+            let (reason, report) = outOfDate(installed: versions, shell: shellVersion(on: bus))
+            missingReport = report
+            return .notRunning(reason)
+        default: return .notRunning("it is installed but not enabled\(installed); run \(howToEnable)")
         }
     }
 }
@@ -55,7 +72,8 @@ enum GnomeExtension {
 /// the canvas opens.
 @MainActor
 final class MissingBackend: CanvasBackend {
-    let name = "missing"
+    /// `missing`, or `missing-outdated-…` for a copy made for another GNOME (stylusctl status reads it).
+    let name = GnomeExtension.missingReport
     let whyNoMonitor: String
 
     init(reason: String) {
