@@ -61,7 +61,7 @@ func chooseBackend() -> CanvasBackend {
     let gnome = GnomeExtension.state()
     if gnome == .enabled {
         // On X11 too: two canvases would each draw the ink.
-        printError("stylus-canvas: GNOME Shell's extension \(GnomeExtension.uuid) draws the canvas in this session; stylus-canvas has nothing to do\n")
+        printError("stylus-canvas: GNOME Shell's extension \(GnomeExtension.uuid)\(GnomeExtension.loadedVariant) draws the canvas in this session; stylus-canvas has nothing to do\n")
         exit(0)
     }
     if onWayland, let wayland = WaylandBackend() {
