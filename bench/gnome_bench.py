@@ -479,12 +479,7 @@ def main():
                     print(f"GNOME bench, {part}: NOT MEASURED: {error}", flush=True)
         summary(report)
     finally:
-        if SHELL:
-            SHELL.close()
-            if os.environ.get("OVERLAY_LOG"):
-                print("\n".join(l for _, l in SHELL.log), file=sys.stderr)
-        shutil.rmtree(runtime, ignore_errors=True)
-        shutil.rmtree(args.scratch, ignore_errors=True)
+        gst.close_shell(SHELL, runtime, args.scratch)
     return 0
 
 

@@ -192,7 +192,7 @@ def install_helper(folder):
         json.dump(metadata, f)
 
 
-class Daemon:
+class Daemon(ot.CanvasSession):
     """stylusd with the recording's strokes (minimized), behind a proxy at the socket
     the shell was told: the proxy can say the daemon captures the pen (filter mode)."""
 
@@ -232,20 +232,7 @@ class Daemon:
                 *(["--replay", self.recording or ot.RECORDING, "--speed", "1" if self.recording else ot.SPEED]
                   if self.replay else [])]
 
-    def request(self, cmd, **fields):
-        c = ot.Client(self.socket)
-        try:
-            answer = c.request(cmd, **fields)
-        finally:
-            c.close()
-        check(answer.get("ok"), f"{cmd}: {answer}")
-        return answer["result"]
-
-    def open_and_wait(self):
-        since = time.monotonic()
-        n = len(self.watcher.canvas)
-        self.request("open")
-        self.watcher.wait(lambda e: e["event"] == "canvas" and e["state"] == "open" and e in self.watcher.canvas[n:], 5, "open")
+    def wait_shown(self, since):
         SHELL.wait_log("shown", 5, since)
         settle()
 
@@ -639,6 +626,16 @@ def test_the_gnome_45_extension_loads_as_an_es_module():
         shutil.rmtree(work, ignore_errors=True)
 
 
+def close_shell(shell, runtime, scratch):
+    """The shell stopped (its log on standard error with OVERLAY_LOG), its folders removed."""
+    if shell:
+        shell.close()
+        if os.environ.get("OVERLAY_LOG"):
+            print("\n".join(l for _, l in shell.log), file=sys.stderr)
+    shutil.rmtree(runtime, ignore_errors=True)
+    shutil.rmtree(scratch, ignore_errors=True)
+
+
 def ppm_bytes(shot):
     w, h, rgb = shot
     return f"P6\n{w} {h}\n255\n".encode() + rgb
@@ -682,12 +679,7 @@ def main():
             test_the_gnome_45_extension_loads_as_an_es_module,
         ], only=args.only)
     finally:
-        if SHELL:
-            SHELL.close()
-            if os.environ.get("OVERLAY_LOG"):
-                print("\n".join(l for _, l in SHELL.log), file=sys.stderr)
-        shutil.rmtree(runtime, ignore_errors=True)
-        shutil.rmtree(args.scratch, ignore_errors=True)
+        close_shell(SHELL, runtime, args.scratch)
 
 
 if __name__ == "__main__":

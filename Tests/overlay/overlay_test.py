@@ -360,7 +360,29 @@ class FilterModeProxy:
                     pass
 
 
-class Stack:
+class CanvasSession:
+    """What every suite's session of a daemon and a canvas does alike: a request that must
+    succeed, and an opening waited for until the canvas shows (`wait_shown`, the session's
+    own: a canvas's log, the shell's)."""
+
+    def request(self, cmd, **fields):
+        c = Client(self.socket)
+        try:
+            answer = c.request(cmd, **fields)
+        finally:
+            c.close()
+        check(answer.get("ok"), f"{cmd}: {answer}")
+        return answer["result"]
+
+    def open_and_wait(self):
+        since = time.monotonic()
+        n = len(self.watcher.canvas)
+        self.request("open")
+        self.watcher.wait(lambda e: e["event"] == "canvas" and e["state"] == "open" and e in self.watcher.canvas[n:], 5, "open")
+        self.wait_shown(since)
+
+
+class Stack(CanvasSession):
     """stylusd (replaying a recording, or idle) and stylus-canvas, in a private directory."""
 
     def __init__(self, args, desktop, root, overlay_args=(), replay=True, state=None, pen_captured=False,
@@ -410,20 +432,7 @@ class Stack:
             time.sleep(0.02)
         raise Failure(f"stylus-canvas never logged {text!r} in {timeout} s: {[l for _, l in self.overlay_log[-16:]]}")
 
-    def request(self, cmd, **fields):
-        c = Client(self.socket)
-        try:
-            answer = c.request(cmd, **fields)
-        finally:
-            c.close()
-        check(answer.get("ok"), f"{cmd}: {answer}")
-        return answer["result"]
-
-    def open_and_wait(self):
-        since = time.monotonic()
-        n = len(self.watcher.canvas)
-        self.request("open")
-        self.watcher.wait(lambda e: e["event"] == "canvas" and e["state"] == "open" and e in self.watcher.canvas[n:], 5, "open")
+    def wait_shown(self, since):
         self.wait_overlay("shown", 5, since)
         self.settle_screen()
 
