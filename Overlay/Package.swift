@@ -28,11 +28,12 @@ let package = Package(
             exclude: ["generated"],
             linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("xkbcommon")]
         ),
-        // libxcb, and the RandR and SHAPE requests the X11 canvas sends, encoded
-        // over xcbext.h (only libxcb1-dev needed): the native X11 canvas.
-        .target(
+        // libxcb with its RandR (monitors) and SHAPE (click-through, the ink's
+        // outline without a compositor) libraries: the native X11 canvas.
+        .systemLibrary(
             name: "CXcb",
-            linkerSettings: [.linkedLibrary("xcb")]
+            pkgConfig: "xcb xcb-randr xcb-shape",
+            providers: [.apt(["libxcb1-dev", "libxcb-randr0-dev", "libxcb-shape0-dev"])]
         ),
         .executableTarget(
             name: "stylus-canvas",

@@ -24,7 +24,8 @@ final class X11Backend: CanvasBackend {
     let visual: xcb_visualid_t
     let colormap: xcb_colormap_t
     let atoms: X11Atoms
-    private let randr: stylus_xext
+    /// RandR's first event code; nil when the server has no RandR.
+    private let randrFirstEvent: UInt8?
     let shapes: Bool
     private(set) var keymap = X11Keymap()
     weak var owner: CanvasSurfaceOwner?
@@ -63,13 +64,28 @@ final class X11Backend: CanvasBackend {
         colormap = xcb_generate_id(connection)
         xcb_create_colormap(connection, UInt8(XCB_COLORMAP_ALLOC_NONE.rawValue), colormap, root, visual)
         atoms = X11Atoms(connection, screen: number)
-        randr = stylus_randr(connection)
-        shapes = stylus_shape(connection).present != 0
-        if randr.present != 0, stylus_randr_version(connection) >= 102 {
-            stylus_randr_select_input(connection, root, 1 | 2 | 4)   // screen, CRTC and output changes
+        randrFirstEvent = Self.extensionInfo(connection, stylus_randr_id())?.first_event
+        shapes = Self.extensionInfo(connection, stylus_shape_id()) != nil
+        if randrFirstEvent != nil, Self.randrVersion(connection) >= 102 {
+            let changes = XCB_RANDR_NOTIFY_MASK_SCREEN_CHANGE.rawValue | XCB_RANDR_NOTIFY_MASK_CRTC_CHANGE.rawValue
+                | XCB_RANDR_NOTIFY_MASK_OUTPUT_CHANGE.rawValue
+            xcb_randr_select_input(connection, root, UInt16(changes))
         }
         keymap.load(connection)
         Self.currentConnection = connection
+    }
+
+    /// What the server said of an extension when xcb asked (once a connection); nil when it has none.
+    private static func extensionInfo(_ connection: OpaquePointer, _ id: OpaquePointer) -> xcb_query_extension_reply_t? {
+        guard let reply = xcb_get_extension_data(connection, id), reply.pointee.present != 0 else { return nil }
+        return reply.pointee
+    }
+
+    /// The RandR version the server speaks once told ours (1.5), as major * 100 + minor; 0 when it cannot tell.
+    private static func randrVersion(_ connection: OpaquePointer) -> Int {
+        guard let reply = xcb_randr_query_version_reply(connection, xcb_randr_query_version(connection, 1, 5), nil) else { return 0 }
+        defer { free(reply) }
+        return Int(reply.pointee.major_version) * 100 + Int(reply.pointee.minor_version)
     }
 
     /// The screen in the setup's memory: its depths follow it there.
@@ -114,22 +130,61 @@ final class X11Backend: CanvasBackend {
     /// first output (one whose output is disconnected is left out); without them, the whole screen.
     func monitors() -> [MonitorShape] {
         if let cachedMonitors { return cachedMonitors }
-        var found = [stylus_monitor](repeating: stylus_monitor(), count: 32)
-        let n = randr.present != 0 ? Int(stylus_randr_monitors(connection, root, &found, Int32(found.count))) : -1
-        var shapes: [MonitorShape] = found.prefix(max(n, 0)).map { m in
-            var m = m
-            let connector = withUnsafeBytes(of: &m.connector) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            let maker = withUnsafeBytes(of: &m.manufacturer) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            return MonitorShape(connector: connector.isEmpty ? nil : connector, manufacturer: maker.isEmpty ? nil : maker,
-                                x: Int(m.x), y: Int(m.y), width: Int(m.width), height: Int(m.height),
-                                widthMM: Int(m.width_mm), heightMM: Int(m.height_mm))
-        }
+        var shapes = randrFirstEvent != nil ? randrMonitors() : []
         if shapes.isEmpty {
             shapes = [MonitorShape(connector: nil, manufacturer: nil, x: 0, y: 0, width: screenSize.width, height: screenSize.height,
                                    widthMM: screenSize.widthMM, heightMM: screenSize.heightMM)]
         }
         cachedMonitors = shapes
         return shapes
+    }
+
+    /// RandR 1.5's active monitors; none when the server speaks an older RandR.
+    private func randrMonitors() -> [MonitorShape] {
+        guard Self.randrVersion(connection) >= 105 else { return [] }
+        let edid = xcb_intern_atom_reply(connection, xcb_intern_atom(connection, 1, 4, "EDID"), nil)
+        defer { free(edid) }
+        guard let reply = xcb_randr_get_monitors_reply(connection, xcb_randr_get_monitors(connection, root, 1), nil) else { return [] }
+        defer { free(reply) }
+        var shapes: [MonitorShape] = []
+        var monitors = xcb_randr_get_monitors_monitors_iterator(reply)
+        while monitors.rem > 0, let info = monitors.data {
+            defer { xcb_randr_monitor_info_next(&monitors) }
+            let m = info.pointee
+            var connector: String?, maker: String?
+            if m.nOutput > 0, let output = xcb_randr_monitor_info_outputs(info)?.pointee {
+                // GDK leaves out a monitor whose first output is disconnected.
+                guard let name = outputName(output) else { continue }
+                connector = name.isEmpty ? nil : name
+                maker = edid.flatMap { outputMaker(output, edid: $0.pointee.atom) }
+            }
+            shapes.append(MonitorShape(connector: connector, manufacturer: maker, x: Int(m.x), y: Int(m.y),
+                                       width: Int(m.width), height: Int(m.height),
+                                       widthMM: Int(m.width_in_millimeters), heightMM: Int(m.height_in_millimeters)))
+        }
+        return shapes
+    }
+
+    /// The output's name (`DP-1`); nil when it is disconnected or unknown.
+    private func outputName(_ output: xcb_randr_output_t) -> String? {
+        guard let reply = xcb_randr_get_output_info_reply(connection, xcb_randr_get_output_info(connection, output, 0), nil) else { return nil }
+        defer { free(reply) }
+        guard reply.pointee.connection != UInt8(XCB_RANDR_CONNECTION_DISCONNECTED.rawValue) else { return nil }
+        let name = UnsafeBufferPointer(start: xcb_randr_get_output_info_name(reply), count: Int(xcb_randr_get_output_info_name_length(reply)))
+        return String(decoding: name, as: UTF8.self)
+    }
+
+    /// The maker's PNP ID (`DEL`) from the output's EDID property, as GDK reads it.
+    private func outputMaker(_ output: xcb_randr_output_t, edid: xcb_atom_t) -> String? {
+        guard edid != 0 else { return nil }
+        let cookie = xcb_randr_get_output_property(connection, output, edid, xcb_atom_t(XCB_GET_PROPERTY_TYPE_ANY.rawValue), 0, 32, 0, 0)
+        guard let reply = xcb_randr_get_output_property_reply(connection, cookie, nil) else { return nil }
+        defer { free(reply) }
+        guard reply.pointee.type == XCB_ATOM_INTEGER.rawValue, reply.pointee.format == 8,
+              xcb_randr_get_output_property_data_length(reply) >= 10, let data = xcb_randr_get_output_property_data(reply) else { return nil }
+        let id = UInt16(data[8]) << 8 | UInt16(data[9])
+        // Three letters of five bits each, 1 for A.
+        return String(decoding: [10, 5, 0].map { UInt8(64 + (id >> $0) & 0x1f) }, as: UTF8.self)
     }
 
     func makeSurface(owner: CanvasSurfaceOwner, monitor: Int, geometry: InkGeometry) -> CanvasSurface {
@@ -175,7 +230,8 @@ final class X11Backend: CanvasBackend {
     private func handle(_ event: UnsafeMutablePointer<xcb_generic_event_t>) {
         let type = event.pointee.response_type & 0x7f
         let raw = UnsafeRawPointer(event)
-        if randr.present != 0, type == randr.first_event || type == randr.first_event &+ 1 {
+        if let first = randrFirstEvent,
+           type == first &+ UInt8(XCB_RANDR_SCREEN_CHANGE_NOTIFY) || type == first &+ UInt8(XCB_RANDR_NOTIFY) {
             randrChanged()
             return
         }

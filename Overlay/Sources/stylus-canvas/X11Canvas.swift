@@ -112,9 +112,9 @@ final class X11Canvas: CanvasSurface {
             shapedToInk = !composited
             if shapedToInk {
                 // Nothing until the first frame sends the ink's shape, so no black rectangle ever shows.
-                stylus_shape_rectangles(c, UInt8(STYLUS_SHAPE_SET), UInt8(STYLUS_SHAPE_BOUNDING), window, nil, 0)
+                shape(XCB_SHAPE_SO_SET, XCB_SHAPE_SK_BOUNDING)
             } else {
-                stylus_shape_reset(c, UInt8(STYLUS_SHAPE_BOUNDING), window)
+                unshape(XCB_SHAPE_SK_BOUNDING)
             }
             // Before the map, not after: the window manager's frame copies the window's
             // input shape when it maps it (openbox does), so the canvas takes its clicks
@@ -167,7 +167,7 @@ final class X11Canvas: CanvasSurface {
     /// not when it manages the window, and its frame would take the clicks.
     func serverMapped() {
         guard backend.shapes, mapped, owner.passesPointerInput else { return }
-        stylus_shape_rectangles(backend.connection, UInt8(STYLUS_SHAPE_SET), UInt8(STYLUS_SHAPE_INPUT), window, nil, 0)
+        shape(XCB_SHAPE_SO_SET, XCB_SHAPE_SK_INPUT)
         backend.flush()
     }
 
@@ -196,13 +196,12 @@ final class X11Canvas: CanvasSurface {
     }
 
     private func applyInputShape() {
-        let c = backend.connection
         if owner.passesPointerInput {
-            stylus_shape_rectangles(c, UInt8(STYLUS_SHAPE_SET), UInt8(STYLUS_SHAPE_INPUT), window, nil, 0)
+            shape(XCB_SHAPE_SO_SET, XCB_SHAPE_SK_INPUT)
             emptied = true
             owner.log("click-through: empty input region")
         } else {
-            stylus_shape_reset(c, UInt8(STYLUS_SHAPE_INPUT), window)
+            unshape(XCB_SHAPE_SK_INPUT)
             emptied = false
             owner.log("input region: the whole window takes pointer input")
         }
@@ -239,7 +238,7 @@ final class X11Canvas: CanvasSurface {
             if let image { cairo_surface_destroy(image) }
             image = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height)
             stale = layers.everything
-            if shapedToInk { stylus_shape_rectangles(backend.connection, UInt8(STYLUS_SHAPE_SET), UInt8(STYLUS_SHAPE_BOUNDING), window, nil, 0) }
+            if shapedToInk { shape(XCB_SHAPE_SO_SET, XCB_SHAPE_SK_BOUNDING) }
         }
         guard let image else { return }
         let alpha = owner.shown ? owner.alpha : 0
@@ -258,15 +257,99 @@ final class X11Canvas: CanvasSurface {
         let c = backend.connection
         if shapedToInk {
             // The bounding shape is the ink's pixels: the changed rectangle out, what shows in it back in.
-            var rect = xcb_rectangle_t(x: Int16(x0), y: Int16(y0), width: UInt16(x1 - x0), height: UInt16(y1 - y0))
-            stylus_shape_rectangles(c, UInt8(STYLUS_SHAPE_SUBTRACT), UInt8(STYLUS_SHAPE_BOUNDING), window, &rect, 1)
-            var rects: UnsafeMutablePointer<xcb_rectangle_t>?
-            let n = stylus_alpha_rectangles(data, stride, x0, y0, x1, y1, &rects)
-            if n > 0 { stylus_shape_rectangles(c, UInt8(STYLUS_SHAPE_UNION), UInt8(STYLUS_SHAPE_BOUNDING), window, rects, n) }
-            free(rects)
+            shape(XCB_SHAPE_SO_SUBTRACT, XCB_SHAPE_SK_BOUNDING,
+                  [xcb_rectangle_t(x: Int16(x0), y: Int16(y0), width: UInt16(x1 - x0), height: UInt16(y1 - y0))])
+            let ink = Self.inkRectangles(data, stride: Int(stride), x0: Int(x0), y0: Int(y0), x1: Int(x1), y1: Int(y1))
+            if !ink.isEmpty { shape(XCB_SHAPE_SO_UNION, XCB_SHAPE_SK_BOUNDING, ink) }
         }
-        stylus_put_argb(c, window, gc, data, stride, x0, y0, x1 - x0, y1 - y0)
+        put(data, stride: Int(stride), x: Int(x0), y: Int(y0), width: Int(x1 - x0), height: Int(y1 - y0))
         xcb_flush(c)
+    }
+
+    // MARK: Shapes and pixels, cut to the server's largest request
+
+    /// ShapeRectangles, in as many requests as the server's request size needs (the first with `op`, the rest union).
+    private func shape(_ op: xcb_shape_so_t, _ kind: xcb_shape_sk_t, _ rects: [xcb_rectangle_t] = []) {
+        let c = backend.connection
+        // The request's own 16 bytes, then 8 a rectangle (the largest request is in 4-byte units).
+        let most = Int(xcb_get_maximum_request_length(c))
+        let per = min(most > 1024 ? (most - 4) / 2 : 500, 65536)
+        rects.withUnsafeBufferPointer { all in
+            var done = 0
+            repeat {
+                let n = min(all.count - done, per)
+                xcb_shape_rectangles(c, UInt8((done == 0 ? op : XCB_SHAPE_SO_UNION).rawValue), UInt8(kind.rawValue),
+                                     UInt8(XCB_CLIP_ORDERING_UNSORTED.rawValue), window, 0, 0, UInt32(n), all.baseAddress.map { $0 + done })
+                done += n
+            } while done < all.count
+        }
+    }
+
+    /// ShapeMask with no bitmap: the window's own rectangle again.
+    private func unshape(_ kind: xcb_shape_sk_t) {
+        xcb_shape_mask(backend.connection, UInt8(XCB_SHAPE_SO_SET.rawValue), UInt8(kind.rawValue), window, 0, 0, 0)
+    }
+
+    /// The non-transparent pixels of an ARGB32 image's rectangle [x0, x1) × [y0, y1) as rectangles:
+    /// the runs of a row, each merged with the same run in the rows above.
+    static func inkRectangles(_ data: UnsafePointer<UInt8>, stride: Int, x0: Int, y0: Int, x1: Int, y1: Int) -> [xcb_rectangle_t] {
+        var rects: [xcb_rectangle_t] = []
+        rects.reserveCapacity(256)
+        // The runs of the row above, as indices into rects, so that a run that repeats grows downwards.
+        var aboveStart = 0, aboveEnd = 0
+        for y in y0..<max(y0, y1) {
+            let row = UnsafeRawPointer(data + y * stride)
+            func opaque(_ x: Int) -> Bool { row.load(fromByteOffset: x * 4, as: UInt32.self) >> 24 != 0 }
+            let rowStart = rects.count
+            var scan = aboveStart
+            var x = x0
+            while x < x1 {
+                while x < x1, !opaque(x) { x += 1 }
+                if x == x1 { break }
+                let start = x
+                while x < x1, opaque(x) { x += 1 }
+                while scan < aboveEnd, Int(rects[scan].x) < start { scan += 1 }
+                if scan < aboveEnd, Int(rects[scan].x) == start, Int(rects[scan].width) == x - start,
+                   Int(rects[scan].y) + Int(rects[scan].height) == y {
+                    // Kept in this row's list too: moved to the end, so that the next row can grow it; a husk stays behind.
+                    var grown = rects[scan]
+                    grown.height += 1
+                    rects[scan] = xcb_rectangle_t(x: Int16.min, y: 0, width: 0, height: 0)
+                    rects.append(grown)
+                    scan += 1
+                    continue
+                }
+                rects.append(xcb_rectangle_t(x: Int16(start), y: Int16(y), width: UInt16(x - start), height: 1))
+            }
+            aboveStart = rowStart
+            aboveEnd = rects.count
+        }
+        return rects.filter { $0.width > 0 }
+    }
+
+    /// Puts the image's rectangle (`stride` bytes a row) at the same place in the window, in bands
+    /// that fit the server's request size.
+    private func put(_ data: UnsafeMutablePointer<UInt8>, stride: Int, x: Int, y: Int, width: Int, height: Int) {
+        guard width > 0, height > 0 else { return }
+        let c = backend.connection
+        let row = width * 4
+        // PutImage's own 24 bytes, then the pixels; kept well under the largest request.
+        let most = min(Int(xcb_get_maximum_request_length(c)) * 4, 8 << 20)
+        let rows = max(1, (most - 64) / row)
+        // A rectangle narrower than the image: its rows are copied together first.
+        let band: UnsafeMutablePointer<UInt8>? = row == stride ? nil : .allocate(capacity: row * min(rows, height))
+        defer { band?.deallocate() }
+        for top in Swift.stride(from: 0, to: height, by: rows) {
+            let n = min(height - top, rows)
+            let first = data + (y + top) * stride + x * 4
+            var pixels = first
+            if let band {
+                for i in 0..<n { (band + i * row).update(from: first + i * stride, count: row) }
+                pixels = band
+            }
+            xcb_put_image(c, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), window, gc, UInt16(width), UInt16(n),
+                          Int16(x), Int16(y + top), 0, 32, UInt32(row * n), pixels)
+        }
     }
 
     // MARK: Ticks (the fade): a 16 ms timer in the main loop while it runs; each tick's
