@@ -78,19 +78,21 @@ struct KeptParserChildTests {
         #expect(waitpid(pid, &status, WNOHANG) == -1 && errno == ECHILD, "reaped, not a zombie")
     }
 
-    /// Once what TOMLKit kept passes the growth limit the child execs
-    /// itself afresh in the same process: the daemon starts no replacement,
-    /// whose posix_spawn would stop its loop, and reloads go on being
-    /// answered, with no descriptor more than it started with. (A limit of
-    /// 64 KiB here: the child keeps about 0.9 KiB a reload, so about 70 reloads
-    /// pass it; 240 leave room for an allocator that keeps less.)
+    /// Once what the child holds passes the growth limit it execs itself
+    /// afresh in the same process: the daemon starts no replacement, whose
+    /// posix_spawn would stop its loop, and reloads go on being answered, with
+    /// no descriptor more than it started with. The child keeps nothing of a
+    /// parse, so the test makes it grow as a user's growing file would: each
+    /// request half a KiB longer (a comment), whose input buffer the child
+    /// keeps at its largest; a limit of 64 KiB is passed within 240 reloads.
     @Test func theChildStartsAfreshInTheSameProcessWhenItHasGrown() throws {
         let server = ConfigParserClient(executable: try Built.stylusd, growthLimitKiB: 64)
         var pids: Set<pid_t> = []
         var descriptorsAtFirst: [String] = []
         let reloads = 240
         for i in 0..<reloads {
-            let (result, _) = try Self.parse(server, "interval_ms = \(300 + i % 500)\n")
+            let padding = "# " + String(repeating: "x", count: i * 512) + "\n"
+            let (result, _) = try Self.parse(server, "interval_ms = \(300 + i % 500)\n" + padding)
             #expect(try result.get().doublePressIntervalMS == 300 + i % 500, "reload \(i + 1)")
             if let pid = server.keptPID { pids.insert(pid) }
             if i == 0, let pid = server.keptPID {
