@@ -26,7 +26,7 @@ DEB_TEST   := $(DEB_BUILD) python3 gjs evemu-tools groff-base man-db tmux $(COMP
 RECORDING  := Tests/Fixtures/recordings/Wacom_Cintiq_22HDT_Pen.events
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: need-swift gnome-extension startup-order test-firstrun overlay test-overlay test-overlay-unit install-overlay bench-overlay bench-flood bench-filter all deps deps-test deps-ci build release release-bench run demo test check test-swift test-crosscheck test-contract test-fuzz test-sanitize test-asan test-tsan test-docs fuzz hil bench bench-latency install install-build install-udev uninstall clean
+.PHONY: need-swift gnome-extension startup-order test-firstrun overlay test-overlay test-overlay-unit install-overlay bench-overlay bench-flood bench-filter all deps deps-test deps-ci build release release-bench run demo test check test-swift test-crosscheck test-extension test-contract test-fuzz test-sanitize test-asan test-tsan test-docs fuzz hil bench bench-latency install install-build install-udev uninstall clean
 
 all: build
 
@@ -106,40 +106,46 @@ test:
 	+@$(MAKE) --no-print-directory -j2 ci-chain-a ci-chain-b; $(STAGE) table
 
 ci-chain-a: ci-desktops
-ci-chain-b: ci-overlay-unit
-# Chain A.
+ci-chain-b: ci-crosscheck
+# A stage that needs another chain's stage names it twice: as a make prerequisite, so that
+# it starts only once that stage has ended, and in --needs, so that it runs only if it passed.
+# Chain A: the release build, then the guest (the longest stage) and what needs the canvas.
 ci-release:
 	+@$(STAGE) run release -- $(MAKE) --no-print-directory release
 ci-hil: ci-release
 	+@$(STAGE) run hil --needs release -- $(MAKE) --no-print-directory hil
-ci-deb: ci-hil
+ci-deb: ci-hil ci-canvas
 	+@$(STAGE) run deb --needs release,canvas -- $(MAKE) --no-print-directory test-deb
 ci-firstrun: ci-deb
 	+@$(STAGE) run firstrun --needs release,canvas -- $(MAKE) --no-print-directory test-firstrun
-ci-crosscheck: ci-firstrun
-	+@$(STAGE) run crosscheck --needs release -- $(MAKE) --no-print-directory test-crosscheck
-ci-desktops: ci-crosscheck
+ci-desktops: ci-firstrun
 	+@$(STAGE) run desktops --needs release,canvas -- $(MAKE) --no-print-directory test-desktops
-# Chain B: contract comes after release has ended in chain A (swift and canvas take longer).
-ci-swift:
-	+@$(STAGE) run swift -- $(MAKE) --no-print-directory test-swift
-ci-docs: ci-swift
+# Chain B: what needs no release build first, while chain A makes it. The Swift suite runs
+# under AddressSanitizer here (the same tests as `make test-swift`, with its checks on top).
+ci-extension:
+	+@$(STAGE) run extension -- $(MAKE) --no-print-directory test-extension
+ci-docs: ci-extension
 	+@$(STAGE) run docs -- $(MAKE) --no-print-directory test-docs
 ci-canvas: ci-docs
 	+@$(STAGE) run canvas -- $(MAKE) --no-print-directory overlay
-ci-contract: ci-canvas
+ci-fuzz: ci-canvas
+	+@$(STAGE) run fuzz -- $(MAKE) --no-print-directory test-fuzz FUZZ_TEST_SECONDS=$(CI_FUZZ_SECONDS)
+ci-asan: ci-fuzz
+	+@$(STAGE) run asan -- $(MAKE) --no-print-directory test-asan
+ci-contract: ci-asan ci-release
 	+@$(STAGE) run contract --needs release,canvas -- $(MAKE) --no-print-directory test-contract
 ci-overlay: ci-contract
 	+@$(STAGE) run overlay --needs release,canvas -- $(MAKE) --no-print-directory test-overlay
-ci-fuzz: ci-overlay
-	+@$(STAGE) run fuzz -- $(MAKE) --no-print-directory test-fuzz
-ci-asan: ci-fuzz
-	+@$(STAGE) run asan -- $(MAKE) --no-print-directory test-asan
-ci-tsan: ci-asan
+ci-tsan: ci-overlay
 	+@$(STAGE) run tsan -- $(MAKE) --no-print-directory test-tsan
 ci-overlay-unit: ci-tsan
 	+@$(STAGE) run overlay-unit -- $(MAKE) --no-print-directory test-overlay-unit
-.PHONY: ci-chain-a ci-chain-b ci-overlay-unit ci-desktops ci-release ci-hil ci-deb ci-firstrun ci-crosscheck ci-tsan ci-swift ci-docs ci-canvas ci-contract ci-overlay ci-fuzz ci-asan
+ci-crosscheck: ci-overlay-unit ci-release
+	+@$(STAGE) run crosscheck --needs release -- $(MAKE) --no-print-directory test-crosscheck
+# Each fuzzer's time in CI: the seeds and the fixed findings always run whole; a longer
+# search is `make fuzz`.
+CI_FUZZ_SECONDS ?= 20
+.PHONY: ci-chain-a ci-chain-b ci-overlay-unit ci-desktops ci-release ci-hil ci-deb ci-firstrun ci-crosscheck ci-tsan ci-extension ci-docs ci-canvas ci-contract ci-overlay ci-fuzz ci-asan
 
 # Every Debian package any stage of `make test` needs, in one apt run.
 HIL_PACKAGES := $(shell sed -n 's/^PACKAGES="\(.*\)"/\1/p' hil/vm.sh)
@@ -149,7 +155,10 @@ deps-ci: need-swift
 test-swift: deps-test
 	$(SWIFT) build --build-tests --no-color-diagnostics
 	$(SWIFT) test --skip-build
-	@# The canvas spec's vectors in the GNOME extension's JavaScript, as the Swift tests above ran them.
+	$(MAKE) --no-print-directory test-extension
+
+# The canvas spec's vectors in the GNOME extension's JavaScript, as the Swift tests run them.
+test-extension: deps-test
 	gnome-extension/tests/run.sh
 
 # The docs name every target of both packages (ARCHITECTURE.md) and link files that exist.
@@ -185,7 +194,8 @@ fuzz: deps-test
 
 # What CI runs: each fuzzer for a minute, the three side by side.
 test-fuzz: deps-test
-	FUZZ_PARALLEL=1 Fuzz/run.sh 60
+	FUZZ_PARALLEL=1 Fuzz/run.sh $(FUZZ_TEST_SECONDS)
+FUZZ_TEST_SECONDS ?= 60
 
 # The Swift tests and the socket contract (live daemon and stylusctl) under
 # AddressSanitizer (with LeakSanitizer), then under ThreadSanitizer.

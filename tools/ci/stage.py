@@ -28,7 +28,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DIR = os.path.join(ROOT, ".build-ci")
 # The stages of `make test`, in the order the table lists them.
-STAGES = ["deps", "swift", "release", "crosscheck", "contract", "docs", "fuzz", "asan", "tsan",
+STAGES = ["deps", "extension", "release", "crosscheck", "contract", "docs", "fuzz", "asan", "tsan",
           "canvas", "overlay", "overlay-unit", "desktops", "firstrun", "deb", "hil"]
 
 SWIFT_COUNT = re.compile(r"Test run with (\d+) tests? .*passed")
