@@ -211,10 +211,19 @@ def pen_and_daemon(**pen_options):
     """A pen, then stylusd, then one proximity cycle that libinput sees, so
     that libinput stops forcing proximity-out while the pen hovers."""
     pen = VirtualPen(**pen_options)
-    d = start()
-    d.wait_device("pen")
-    pen.warm_up()
-    d.wait(lambda e: e["event"] == "proximity" and e["state"] == "out", what="warm-up proximity out")
+    try:
+        d = start()
+    except BaseException:
+        pen.destroy()
+        raise
+    try:
+        d.wait_device("pen")
+        pen.warm_up()
+        d.wait(lambda e: e["event"] == "proximity" and e["state"] == "out", what="warm-up proximity out")
+    except BaseException:
+        d.stop()
+        pen.destroy()
+        raise
     with d._changed:
         d.events.clear()
     return pen, d
@@ -222,10 +231,16 @@ def pen_and_daemon(**pen_options):
 
 def start(*args):
     d = Stylusd(*args)
-    # The first start in a fresh guest reads libinput's and libwacom's data
-    # over 9p with a cold cache: under a loaded host that has taken over 20 s.
-    d.wait_log("stylusd: ready", timeout=60)
-    d.connect()
+    try:
+        # The first start in a fresh guest reads libinput's and libwacom's data
+        # over 9p with a cold cache: under a loaded host that has taken over 20 s.
+        d.wait_log("stylusd: ready", timeout=60)
+        d.connect()
+    except BaseException:
+        # The caller never gets it to stop: a daemon left running keeps its grabs,
+        # and every later test's pen would be busy.
+        d.stop()
+        raise
     return d
 
 
