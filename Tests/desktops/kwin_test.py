@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""stylus-canvas on KWin 6 (Wayland, layer-shell), nested in headless sway: KWin's
+"""stylus-canvas on KWin (Wayland, layer-shell), nested in headless sway: KWin 5.27 on
+the Debian 12 host (make test-overlay), KWin 6 in the Debian 13 root (make test-desktops): KWin's
 window fills sway's 1280x800 output, so grim on sway shows what KWin composites.
 KWin alone paints a black desktop: see-through is checked over a coloured
 fullscreen application (Tests/overlay/wayland/app.py) running on KWin.
@@ -135,6 +136,16 @@ def test_the_canvas_is_above_a_fullscreen_application_on_kwin_and_see_through():
               "pixel; both transitions acked", flush=True)
 
 
+def kwin_version():
+    """"5.27.5", from its package (the binary itself may not run before it is copied), for the suite's line."""
+    try:
+        version = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", "kwin-wayland"], stdout=subprocess.PIPE,
+                                 stderr=subprocess.DEVNULL, text=True, timeout=20).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        version = ""
+    return version.split(":")[-1].split("-")[0] or "(version unknown)"
+
+
 def main():
     parser = ot.canvas_arguments()
     lt.tools_arguments(parser)
@@ -147,7 +158,7 @@ def main():
     ot.ARGS = args
     try:
         lt.build_pointer(args.scratch)
-        return run_tests("desktops-kwin", [
+        return run_tests(f"kwin {kwin_version()}", [
             test_the_canvas_is_above_a_fullscreen_application_on_kwin_and_see_through,
         ], only=args.only)
     finally:
