@@ -353,8 +353,8 @@ uninstall:
 	       $(DESTDIR)$(GNOMEVARIANTSDIR) $(DESTDIR)$(dir $(GNOMEVARIANTSDIR)) $(DESTDIR)$(STYLUSLIBDIR) 2>/dev/null
 
 # stylus-canvas, the canvas overlay: Overlay/ is its own SwiftPM package (it
-# uses the root package's StylusClient), so the daemon never needs GTK.
-DEB_OVERLAY      := libgtk-4-dev libwayland-dev libwayland-bin wayland-protocols librust-wayland-protocols-dev libxkbcommon-dev libxcb1-dev libxcb-randr0-dev libxcb-shape0-dev
+# uses the root package's StylusClient), so the daemon never needs its libraries.
+DEB_OVERLAY      := libglib2.0-dev libcairo2-dev libwayland-dev libwayland-bin wayland-protocols librust-wayland-protocols-dev libxkbcommon-dev libxcb1-dev libxcb-randr0-dev libxcb-shape0-dev
 DEB_OVERLAY_TEST := xvfb xauth imagemagick librsvg2-bin x11-apps x11-utils openbox xcompmgr xdotool hsetroot weston sway grim xwayland wtype python3-gi gir1.2-gtk-4.0 \
                     gnome-shell gjs mutter dbus-user-session dbus-x11 kwin-wayland
 # One tree, the shipped build: the tests, make run, install and the .deb use it.
@@ -379,38 +379,29 @@ gnome-extension:
 # Before a build of Overlay/ in scratch folder $(1), whose plan is $(2).yaml:
 # SwiftPM (6.3) keeps its build plan when a file is added to the root package that
 # Overlay/ depends on by path, then fails with "cannot find ... in scope": plan
-# afresh, but only when the root's list of source files changed. GTK's pkg-config
-# flags carry -pthread and -msse, which SwiftPM refuses with a warning at every
-# build: a gtk4.pc of the include paths and libraries only, found first, keeps the
-# build quiet.
+# afresh, but only when the root's list of source files changed.
 define overlay_prepare
-	@mkdir -p Overlay/$(1)/pkgconfig; \
+	@mkdir -p Overlay/$(1); \
 	files=$$(find Sources -name '*.swift' | LC_ALL=C sort | cksum); \
 	if [ "$$files" != "$$(cat Overlay/$(1)/root-sources 2>/dev/null)" ]; then \
 		rm -f Overlay/$(1)/$(2).yaml; echo "$$files" > Overlay/$(1)/root-sources; \
 	fi
 	@Overlay/generate-protocols.sh
-	@{ echo "Name: gtk4"; echo "Description: GTK 4, include paths and libraries only (make overlay)"; \
-	  echo "Version: $$(pkg-config --modversion gtk4)"; \
-	  echo "Cflags: $$(pkg-config --cflags-only-I gtk4)"; echo "Libs: $$(pkg-config --libs gtk4)"; \
-	} > Overlay/$(1)/pkgconfig/gtk4.pc
 endef
-OVERLAY_PKG_CONFIG = PKG_CONFIG_PATH=$(CURDIR)/Overlay/$(1)/pkgconfig$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH}
 
 overlay: deps gnome-extension
 	$(call install_missing,$(DEB_OVERLAY))
 	$(call overlay_prepare,.build-static,release)
 	@# With the Swift runtime inside, like the daemon's: it runs without the toolchain.
-	cd Overlay && $(call OVERLAY_PKG_CONFIG,.build-static) \
-		$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib -Xswiftc -use-ld=lld --scratch-path .build-static --product stylus-canvas
+	cd Overlay && $(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib -Xswiftc -use-ld=lld --scratch-path .build-static --product stylus-canvas
 
 # stylus-canvas's own unit tests (Overlay/Tests: its options, the daemon's lines as it
 # reads them, the PNG renderer's sizes), in a debug build apart from the shipped one.
 test-overlay-unit: deps gnome-extension
 	$(call install_missing,$(DEB_OVERLAY))
 	$(call overlay_prepare,.build-test,debug)
-	cd Overlay && $(call OVERLAY_PKG_CONFIG,.build-test) $(SWIFT) build --build-tests --no-color-diagnostics --scratch-path .build-test
-	cd Overlay && $(call OVERLAY_PKG_CONFIG,.build-test) $(SWIFT) test --skip-build --scratch-path .build-test
+	cd Overlay && $(SWIFT) build --build-tests --no-color-diagnostics --scratch-path .build-test
+	cd Overlay && $(SWIFT) test --skip-build --scratch-path .build-test
 
 # The overlay against a live daemon on a headless X11 desktop (screenshots), make run on that desktop (the overlay
 # starts beside the daemon, Ctrl-C stops both), then Wayland: the layer-shell canvas under headless sway

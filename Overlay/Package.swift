@@ -3,7 +3,8 @@
 import PackageDescription
 
 // stylus-canvas, the canvas overlay: its own package so that the daemon and
-// stylusctl (the root package) build and run on machines without GTK. It
+// stylusctl (the root package) build and run on machines without a display
+// server's libraries (libwayland, libxcb, cairo). It
 // talks to the daemon only through the root package's StylusClient, and
 // draws what the root package's CanvasModel (GTK-free, tested there) decides.
 let package = Package(
@@ -15,10 +16,14 @@ let package = Package(
         .package(name: "stylusd", path: ".."),
     ],
     targets: [
+        // GLib's main loop, GIO (D-Bus to GNOME Shell) and cairo; named CGtk4
+        // from when GTK 4 drew the canvas. gio-2.0's pkg-config flags carry
+        // -pthread, which SwiftPM refuses with a warning at every build: its
+        // headers lie under glib-2.0's include path, and the module map links it.
         .systemLibrary(
             name: "CGtk4",
-            pkgConfig: "gtk4",
-            providers: [.apt(["libgtk-4-dev"])]
+            pkgConfig: "glib-2.0 cairo",
+            providers: [.apt(["libglib2.0-dev", "libcairo2-dev"])]
         ),
         // libwayland-client and xkbcommon, and the protocol glue that
         // generate-protocols.sh (run by `make overlay`) writes into generated/,

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// GTK 4 (with GDK, GSK, cairo, GLib) and GLib's Unix helpers, for stylus-canvas.
-#include <gtk/gtk.h>
+// GLib (the main loop, its Unix helpers), GIO (GNOME Shell's D-Bus) and cairo
+// (InkLayers), for stylus-canvas; no toolkit: every canvas is a native window.
+#include <glib.h>
 #include <glib-unix.h>
-// zlib for the PNG export's own encoder (--render-png); GTK loads it already, through libpng.
+#include <gio/gio.h>
+#include <cairo.h>
+// zlib for the PNG export's own encoder (--render-png).
 #include <zlib.h>
-#ifdef GDK_WINDOWING_X11
-#include <gdk/x11/gdkx.h>
-#endif

@@ -11,7 +11,7 @@ import Glibc
 /// to `canvas`, `pen`, `output` and `device` that reconnects by itself (100 ms doubling to 5 s,
 /// a fresh `status` after each reconnection), and one-shot requests on their
 /// own threads. Everything it hands the window is a `DaemonUpdate` or a plain
-/// value, delivered through `deliver` (which the window hops onto GTK's thread).
+/// value, delivered through `deliver` (which the window hops onto the main thread).
 final class DaemonLink: Sendable {
     let path: String
     private let handle = Mutex<SubscriptionHandle?>(nil)

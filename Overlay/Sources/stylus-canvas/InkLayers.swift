@@ -2,9 +2,9 @@
 import CGtk4
 import CanvasModel
 
-/// The canvas's renderer, one for every backend (the GTK window on X11 and
-/// the layer surface on Wayland draw through it, so a stroke looks the same on
-/// both): finished strokes live in one offscreen layer, strokes in progress in
+/// The canvas's renderer, one for every backend (the xcb window on X11 and
+/// the layer surface or toplevel on Wayland draw through it, so a stroke looks
+/// the same on each): finished strokes live in one offscreen layer, strokes in progress in
 /// another; each new segment is drawn once into its layer, so a frame is two
 /// blits and the hover rings however many points the canvas holds. It counts
 /// what changed since the last frame as `damage`, in surface pixels, so that a
@@ -278,7 +278,7 @@ final class InkLayers {
     }
 
     /// Paints both layers at `alpha`, the palette, and a ring where each tool hovers onto `cr`,
-    /// whose target holds nothing else (cleared by the caller or by GTK).
+    /// whose target holds nothing else (cleared by the caller).
     func compose(onto cr: OpaquePointer, alpha: Double, hover: some Collection<InkPoint>) {
         for layer in [finished, live] {
             guard let layer else { continue }

@@ -11,7 +11,7 @@ import Glibc
 /// `strokes` answers with) come on standard input; they are drawn by `InkLayers`, the renderer the canvas shows them
 /// with, onto a transparent picture of that size, which goes to PATH through
 /// a temporary file beside it (a full disk or a crash never leaves half a
-/// picture under that name). Cairo and zlib only: no display, no GTK start-up. On
+/// picture under that name). Cairo and zlib only: no display. On
 /// failure the reason is the one line on standard output (the daemon answers
 /// with it) and the exit status is 1.
 @MainActor

@@ -38,20 +38,23 @@ final class WaylandOutput {
     }
 }
 
-/// The globals a layer-shell canvas needs, and the outputs and keyboard,
+/// The globals a canvas of wl_surfaces needs (a layer surface per output, or
+/// without layer-shell an xdg toplevel), and the outputs and keyboard,
 /// from the system's libwayland-client. Its socket sits in GLib's main loop
 /// beside the daemon's link; every turn flushes what was queued before GLib
 /// polls. A compositor that goes away ends the program (status 69), a
 /// protocol error too (status 70), each with a line saying so.
 @MainActor
 final class WaylandBackend: CanvasBackend {
-    let name = "layer-shell"
+    var name: String { layerShell != nil ? "layer-shell" : "wayland-toplevel" }
     let display: OpaquePointer
     private var registry: OpaquePointer?
     private(set) var compositor: OpaquePointer?
     private(set) var shm: OpaquePointer?
     private(set) var layerShell: OpaquePointer?
     private(set) var layerShellVersion: UInt32 = 0
+    /// xdg-shell, for the toplevel canvas where there is no layer-shell.
+    private(set) var wmBase: OpaquePointer?
     private var outputManager: OpaquePointer?
     /// Both or neither: a fractional scale is drawn into a buffer of that many
     /// pixels, which the viewport shows at the surface's logical size.
@@ -81,7 +84,7 @@ final class WaylandBackend: CanvasBackend {
         }
     }
 
-    /// Gives the connection back (a compositor without layer-shell: the GTK window takes over).
+    /// Gives the connection back (GNOME without its extension: no canvas).
     func disconnect() {
         wl_display_disconnect(display)
         Self.current = nil
@@ -147,7 +150,8 @@ final class WaylandBackend: CanvasBackend {
     }
 
     func makeSurface(owner: CanvasSurfaceOwner, monitor: Int, geometry: InkGeometry) -> CanvasSurface {
-        LayerCanvas(owner: owner, backend: self, output: output(at: monitor)!, geometry: geometry)
+        layerShell != nil ? LayerCanvas(owner: owner, backend: self, output: output(at: monitor)!, geometry: geometry)
+                          : ToplevelCanvas(owner: owner, backend: self, output: output(at: monitor)!, geometry: geometry)
     }
 
     private func outputChanged() {
@@ -181,6 +185,9 @@ final class WaylandBackend: CanvasBackend {
         case "zwlr_layer_shell_v1":
             layerShellVersion = min(version, 4)
             layerShell = bind(4)
+        case "xdg_wm_base":
+            wmBase = bind(1)
+            answerPings()
         case "wp_viewporter": viewporter = bind(1)
         case "wp_fractional_scale_manager_v1": fractionalScaleManager = bind(1)
         case "zxdg_output_manager_v1":
