@@ -129,10 +129,10 @@ extension ConfigParserChild {
                 }
             }
             if let value = canvas["color"] {
-                if let text = value.string, let color = StrokeColor(hex: text) {
-                    config.style.color = color
-                } else {
-                    report("canvas.color", "expected a colour \"#RRGGBB\" (six hex digits, e.g. \"#3465a4\"), found \(value.string.map { "\"\($0)\"" } ?? "\(value.typeName)")")
+                switch value.string.map(ColorName.parse) {
+                case .success(let color)?: config.style.color = color
+                case .failure(let error)?: report("canvas.color", error.message)
+                case nil: report("canvas.color", "expected a colour (a CSS colour name, \"#RGB\" or \"#RRGGBB\", e.g. \"crimson\"), found \(value.typeName)")
                 }
             }
             if let width = number(canvas, "width", "canvas.width") {
@@ -151,15 +151,16 @@ extension ConfigParserChild {
             }
             if let value = canvas["palette"] {
                 let items = value.array ?? []
-                let colors = items.compactMap { $0.string.flatMap(StrokeColor.init(hex:)) }
+                let colors = items.compactMap { $0.string.flatMap(StrokeColor.init(css:)) }
                 if value.array != nil, (1...16).contains(items.count), colors.count == items.count {
                     config.palette = colors
                 } else {
-                    // The first entry that is not a colour, by its place in the list, where there is one.
-                    let bad = items.firstIndex { $0.string.flatMap(StrokeColor.init(hex:)) == nil }
-                    let found = bad.map { i in "; entry \(i + 1) is \(items[i].string.map { "\"\($0)\"" } ?? "a \(items[i].typeName)")" }
-                        ?? (value.array == nil ? "; found \(value.typeName)" : "; found \(items.count)")
-                    report("canvas.palette", "expected 1 to 16 colours \"#RRGGBB\", e.g. [\"#d61a1c\", \"#3465a4\", \"#000000\"]\(found)")
+                    // The first entry that is not a colour, by its place in the list, where there is one, and why.
+                    let bad = items.firstIndex { $0.string.flatMap(StrokeColor.init(css:)) == nil }
+                    let found = bad.map { i in
+                        if case .failure(let error)? = items[i].string.map(ColorName.parse) { "; entry \(i + 1): \(error.message)" } else { "; entry \(i + 1) is a \(items[i].typeName)" }
+                    } ?? (value.array == nil ? "; found \(value.typeName)" : "; found \(items.count)")
+                    report("canvas.palette", "expected 1 to 16 colours (CSS colour names, \"#RGB\" or \"#RRGGBB\"), e.g. [\"crimson\", \"#3465a4\", \"black\"]\(found)")
                 }
             }
             if let value = canvas["eraser"] {

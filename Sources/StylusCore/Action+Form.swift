@@ -61,9 +61,7 @@ extension Action {
             case .togglePrecision: "turns precision mode on or off"
             case .undo: "takes back the last stroke or clear"
             case .redo: "takes again what undo took back"
-            case .tool: "next strokes' tool: \(DrawingTool.allCases.map(\.rawValue).joined(separator: ", ")) or previous"
-            case .color: "next strokes' colour: #RRGGBB, or next or previous in the palette"
-            case .width: "next strokes' width a step up (+) or down (-)"
+            case .tool, .color, .width: "next strokes' \(self == .color ? "colour" : rawValue): \(StyleArgument(self)!.accepted)"
             case .palette: "shows or hides the canvas's palette"
             case .clearCanvas: "removes every stroke"
             case .openCanvas: "opens the canvas"
@@ -83,9 +81,7 @@ extension Action {
         public var completions: [String] {
             switch self {
             case .preset: Action.presetNames.map { "preset:\($0)" }
-            case .tool: DrawingTool.allCases.map { "tool:\($0.rawValue)" } + ["tool:previous"]
-            case .color: ["color:next", "color:previous", "color:#"]
-            case .width: ["width:+", "width:-"]
+            case .tool, .color, .width: StyleArgument(self)!.words.map { "\(rawValue):\($0)" } + (self == .color ? ["color:#"] : [])
             case .click: PointerButton.allCases.map { "click:\($0.rawValue)" }
             case .exec, .key: ["\(rawValue):"]
             default: [rawValue]

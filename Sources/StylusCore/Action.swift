@@ -15,7 +15,7 @@ public enum Action: Hashable, Sendable {
     /// Takes again what undo took back, like the `redo` command.
     case redo
     /// Changes the style of the next stroke: `tool:NAME`, `tool:previous`,
-    /// `color:#RRGGBB`, `color:next`, `color:previous`, `width:+`, `width:-`.
+    /// `color:NAME`, `color:#RRGGBB`, `color:next`, `color:previous`, `width:N`, `width:+`, `width:-`.
     case style(StyleRequest)
     /// Shows the canvas's palette, or hides it (`palette`).
     case palette
@@ -58,7 +58,7 @@ public enum Action: Hashable, Sendable {
         case .redo: .redo
         case .style(.set(let tool, _, _)) where tool != nil: .tool
         case .style(.previousTool): .tool
-        case .style(.wider), .style(.narrower): .width
+        case .style(.wider), .style(.narrower), .style(.set(nil, nil, _?)): .width
         case .style: .color
         case .palette: .palette
         case .clearCanvas: .clearCanvas

@@ -173,6 +173,7 @@ final class CommandHandler {
         case .redo: return .now(perform(.redo, id, now))
         case .tool(nil, nil, nil): return .now(status(id))
         case .tool(let tool, let color, let width): return .now(perform(.style(.set(tool: tool, color: color, width: width)), id, now))
+        case .styleStep(let request): return .now(perform(.style(request), id, now))
         case .palette(let request): return .now(perform(.palette(request), id, now))
         case .paletteRegions(let regions):
             paletteOwner = regions.isEmpty ? nil : client

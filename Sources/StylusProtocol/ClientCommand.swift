@@ -7,6 +7,9 @@ public enum ClientCommand: Equatable, Sendable {
     case export(path: String, width: Int?, height: Int?)
     /// No change: the current style; else the style with these parts changed.
     case tool(tool: DrawingTool?, color: StrokeColor?, width: Double?)
+    /// The `tool` command with a step from the current style: `"tool":"previous"`,
+    /// `"color":"next"` or `"previous"`, `"width":"+"` or `"-"`.
+    case styleStep(StyleRequest)
     case palette(PaletteRequest)
     case paletteRegions([PaletteRegion])
     case precision(PrecisionRequest)
@@ -26,7 +29,7 @@ public enum ClientCommand: Equatable, Sendable {
         case .clear: .clear
         case .undo: .undo
         case .redo: .redo
-        case .tool: .tool
+        case .tool, .styleStep: .tool
         case .export: .export
         case .submit: .submit
         case .discard: .discard
@@ -62,6 +65,8 @@ public enum ClientCommand: Equatable, Sendable {
         case .tool(let tool, let color, let width):
             [:].merging([("tool", tool.map { JSONValue.string($0.rawValue) }), ("color", color.map { .string($0.hex) }),
                          ("width", width.map { .number($0) })].compactMap { k, v in v.map { (k, $0) } }) { a, _ in a }
+        case .styleStep(let request):
+            StyleArgument.spelling(of: request).map { [$0.argument.rawValue: .string($0.word)] } ?? [:]
         default: [:]
         }
     }

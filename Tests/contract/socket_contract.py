@@ -272,6 +272,45 @@ def test_tool_answers_the_style_and_setting_it_changes_status_and_tells_subscrib
         check(r["ok"] and r["result"]["changed"] is False and "already" in r["result"]["reason"], f"{r}")
 
 
+def test_colour_names_and_steps_are_taken_over_the_socket_and_by_stylusctl_and_said_as_rrggbb(root):
+    with Daemon(root) as d:
+        watcher, c = d.connect(), d.connect()
+        watcher.request("subscribe", topics=["tool"])
+        r = c.request("tool", tool="pen", color="Crimson", width=8)
+        check(r["ok"] and r["result"]["tool"]["color"] == "#dc143c", f"a name is answered as #rrggbb: {r}")
+        e = watcher.next_event()
+        check(e["event"] == "tool" and e["color"] == "#dc143c", f"the event says #rrggbb: {e}")
+        check(c.request("tool", color="#fff")["result"]["tool"]["color"] == "#ffffff", "#rgb is #rrggbb")
+        before = c.request("tool")["result"]["tool"]
+        r = c.request("tool", color="crimsn")
+        check(r["ok"] is False and r["error"]["code"] == "bad-request"
+              and r["error"]["message"] == '"color": unknown colour "crimsn"; did you mean crimson?', f"{r}")
+        r = c.request("tool", color="next", width=3)
+        check(r["ok"] is False and r["error"]["code"] == "bad-request" and "step" in r["error"]["message"], f"a step with another field: {r}")
+        check(c.request("tool")["result"]["tool"] == before, "a refused request changed the style")
+        # The steps a binding takes, over the socket.
+        check(c.request("tool", width="+")["result"]["tool"]["width"] == 12, "width + is the next step")
+        check(c.request("tool", width="-")["result"]["tool"]["width"] == 8, "width - is the step before")
+        check(c.request("tool", tool="eraser")["result"]["tool"]["tool"] == "eraser", "eraser")
+        check(c.request("tool", tool="previous")["result"]["tool"]["tool"] == "pen", "tool previous goes back to the pen")
+        check(c.request("tool", color="#d61a1c")["ok"], "a palette colour")
+        check(c.request("tool", color="next")["result"]["tool"]["color"] == "#f57900", "color next is the palette's next")
+        check(c.request("tool", color="previous")["result"]["tool"]["color"] == "#d61a1c", "color previous")
+        # stylusctl takes what a binding takes.
+        ctl = stylusctl(d, "tool", "highlighter", "--color", "Gold", "--width", "12")
+        check(ctl.returncode == 0 and ctl.stdout == "tool       highlighter, #ffd700, width 12\n", f"{ctl.returncode} {ctl.stdout!r} {ctl.stderr!r}")
+        for args, said in [(["previous"], "pen, #ffd700, width 12"), (["--color", "next"], "pen, #d61a1c, width 12"),
+                           (["--color", "previous"], "pen, #ffffff, width 12"), (["--width", "+"], "pen, #ffffff, width 16"),
+                           (["--width", "-"], "pen, #ffffff, width 12")]:
+            ctl = stylusctl(d, "tool", *args)
+            check(ctl.returncode == 0 and ctl.stdout == f"tool       {said}\n", f"{args}: {ctl.returncode} {ctl.stdout!r} {ctl.stderr!r}")
+        ctl = stylusctl(d, "tool", "--color", "crimsn")
+        check(ctl.returncode == 64 and 'unknown colour "crimsn"; did you mean crimson?' in ctl.stderr, f"{ctl.returncode} {ctl.stderr!r}")
+        shown = c.request("status")["result"]["tool"]["palette"]
+        ctl = stylusctl(d, "palette")
+        check(ctl.returncode == 0 and c.request("status")["result"]["tool"]["palette"] is (not shown), f"palette alone toggles: {ctl.stderr!r}")
+
+
 def test_every_bad_style_value_is_a_bad_request_naming_it_and_the_range_and_changes_nothing(root):
     with Daemon(root) as d:
         c = d.connect()
@@ -1432,6 +1471,7 @@ TESTS = [test_a_bad_config_at_start_names_file_line_and_key,
          test_bad_requests_get_errors_and_the_connection_stays_usable,
          test_discard_minimizes_clears_and_undo_takes_it_back,
          test_every_bad_palette_region_is_a_bad_request_naming_it_and_changes_nothing,
+         test_colour_names_and_steps_are_taken_over_the_socket_and_by_stylusctl_and_said_as_rrggbb,
          test_every_bad_style_value_is_a_bad_request_naming_it_and_the_range_and_changes_nothing,
          test_export_to_a_full_disk_says_so_and_leaves_no_file,
          test_export_without_a_size_draws_the_running_canvases_area,
