@@ -165,6 +165,7 @@ test-firstrun: release
 	python3 Tests/firstrun/readme.py --bin $(BIN)
 	python3 Tests/firstrun/terminal.py --bin $(BIN)
 	python3 Tests/firstrun/first_run.py
+	python3 Tests/firstrun/second_hour.py --bin $(BIN)
 
 # The socket contract against a live daemon on this machine, and the
 # double-press actions a daemon performs itself (exec:, preset:). PNG export

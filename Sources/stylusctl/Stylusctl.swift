@@ -119,9 +119,9 @@ extension CommandName {
     var subcommand: ParsableCommand.Type? {
         switch self {
         case .status: StateCommand<StatusKind>.self
-        case .toggle: StateCommand<ToggleKind>.self
-        case .open: StateCommand<OpenKind>.self
-        case .minimize: StateCommand<MinimizeKind>.self
+        case .toggle: CanvasCommand<ToggleKind>.self
+        case .open: CanvasCommand<OpenKind>.self
+        case .minimize: CanvasCommand<MinimizeKind>.self
         case .ack: StateCommand<AckKind>.self
         case .clear: StateCommand<ClearKind>.self
         case .undo: StateCommand<UndoKind>.self
@@ -129,7 +129,7 @@ extension CommandName {
         case .tool: ToolCommand.self
         case .export: ExportCommand.self
         case .submit: SubmitCommand.self
-        case .discard: StateCommand<DiscardKind>.self
+        case .discard: CanvasCommand<DiscardKind>.self
         case .palette: PaletteCommand.self
         case .paletteRegions: nil   // stylus-canvas's report of where its palette is
         case .strokes: Strokes.self
