@@ -77,6 +77,8 @@ run: release
 # socket and state under .build/demo/; its events shown as stylusctl watch
 # prints them. Ctrl-C stops it. `stylusd replay FILE` is the offline run.
 demo: release
+	@# The canvas the recording opens and minimizes, where there is a display to show it on (as make run).
+	$(if $(DISPLAY)$(WAYLAND_DISPLAY),$(MAKE) --no-print-directory overlay)
 	tools/demo.sh $(ARGS)
 
 # The contributor's loop before every commit (CONTRIBUTING.md): the Swift
