@@ -168,6 +168,7 @@ test-firstrun: release
 	python3 Tests/firstrun/terminal.py --bin $(BIN)
 	python3 Tests/firstrun/first_run.py
 	python3 Tests/firstrun/second_hour.py --bin $(BIN)
+	Tests/firstrun/moved_checkout.sh
 
 # The socket contract against a live daemon on this machine, and the
 # double-press actions a daemon performs itself (exec:, preset:). PNG export
@@ -268,6 +269,7 @@ INSTALL_LINK   := -Xswiftc -use-ld=lld -Xswiftc -L$(CURDIR)/.build-static/stdc++
                   -Xlinker --symbol-ordering-file=$(CURDIR)/packaging/stylusd.order -Xlinker --no-warn-symbol-ordering
 install-build: deps
 	$(call install_missing,libstdc++-12-dev)
+	$(call forget_moved_build,.build-static)
 	@archive=$$($(TOOLCHAIN_CLANG) -print-file-name=libstdc++.a 2>/dev/null); case "$$archive" in \
 		/*) mkdir -p .build-static/stdc++ && ln -sfn "$$archive" .build-static/stdc++/libstdc++.a ;; \
 		*) echo "install-build: libstdc++.a not found (libstdc++-12-dev); the binaries load the shared libstdc++ and use about 1 MiB more" ;; \
@@ -278,6 +280,20 @@ install-build: deps
 	done
 	$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static $(INSTALL_LINK) --product stylusd
 	$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static $(INSTALL_LINK) --product stylusctl
+
+# A build folder copied or moved from another checkout: SwiftPM's module cache
+# keeps the old path, and the build fails ("was compiled with module cache path",
+# "missing required module 'SwiftShims'"). The folder's checkout-path says where it
+# was built (before it, SwiftPM's build plan: its paths name the folder); built
+# elsewhere, its module cache is cleared, and SwiftPM rebuilds it.
+define forget_moved_build
+	@if [ -d $(1) ]; then \
+		if [ -f $(1)/checkout-path ]; then [ "$$(cat $(1)/checkout-path)" = "$(CURDIR)" ]; \
+		else ! ls $(1)/*.yaml >/dev/null 2>&1 || grep -qsF '"$(CURDIR)/$(1)/' $(1)/*.yaml; fi \
+		|| { echo "$(1) was built at another path: clearing its module cache"; rm -rf $(1)/*/*/ModuleCache; }; \
+		echo "$(CURDIR)" > $(1)/checkout-path; \
+	fi
+endef
 
 # The binaries are stripped as they are installed (the build keeps its symbols).
 # Completions and man pages for both programs come from their argument parsers.
@@ -392,6 +408,7 @@ OVERLAY_PKG_CONFIG = PKG_CONFIG_PATH=$(CURDIR)/Overlay/$(1)/pkgconfig$${PKG_CONF
 
 overlay: deps gnome-extension
 	$(call install_missing,$(DEB_OVERLAY))
+	$(call forget_moved_build,Overlay/.build-static)
 	$(call overlay_prepare,.build-static,release)
 	@# With the Swift runtime inside, like the daemon's: it runs without the toolchain.
 	cd Overlay && $(call OVERLAY_PKG_CONFIG,.build-static) \
