@@ -278,8 +278,9 @@ install-build: deps
 	@for p in stylusd stylusctl; do \
 		[ .build-static/release/$$p -nt packaging/stylusd.order ] || rm -f .build-static/release/$$p; \
 	done
-	$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static $(INSTALL_LINK) --product stylusd
-	$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static $(INSTALL_LINK) --product stylusctl
+	$(call swift_tmp,.build-static) $(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static $(INSTALL_LINK) --product stylusd
+	$(call swift_tmp,.build-static) $(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static $(INSTALL_LINK) --product stylusctl
+	@rm -rf .build-static/tmp
 
 # A build folder copied or moved from another checkout: SwiftPM's module cache
 # keeps the old path, and the build fails ("was compiled with module cache path",
@@ -294,6 +295,9 @@ define forget_moved_build
 		echo "$(CURDIR)" > $(1)/checkout-path; \
 	fi
 endef
+# SwiftPM's temporary folders (TemporaryDirectory.*, a dozen a build) go under the
+# build folder, removed after the build, not left in /tmp.
+swift_tmp = mkdir -p $(CURDIR)/$(1)/tmp && TMPDIR=$(CURDIR)/$(1)/tmp
 
 # The binaries are stripped as they are installed (the build keeps its symbols).
 # Completions and man pages for both programs come from their argument parsers.
@@ -411,8 +415,9 @@ overlay: deps gnome-extension
 	$(call forget_moved_build,Overlay/.build-static)
 	$(call overlay_prepare,.build-static,release)
 	@# With the Swift runtime inside, like the daemon's: it runs without the toolchain.
-	cd Overlay && $(call OVERLAY_PKG_CONFIG,.build-static) \
+	cd Overlay && $(call swift_tmp,Overlay/.build-static) $(call OVERLAY_PKG_CONFIG,.build-static) \
 		$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib -Xswiftc -use-ld=lld --scratch-path .build-static --product stylus-canvas
+	@rm -rf Overlay/.build-static/tmp
 
 # stylus-canvas's own unit tests (Overlay/Tests: its options, the daemon's lines as it
 # reads them, the PNG renderer's sizes), in a debug build apart from the shipped one.

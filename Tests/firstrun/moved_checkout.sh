@@ -3,8 +3,10 @@
 # Tests/firstrun/moved_checkout.sh: `make release` in a checkout copied from
 # another path, whose build folder SwiftPM made there (issue 40). Its module
 # cache names the old path, and a real build would fail ("was compiled with
-# module cache path"): the Makefile must clear it first. Cheap: `swift` is a
-# stand-in that checks what the real one would meet;
+# module cache path"): the Makefile must clear it first. And SwiftPM's
+# temporary folders (TemporaryDirectory.*) must go under the build folder and
+# be gone afterwards, not in $TMPDIR. Cheap: `swift` is a stand-in that checks
+# what the real one would meet and makes a temporary folder as SwiftPM does;
 # the build itself is not run (a moved tree rebuilds everything, minutes).
 set -eu
 cd "$(dirname "$0")/../.."
@@ -25,6 +27,8 @@ for cache in .build-static/*/release/ModuleCache; do
         exit 1
     fi
 done
+case "${TMPDIR:-}" in "$(pwd)"/.build-static/*) ;; *) echo "error: TMPDIR is ${TMPDIR:-unset}, not under the build folder" >&2; exit 1 ;; esac
+mkdir "$(mktemp -d "$TMPDIR/TemporaryDirectory.XXXXXX")/x"
 mkdir -p .build-static/release
 SWIFT
 chmod +x "$work/toolchain/swift"
@@ -45,6 +49,8 @@ echo "$out" | grep -q "was built at another path: clearing its module cache" \
     && pass "it says that it clears the module cache" || fail "no word of the moved build folder: $out"
 [ "$(cat "$work/new/.build-static/checkout-path" 2>/dev/null)" = "$work/new" ] \
     && pass "the build folder records its checkout" || fail "no checkout-path in the build folder"
+left=$(ls -d "$work"/tmp/TemporaryDirectory.* "$work"/new/.build-static/tmp 2>/dev/null || true)
+[ -z "$left" ] && pass "no temporary folder left behind" || fail "left behind: $left"
 # Built where it is: nothing is cleared the next time.
 mkdir -p "$work/new/.build-static/x86_64-unknown-linux-gnu/release/ModuleCache/DEF"
 out=$(cd "$work/new" && OLD_PATH=$old TMPDIR=$work/tmp SWIFT=$work/toolchain/swift make --no-print-directory release 2>&1) || true
