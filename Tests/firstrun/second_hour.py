@@ -93,6 +93,16 @@ def run(*args, env=None):
     return subprocess.run([os.path.join(BIN, "stylusctl"), *args], capture_output=True, text=True, timeout=30, env=env)
 
 
+def test_config_check_without_a_config_file_says_the_defaults_are_in_effect(root):
+    r = run("config", "check", env=dict(os.environ, XDG_CONFIG_HOME=os.path.join(root, "empty")))
+    path = os.path.join(root, "empty", "stylusd", "config.toml")
+    check(r.returncode == 0, f"exit {r.returncode}: {r.stdout!r} {r.stderr!r}")
+    check(path in r.stdout and "defaults" in r.stdout, f"{r.stdout!r}")
+    # A file named on the command line that is not there is still an error.
+    r = run("config", "check", path)
+    check(r.returncode == 78 and "No such file" in r.stderr, f"named: {r.returncode} {r.stderr!r}")
+
+
 def rendered(page):
     r = subprocess.run(["man", "-l", page], capture_output=True, text=True, timeout=60,
                        env=dict(os.environ, MANWIDTH="100", MAN_KEEP_FORMATTING="0", PAGER="cat"))
@@ -102,7 +112,8 @@ def rendered(page):
 
 TESTS = [test_toggle_twice_waits_for_each_transition_and_prints_the_state_reached,
          test_a_verb_that_meets_a_transition_waits_for_it_and_is_sent_again,
-         test_open_then_submit_is_not_refused]
+         test_open_then_submit_is_not_refused,
+         test_config_check_without_a_config_file_says_the_defaults_are_in_effect]
 
 
 def use_binaries(folder):
