@@ -103,6 +103,34 @@ def test_config_check_without_a_config_file_says_the_defaults_are_in_effect(root
     check(r.returncode == 78 and "No such file" in r.stderr, f"named: {r.returncode} {r.stderr!r}")
 
 
+def test_an_unknown_config_key_gets_the_nearest_known_one(root):
+    path = os.path.join(root, "config.toml")
+    with open(path, "w") as f:
+        f.write("intervall_ms = 400\ndebounce = 20\n[precision]\nminimum_scal = 0.5\n")
+    r = run("config", "check", path)
+    check(r.returncode == 78, f"exit {r.returncode}")
+    for key, near in (("intervall_ms", "interval_ms"), ("debounce", "debounce_ms"), ("precision.minimum_scal", "minimum_scale")):
+        check(re.search(rf"{re.escape(key)}: unknown key; did you mean \"{near}\"\?", r.stderr), f"{key}: {r.stderr!r}")
+
+
+def test_ranges_are_written_with_a_hyphen_in_errors(root):
+    path = os.path.join(root, "config.toml")
+    with open(path, "w") as f:
+        f.write("interval_ms = 5000\n")
+    r = run("config", "check", path)
+    check(r.returncode == 78 and "5000 ms is outside 150-1000 ms" in r.stderr, f"{r.stderr!r}")
+    r = subprocess.run([os.path.join(BIN, "stylusd"), "--interval-ms", "100"], capture_output=True, text=True, timeout=30,
+                       env=dict(os.environ, XDG_RUNTIME_DIR=root))
+    check(r.returncode != 0 and "150-1000 ms" in r.stderr and "..." not in r.stderr, f"stylusd: {r.stderr!r}")
+
+
+def test_a_path_error_leaks_no_protocol_code(root):
+    with Daemon([os.path.join(BIN, "stylusd")], root) as d:
+        r = ctl(d, "export", os.path.join(root, "no-such-folder", "x.svg"))
+        check(r.returncode == 3 and "no-such-folder" in r.stderr, f"{r.returncode} {r.stderr!r}")
+        check("bad-request" not in r.stderr and "failed:" not in r.stderr, f"{r.stderr!r}")
+
+
 def rendered(page):
     r = subprocess.run(["man", "-l", page], capture_output=True, text=True, timeout=60,
                        env=dict(os.environ, MANWIDTH="100", MAN_KEEP_FORMATTING="0", PAGER="cat"))
@@ -113,7 +141,10 @@ def rendered(page):
 TESTS = [test_toggle_twice_waits_for_each_transition_and_prints_the_state_reached,
          test_a_verb_that_meets_a_transition_waits_for_it_and_is_sent_again,
          test_open_then_submit_is_not_refused,
-         test_config_check_without_a_config_file_says_the_defaults_are_in_effect]
+         test_config_check_without_a_config_file_says_the_defaults_are_in_effect,
+         test_an_unknown_config_key_gets_the_nearest_known_one,
+         test_ranges_are_written_with_a_hyphen_in_errors,
+         test_a_path_error_leaks_no_protocol_code]
 
 
 def use_binaries(folder):
