@@ -138,13 +138,36 @@ def rendered(page):
     return re.sub(r".\x08", "", r.stdout)
 
 
+def test_man_pages_have_one_exit_status_files_and_no_markdown(root):
+    if not shutil.which("man"):
+        check(False, "man is not installed (man-db; make deps-test installs it)")
+    out = os.path.join(root, "man1")
+    r = subprocess.run([os.path.join(ROOT, "tools", "man.sh"), BIN, out], capture_output=True, text=True, timeout=900)
+    check(r.returncode == 0, f"tools/man.sh: {r.stderr[-2000:]}")
+    for program in ("stylusctl", "stylusd"):
+        lint = subprocess.run(["groff", "-mandoc", "-ww", "-z", os.path.join(out, f"{program}.1")], capture_output=True, text=True,
+                              env=dict(os.environ, LC_ALL="C"))
+        check(lint.returncode == 0 and not lint.stderr, f"groff warns about {program}.1: {lint.stderr[-1000:]}")
+    stylusctl, stylusd = rendered(os.path.join(out, "stylusctl.1")), rendered(os.path.join(out, "stylusd.1"))
+    for name, text in (("stylusctl", stylusctl), ("stylusd", stylusd)):
+        headings = re.findall(r"^([A-Z][A-Z ]+)$", text, re.M)
+        check(headings.count("EXIT STATUS") == 1, f"{name}(1) has {headings.count('EXIT STATUS')} EXIT STATUS sections: {headings}")
+        check("FILES" in headings, f"{name}(1) has no FILES section: {headings}")
+        check("`" not in text, f"{name}(1) shows Markdown backticks: {[l for l in text.splitlines() if '`' in l][:3]}")
+    files = stylusctl.split("\nFILES\n", 1)[1].split("\nEXIT STATUS\n", 1)[0]
+    check("stylusd.sock" in files and "config.toml" in files, f"stylusctl(1)'s FILES: {files!r}")
+    synopsis = stylusd.split("\nSYNOPSIS\n", 1)[1].split("\n\n", 1)[0]
+    check("[subcommand]" in synopsis, f"stylusd(1)'s SYNOPSIS: {synopsis!r}")
+
+
 TESTS = [test_toggle_twice_waits_for_each_transition_and_prints_the_state_reached,
          test_a_verb_that_meets_a_transition_waits_for_it_and_is_sent_again,
          test_open_then_submit_is_not_refused,
          test_config_check_without_a_config_file_says_the_defaults_are_in_effect,
          test_an_unknown_config_key_gets_the_nearest_known_one,
          test_ranges_are_written_with_a_hyphen_in_errors,
-         test_a_path_error_leaks_no_protocol_code]
+         test_a_path_error_leaks_no_protocol_code,
+         test_man_pages_have_one_exit_status_files_and_no_markdown]
 
 
 def use_binaries(folder):
