@@ -77,6 +77,8 @@ run: release
 # socket and state under .build/demo/; its events shown as stylusctl watch
 # prints them. Ctrl-C stops it. `stylusd replay FILE` is the offline run.
 demo: release
+	@# The canvas the recording opens and minimizes, where there is a display to show it on (as make run).
+	$(if $(DISPLAY)$(WAYLAND_DISPLAY),$(MAKE) --no-print-directory overlay)
 	tools/demo.sh $(ARGS)
 
 # The contributor's loop before every commit (CONTRIBUTING.md): the Swift
@@ -174,6 +176,8 @@ test-firstrun: release
 	python3 Tests/firstrun/readme.py --bin $(BIN)
 	python3 Tests/firstrun/terminal.py --bin $(BIN)
 	python3 Tests/firstrun/first_run.py
+	python3 Tests/firstrun/second_hour.py --bin $(BIN)
+	Tests/firstrun/moved_checkout.sh
 
 # The socket contract against a live daemon on this machine, and the
 # double-press actions a daemon performs itself (exec:, preset:). PNG export
@@ -275,6 +279,7 @@ INSTALL_LINK   := -Xswiftc -use-ld=lld -Xswiftc -L$(CURDIR)/.build-static/stdc++
                   -Xlinker --symbol-ordering-file=$(CURDIR)/packaging/stylusd.order -Xlinker --no-warn-symbol-ordering
 install-build: deps
 	$(call install_missing,libstdc++-12-dev)
+	$(call forget_moved_build,.build-static)
 	@archive=$$($(TOOLCHAIN_CLANG) -print-file-name=libstdc++.a 2>/dev/null); case "$$archive" in \
 		/*) mkdir -p .build-static/stdc++ && ln -sfn "$$archive" .build-static/stdc++/libstdc++.a ;; \
 		*) echo "install-build: libstdc++.a not found (libstdc++-12-dev); the binaries load the shared libstdc++ and use about 1 MiB more" ;; \
@@ -283,8 +288,26 @@ install-build: deps
 	@for p in stylusd stylusctl; do \
 		[ .build-static/release/$$p -nt packaging/stylusd.order ] || rm -f .build-static/release/$$p; \
 	done
-	$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static $(INSTALL_LINK) --product stylusd
-	$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static $(INSTALL_LINK) --product stylusctl
+	$(call swift_tmp,.build-static) $(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static $(INSTALL_LINK) --product stylusd
+	$(call swift_tmp,.build-static) $(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static $(INSTALL_LINK) --product stylusctl
+	@rm -rf .build-static/tmp
+
+# A build folder copied or moved from another checkout: SwiftPM's module cache
+# keeps the old path, and the build fails ("was compiled with module cache path",
+# "missing required module 'SwiftShims'"). The folder's checkout-path says where it
+# was built (before it, SwiftPM's build plan: its paths name the folder); built
+# elsewhere, its module cache is cleared, and SwiftPM rebuilds it.
+define forget_moved_build
+	@if [ -d $(1) ]; then \
+		if [ -f $(1)/checkout-path ]; then [ "$$(cat $(1)/checkout-path)" = "$(CURDIR)" ]; \
+		else ! ls $(1)/*.yaml >/dev/null 2>&1 || grep -qsF '"$(CURDIR)/$(1)/' $(1)/*.yaml; fi \
+		|| { echo "$(1) was built at another path: clearing its module cache"; rm -rf $(1)/*/*/ModuleCache; }; \
+		echo "$(CURDIR)" > $(1)/checkout-path; \
+	fi
+endef
+# SwiftPM's temporary folders (TemporaryDirectory.*, a dozen a build) go under the
+# build folder, removed after the build, not left in /tmp.
+swift_tmp = mkdir -p $(CURDIR)/$(1)/tmp && TMPDIR=$(CURDIR)/$(1)/tmp
 
 # The binaries are stripped as they are installed (the build keeps its symbols).
 # Completions and man pages for both programs come from their argument parsers.
@@ -391,9 +414,12 @@ endef
 
 overlay: deps gnome-extension
 	$(call install_missing,$(DEB_OVERLAY))
+	$(call forget_moved_build,Overlay/.build-static)
 	$(call overlay_prepare,.build-static,release)
 	@# With the Swift runtime inside, like the daemon's: it runs without the toolchain.
-	cd Overlay && $(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib -Xswiftc -use-ld=lld --scratch-path .build-static --product stylus-canvas
+	cd Overlay && $(call swift_tmp,Overlay/.build-static) \
+		$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib -Xswiftc -use-ld=lld --scratch-path .build-static --product stylus-canvas
+	@rm -rf Overlay/.build-static/tmp
 
 # stylus-canvas's own unit tests (Overlay/Tests: its options, the daemon's lines as it
 # reads them, the PNG renderer's sizes), in a debug build apart from the shipped one.

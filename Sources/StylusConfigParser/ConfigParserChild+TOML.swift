@@ -44,9 +44,14 @@ extension ConfigParserChild {
             }
         }
 
+        // A typo, or a key written without its unit (`interval` for `interval_ms`).
+        func suggestion(_ key: String, _ known: [String]) -> String {
+            let near = nearestWord(key, among: known) ?? known.first { $0.hasPrefix(key + "_") }
+            return near.map { "did you mean \"\($0)\"? " } ?? ""
+        }
         let topLevel = ["preset", "interval_ms", "debounce_ms", "transition_ms", "bindings", "precision", "canvas", "output"]
         for key in table.keys where !topLevel.contains(key) {
-            report(key, "unknown key; known keys are \(topLevel.joined(separator: ", "))")
+            report(key, "unknown key; \(suggestion(key, topLevel))known keys are \(topLevel.joined(separator: ", "))")
         }
         func integer(_ table: TOMLTable, _ key: String, _ path: String) -> Int? {
             guard let value = table[key] else { return nil }
@@ -71,7 +76,7 @@ extension ConfigParserChild {
             }
             if let allowed {
                 for k in sub.keys where !allowed.contains(k) {
-                    report("\(key).\(k)", "unknown key; known keys are \(allowed.joined(separator: ", "))")
+                    report("\(key).\(k)", "unknown key; \(suggestion(k, allowed))known keys are \(allowed.joined(separator: ", "))")
                 }
             }
             return sub

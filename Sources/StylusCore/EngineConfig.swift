@@ -123,7 +123,7 @@ public struct EngineConfig: Equatable, Sendable, Codable {
         var found: [ConfigProblem] = []
         func check(_ key: String, _ value: Int, _ range: ClosedRange<Int>, unit: String) {
             if !range.contains(value) {
-                found.append(ConfigProblem(key: key, message: "\(value) \(unit) is outside \(range.lowerBound)...\(range.upperBound) \(unit)"))
+                found.append(ConfigProblem(key: key, message: "\(value) \(unit) is outside \(range.lowerBound)-\(range.upperBound) \(unit)"))
             }
         }
         check("interval_ms", doublePressIntervalMS, Self.intervalRangeMS, unit: "ms")
@@ -138,7 +138,7 @@ public struct EngineConfig: Equatable, Sendable, Codable {
             found.append(ConfigProblem(key: "bindings", message: "needs exactly one action per side button"))
         }
         for n in padBindings.keys where !(0..<ButtonID.maxPadButtons).contains(n) {
-            found.append(ConfigProblem(key: "bindings.pad-\(n)", message: "pad buttons are numbered 0...\(ButtonID.maxPadButtons - 1)"))
+            found.append(ConfigProblem(key: "bindings.pad-\(n)", message: "pad buttons are numbered 0-\(ButtonID.maxPadButtons - 1)"))
         }
         let p = precision
         if !(p.minimumScale > 0 && p.minimumScale <= 1) {
@@ -154,13 +154,13 @@ public struct EngineConfig: Equatable, Sendable, Codable {
             found.append(ConfigProblem(key: "precision.report_step", message: "\(p.reportStep) is outside (0, 1]"))
         }
         for (name, v) in [("x1", p.curve.x1), ("y1", p.curve.y1), ("x2", p.curve.x2), ("y2", p.curve.y2)] where !(0...1).contains(v) {
-            found.append(ConfigProblem(key: "precision.curve.\(name)", message: "\(v) is outside 0...1"))
+            found.append(ConfigProblem(key: "precision.curve.\(name)", message: "\(v) is outside 0-1"))
         }
         if canvasLimits.maxPoints < 1 || canvasLimits.maxPoints > 16_777_216 {
-            found.append(ConfigProblem(key: "canvas.max_points", message: "\(canvasLimits.maxPoints) is outside 1...16777216"))
+            found.append(ConfigProblem(key: "canvas.max_points", message: "\(canvasLimits.maxPoints) is outside 1-16777216"))
         }
         if canvasLimits.maxStrokes < 1 || canvasLimits.maxStrokes > 1_048_576 {
-            found.append(ConfigProblem(key: "canvas.max_strokes", message: "\(canvasLimits.maxStrokes) is outside 1...1048576"))
+            found.append(ConfigProblem(key: "canvas.max_strokes", message: "\(canvasLimits.maxStrokes) is outside 1-1048576"))
         }
         return found
     }

@@ -903,9 +903,10 @@ def test_stylusctl_exit_statuses_and_watch_into_a_pipe(root):
           and "not running" not in wrong.stderr, f"{wrong.returncode} {wrong.stderr}")
     # A 5 s transition: the second toggle and watch's subscription must come
     # inside it, each a stylusctl start (about 0.1 s under a sanitizer, more on a busy host).
+    # --no-wait: the daemon's own answers (stylusctl would wait for the transition's end).
     with Daemon(root, "--transition-ms", "5000") as d:
-        check(stylusctl(d, "toggle").returncode == 0, "toggle")
-        refused = stylusctl(d, "toggle")
+        check(stylusctl(d, "toggle", "--no-wait").returncode == 0, "toggle")
+        refused = stylusctl(d, "toggle", "--no-wait")
         check(refused.returncode == 3 and "transition" in refused.stderr, f"{refused.returncode} {refused.stderr}")
         out = os.path.join(root, "watch.ndjson")
         with open(out, "w") as f:
