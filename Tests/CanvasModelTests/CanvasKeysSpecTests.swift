@@ -12,6 +12,18 @@ struct CanvasKeysSpecTests {
         #expect(CanvasSpec.keyTable.count == spec.count, "no two spellings of one key")
     }
 
+    /// docs/USAGE.md's table is this one, row by row in this order.
+    @Test func theUsageTableIsTheSpecs() throws {
+        let usage = try String(contentsOf: CanvasSpecFile.url.deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/USAGE.md"), encoding: .utf8)
+        let section = try #require(usage.components(separatedBy: "### Keys on the open canvas").dropFirst().first)
+            .components(separatedBy: "\n## ")[0]
+        let rows = section.split(separator: "\n").filter { $0.hasPrefix("| `") }.map { line in
+            line.split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        }
+        #expect(rows == CanvasSpec.keys.map { [$0.key, $0.action] })
+    }
+
     @Test func everyNameIsCanonicalAndEveryActionParses() {
         for (key, action) in CanvasSpec.keys {
             #expect((try? CanvasKeyName.parse(key).get())?.description == key)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CanvasModel
+import StylusCore
 import StylusClient
 import StylusProtocol
 import Synchronization
@@ -107,7 +108,7 @@ final class DaemonLink: Sendable {
 
     // MARK: Requests, each on its own connection and thread; `done` runs on that thread.
 
-    enum Command: Sendable { case ack, minimize, undo, redo, overlay(OverlayReport) }
+    enum Command: Sendable { case ack, minimize, undo, redo, overlay(OverlayReport), key(CanvasKeyName) }
 
     func send(_ command: Command, done: @escaping @Sendable (String?) -> Void) {
         let path = path
@@ -120,6 +121,7 @@ final class DaemonLink: Sendable {
                 case .undo: _ = try connection.undo()
                 case .redo: _ = try connection.redo()
                 case .overlay(let report): _ = try connection.reportOverlay(report)
+                case .key(let name): _ = try connection.request(.key(name)) as StatusResult
                 }
                 done(nil)
             } catch {

@@ -70,7 +70,8 @@ final class MonitorWindow: CanvasSurface {
             let owner = { Unmanaged<MonitorWindow>.fromOpaque(data!).takeUnretainedValue().owner }
             let control = modifiers & UInt32(GDK_CONTROL_MASK.rawValue) != 0
             let shift = modifiers & UInt32(GDK_SHIFT_MASK.rawValue) != 0
-            guard let key = CanvasKey(keysym: UInt32(keyval), control: control, shift: shift) else { return 0 }
+            let alt = modifiers & UInt32(GDK_ALT_MASK.rawValue) != 0, logo = modifiers & UInt32(GDK_SUPER_MASK.rawValue) != 0
+            guard let key = CanvasKey(keysym: UInt32(keyval), control: control, shift: shift, alt: alt, super: logo) else { return 0 }
             MainActor.assumeIsolated { owner().keyPressed(key) }
             return 1
         }
