@@ -38,6 +38,8 @@ import Glibc
 ///     [canvas]
 ///     max_points = 262144
 ///     max_strokes = 16384
+///     [canvas.keys]               # key name = action, over the default keys
+///     q = "tool:pen"
 ///     [output]
 ///     mode = "auto"               # observe | filter | auto
 ///     capture_while_canvas_open = true
@@ -142,6 +144,11 @@ public enum ConfigParserChild {
         if let value = reader.take("exportDirectory") {
             guard let directory = value.string else { return nil }
             config.exportDirectory = directory
+        }
+        guard case .object(let keys)? = reader.take("canvasKeys") else { return nil }
+        for (key, value) in keys {
+            guard let action = value.string.flatMap(Action.init(rawValue:)) else { return nil }
+            config.canvasKeys[key] = action
         }
         guard reader.isDone else { return nil }
         config.palette = palette

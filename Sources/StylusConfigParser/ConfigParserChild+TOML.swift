@@ -123,7 +123,7 @@ extension ConfigParserChild {
                 }
             }
         }
-        if let canvas = subtable("canvas", allowed: ["max_points", "max_strokes", "tool", "color", "width", "palette", "eraser", "export_dir", "show_palette"]) {
+        if let canvas = subtable("canvas", allowed: ["max_points", "max_strokes", "tool", "color", "width", "palette", "eraser", "export_dir", "show_palette", "keys"]) {
             if let v = integer(canvas, "max_points", "canvas.max_points") { config.canvasLimits.maxPoints = v }
             if let v = integer(canvas, "max_strokes", "canvas.max_strokes") { config.canvasLimits.maxStrokes = v }
             if let value = canvas["tool"] {
@@ -174,6 +174,9 @@ extension ConfigParserChild {
                 } else {
                     report("canvas.eraser", "\(value.string.map { "unknown eraser \"\($0)\"" } ?? "expected a string, found \(value.typeName)"); use \(EraserMode.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")) (pixel: clears the ink under its path; stroke: removes each stroke it touches)")
                 }
+            }
+            if let value = canvas["keys"] {
+                config.canvasKeys = canvasKeys(value, lines: lines, report: report)
             }
             if let value = canvas["show_palette"] {
                 if let name = value.string, let visibility = PaletteVisibility(rawValue: name) {

@@ -65,6 +65,9 @@ public struct EngineConfig: Equatable, Sendable, Codable {
     /// `[canvas] export_dir`: where `submit` writes its PNGs (absolute, or
     /// `~/…`); nil: `$XDG_PICTURES_DIR/stylusd`. Read by the shell.
     public var exportDirectory: String?
+    /// `[canvas.keys]`: canonical key name (`CanvasKeyName`) -> action, over
+    /// the canvas's default keys (CanvasSpec.keys); `none` unbinds one. Read by the shell.
+    public var canvasKeys: [String: Action] = [:]
     /// `[output]`: read by the shell, not by the engine.
     public var output = OutputConfig()
     /// The preset these settings started from (`preset` in the file, or a

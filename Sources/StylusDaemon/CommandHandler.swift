@@ -200,6 +200,7 @@ final class CommandHandler {
             if overlay?.report != report { log("the canvas overlay reports: \(report.backend), \(report.outputs) output\(report.outputs == 1 ? "" : "s")") }
             overlay = (report, peer, topics.isEmpty ? nil : client)
             return .now(status(id))
+        case .key(let name): return pressed(name, id, now)
         }
     }
 
@@ -212,7 +213,7 @@ final class CommandHandler {
     /// The last `status` answer for each `changed`, with what it said (`StatusKey`).
     var statusCache: [Bool?: (key: StatusKey, encoded: Response.EncodedResult)] = [:]
 
-    private func perform(_ command: Command, _ id: JSONValue, _ now: Int64) -> [UInt8] {
+    func perform(_ command: Command, _ id: JSONValue, _ now: Int64) -> [UInt8] {
         switch engine.perform(command, at: now, into: &effects) {
         case .done: return status(id, changed: true)
         case .unchanged(let reason): return status(id, changed: false, reason: reason)

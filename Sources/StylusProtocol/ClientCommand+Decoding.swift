@@ -124,6 +124,8 @@ extension ClientCommand {
                 throw ProtocolError(code: .badRequest, message: "overlay takes \"width\" and \"height\" together, or neither")
             }
             self = .overlay(OverlayReport(backend: backend, outputs: Int(n), width: area.first, height: area.last))
+        case .key:
+            self = .key(try Self.canvasKey(fields["key"]))
         }
     }
 

@@ -17,6 +17,8 @@ public enum ClientCommand: Equatable, Sendable {
     case unsubscribe([Topic])
     case output(OutputChoice)
     case overlay(OverlayReport)
+    /// A key pressed on the open canvas, for the daemon to perform its action.
+    case key(CanvasKeyName)
 
     public var name: CommandName {
         switch self {
@@ -42,6 +44,7 @@ public enum ClientCommand: Equatable, Sendable {
         case .unsubscribe: .unsubscribe
         case .output: .output
         case .overlay: .overlay
+        case .key: .key
         }
     }
 
@@ -57,6 +60,7 @@ public enum ClientCommand: Equatable, Sendable {
             })]
         case .subscribe(let topics), .unsubscribe(let topics): ["topics": .array(topics.map { .string($0.rawValue) })]
         case .output(let mode): ["mode": .string(mode.rawValue)]
+        case .key(let name): ["key": .string(name.description)]
         case .overlay(let report):
             ["backend": .string(report.backend), "outputs": .number(Double(report.outputs))].merging(
                 [("width", report.width), ("height", report.height)].compactMap { k, v in v.map { (k, JSONValue.number(Double($0))) } }) { a, _ in a }

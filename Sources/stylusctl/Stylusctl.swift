@@ -115,6 +115,7 @@ extension CommandName {
         case .reload: Reload.self
         case .output: OutputCommand.self
         case .overlay: nil   // stylus-canvas's own report; `status` shows it
+        case .key: nil   // a canvas forwards the keys pressed on it
         }
     }
 }

@@ -821,6 +821,39 @@ def test_a_bad_config_at_start_names_file_line_and_key(root):
     check(any(f"{config}:2: bindings.BTN_STYLUS: unknown action" in l for l in d.log), f"{d.log}")
 
 
+def test_canvas_keys_do_their_actions_while_open_and_a_bad_key_table_is_refused_with_its_line(root):
+    """The key command: a default key and a rebound one do their actions on the open canvas,
+    an unbound key and any key while minimized are refused and change nothing; a
+    [canvas.keys] binding one key twice stops the daemon naming the second line."""
+    config = os.path.join(root, "config", "stylusd")
+    os.makedirs(config)
+    with open(os.path.join(config, "config.toml"), "w") as f:
+        f.write('[canvas.keys]\nq = "tool:eraser"\np = "none"\n')
+    with Daemon(root) as d:
+        c = d.connect()
+        r = c.request("key", key="h")
+        check(not r["ok"] and r["error"]["code"] == "refused" and "open" in r["error"]["message"], f"a key while minimized: {r}")
+        c.request("open")
+        c.request("ack")
+        r = c.request("key", key="h")
+        check(r["ok"] and r["result"]["changed"] and r["result"]["tool"]["tool"] == "highlighter", f"{r}")
+        check(c.request("key", key="3")["result"]["tool"]["color"] == "#edd400", "3 is the third colour")
+        check(c.request("key", key="Q")["result"]["tool"]["tool"] == "eraser", "the rebound q")
+        r = c.request("key", key="p")
+        check(not r["ok"] and r["error"]["message"] == "key p is not bound", f"{r}")
+        r = c.request("key", key="hyper+p")
+        check(not r["ok"] and r["error"]["code"] == "bad-request" and "hyper" in r["error"]["message"], f"{r}")
+        check(c.request("tool")["result"]["tool"]["tool"] == "eraser", "a refused key changed the style")
+        check(c.request("key", key="escape")["result"]["canvas"]["state"] == "minimizing", "escape minimizes")
+    bad = os.path.join(root, "bad.toml")
+    with open(bad, "w") as f:
+        f.write('[canvas.keys]\n"ctrl+z" = "undo"\n"Control+Z" = "redo"\n')
+    d = Daemon(root, "--config", bad, wait=False)
+    status = d.wait_exit()
+    check(status == 78, f"exit status {status}")
+    check(any(f"{bad}:3: canvas.keys.Control+Z: the same key" in l for l in d.log), f"{d.log}")
+
+
 def activated(root, sock_type):
     listener = socket.socket(socket.AF_UNIX, sock_type)
     path = os.path.join(root, "run", "stylusd", "stylusd.sock")
@@ -1500,7 +1533,8 @@ TESTS = [test_a_bad_config_at_start_names_file_line_and_key,
          test_the_configured_style_begins_each_start_and_a_reload_that_changes_it, test_the_python_example_client,
          test_the_style_survives_a_restart, test_toggle_and_ack_reach_subscribers_in_order,
          test_tool_answers_the_style_and_setting_it_changes_status_and_tells_subscribers,
-         test_undo_removes_the_last_stroke_tells_subscribers_and_persists]
+         test_undo_removes_the_last_stroke_tells_subscribers_and_persists,
+         test_canvas_keys_do_their_actions_while_open_and_a_bad_key_table_is_refused_with_its_line]
 
 
 def main():

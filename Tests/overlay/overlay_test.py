@@ -715,6 +715,64 @@ def test_undo_redo_and_a_clear_taken_back_on_a_large_drawing_redraw_what_drawing
     check(checked and int(checked.group(1)) >= 20, f"not every redraw was checked: {run.stdout}")
 
 
+def test_every_default_key_and_a_rebound_one_do_their_actions_on_the_open_canvas():
+    """Real key presses (XTEST) on the focused canvas: each default key changes the style or
+    the drawing as its action does (the daemon's answer to `tool` after each), a key rebound
+    in [canvas.keys] does its new action and an unbound one nothing; Escape minimizes."""
+    with private_directory("stylus-canvas-test-") as root:
+        os.makedirs(os.path.join(root, "stylusd"))
+        with open(os.path.join(root, "stylusd", "config.toml"), "w") as f:
+            f.write('[canvas.keys]\nq = "tool:eraser"\nh = "none"\n')
+        s = Stack(ARGS, DESKTOP_SESSION, root, (), False, drawn_state())
+        try:
+            strokes = len(s.request("strokes")["strokes"])
+            s.open_and_wait()
+            subprocess.run(["xdotool", "search", "--name", "^stylus-canvas$", "windowactivate", "--sync"],
+                           env=DESKTOP_SESSION.env, capture_output=True)
+
+            def press(key, what, expected):
+                subprocess.run(["xdotool", "key", key], env=DESKTOP_SESSION.env, check=True)
+                deadline = time.monotonic() + 5
+                while time.monotonic() < deadline:
+                    status = s.request("status")
+                    if what(status) == expected:
+                        return
+                    time.sleep(0.05)
+                check(False, f"key {key}: {what(s.request('status'))}, not {expected}")
+
+            def tool(status):
+                return status["tool"]["tool"]
+
+            def color(status):
+                return status["tool"]["color"]
+
+            def width(status):
+                return status["tool"]["width"]
+
+            def count(status):
+                return status["canvas"]["stroke_count"]
+            for key, name in [("p", "pen"), ("e", "eraser"), ("l", "line"), ("a", "arrow"), ("r", "rectangle"),
+                              ("o", "ellipse"), ("x", "laser"), ("q", "eraser"), ("p", "pen")]:
+                press(key, tool, name)
+            subprocess.run(["xdotool", "key", "h"], env=DESKTOP_SESSION.env, check=True)   # unbound by the file
+            for i, hex_colour in enumerate(PALETTE):
+                press(str(i + 1), color, hex_colour)
+            press("plus", width, 12)
+            press("minus", width, 8)
+            press("KP_Add", width, 12)
+            press("ctrl+z", count, strokes - 1)
+            press("ctrl+shift+z", count, strokes)
+            press("ctrl+z", count, strokes - 1)
+            press("ctrl+y", count, strokes)
+            press("Delete", count, 0)
+            press("ctrl+z", count, strokes)
+            check(tool(s.request("status")) == "pen", "h, unbound in [canvas.keys], changed the tool")
+            press("Escape", lambda st: st["canvas"]["state"] in ("minimizing", "minimized"), True)
+            print(f"  {len(PALETTE) + 20} keys did their actions", flush=True)
+        finally:
+            s.close()
+
+
 def test_tools_and_colours_draw_as_their_style_says():
     """The layer-shell suite's styled strokes on X11: a blue pen line, a yellow highlighter over
     it and over itself, a green arrow, a purple rectangle, each as the renderer rule says."""
@@ -1115,7 +1173,8 @@ def test_a_daemon_that_dies_holding_the_pen_leaves_no_click_through_canvas():
 
 
 TESTS = [test_replay_double_press_opens_the_canvas_with_its_ink, test_minimize_reopen_same_pixels,
-         test_see_through_over_applications, test_escape_minimizes, test_undo, test_undo_redo_and_a_clear_taken_back_on_a_large_drawing_redraw_what_drawing_afresh_draws,
+         test_see_through_over_applications, test_escape_minimizes, test_undo,
+         test_every_default_key_and_a_rebound_one_do_their_actions_on_the_open_canvas, test_undo_redo_and_a_clear_taken_back_on_a_large_drawing_redraw_what_drawing_afresh_draws,
          test_tools_and_colours_draw_as_their_style_says,
          test_an_eraser_set_to_stroke_takes_the_strokes_it_touches_off_the_screen_whole,
          test_export_png_and_svg_match_the_canvas,

@@ -51,9 +51,9 @@ export class StylusCanvas {
         this.surfaces = [];
         this.clickThrough = !!GLib.getenv('STYLUS_CANVAS_CLICK_THROUGH');
         this.monitorsChangedId = Main.layoutManager.connect('monitors-changed', () => this.placeSurfaces());
-        this.keys = new KeyGrabs(what => {
+        this.keys = new KeyGrabs((cmd, fields) => {
             if (this.shown)
-                this.link.request(what, {});
+                this.link.request(cmd, fields);
         });
         this.placeSurfaces();
         log_(`following ${socketPath()}`);

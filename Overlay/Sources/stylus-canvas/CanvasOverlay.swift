@@ -151,12 +151,7 @@ final class CanvasOverlay: CanvasSurfaceOwner {
     func keyPressed(_ key: CanvasKey) {
         switch key {
         case .minimize: requestMinimize("Escape")
-        case .undo, .redo:
-            let command: DaemonLink.Command = key == .undo ? .undo : .redo
-            log("\(key == .undo ? "Ctrl+Z" : "Ctrl+Shift+Z"): asking stylusd to \(command)")
-            link.send(command) { error in
-                if let error { MainInbox.shared.post { printError("stylus-canvas: \(command): \(error)\n") } }
-            }
+        case .forward(let name): forwardKey(name)
         }
     }
 

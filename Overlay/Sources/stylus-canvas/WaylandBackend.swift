@@ -268,7 +268,7 @@ final class WaylandBackend: CanvasBackend {
     /// The one backend of this process, for the output listener's `done` (its data is the output).
     static var current: WaylandBackend?
 
-    // MARK: Keyboard: Escape minimizes, Ctrl+Z undoes, Ctrl+Shift+Z and Ctrl+Y redo, as on X11
+    // MARK: Keyboard: Escape minimizes, every other key goes to the daemon's key table, as on X11
 
     private static let seatListener: UnsafeMutablePointer<wl_seat_listener> = {
         var l = wl_seat_listener()
@@ -330,7 +330,9 @@ final class WaylandBackend: CanvasBackend {
         let sym = xkb_state_key_get_one_sym(xkbState, key + 8)   // evdev code to XKB keycode
         let control = xkb_state_mod_name_is_active(xkbState, "Control", XKB_STATE_MODS_EFFECTIVE) > 0
         let shift = xkb_state_mod_name_is_active(xkbState, "Shift", XKB_STATE_MODS_EFFECTIVE) > 0
-        if let canvasKey = CanvasKey(keysym: sym, control: control, shift: shift) { owner.keyPressed(canvasKey) }
+        let alt = xkb_state_mod_name_is_active(xkbState, "Mod1", XKB_STATE_MODS_EFFECTIVE) > 0
+        let logo = xkb_state_mod_name_is_active(xkbState, "Mod4", XKB_STATE_MODS_EFFECTIVE) > 0
+        if let canvasKey = CanvasKey(keysym: sym, control: control, shift: shift, alt: alt, super: logo) { owner.keyPressed(canvasKey) }
     }
 }
 

@@ -250,10 +250,7 @@ final class X11Backend: CanvasBackend {
             canvases[e.window]?.serverMapped()
         case XCB_KEY_PRESS:
             let e = raw.load(as: xcb_key_press_event_t.self)
-            guard let canvas = canvases[e.event], let keysym = keymap.keysym(e.detail) else { return }
-            let control = e.state & UInt16(XCB_MOD_MASK_CONTROL.rawValue) != 0
-            let shift = e.state & UInt16(XCB_MOD_MASK_SHIFT.rawValue) != 0
-            if let key = CanvasKey(keysym: keysym, control: control, shift: shift) { canvas.keyPressed(key) }
+            if let canvas = canvases[e.event], let key = keymap.canvasKey(e.detail, state: e.state) { canvas.keyPressed(key) }
         case XCB_CLIENT_MESSAGE:
             let e = raw.load(as: xcb_client_message_event_t.self)
             if e.type == atoms.protocols, e.data.data32.0 == atoms.deleteWindow { canvases[e.window]?.closeRequested() }
