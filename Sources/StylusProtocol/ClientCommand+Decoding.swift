@@ -113,6 +113,7 @@ extension ClientCommand {
                 throw ProtocolError(code: .badRequest, message: "overlay takes \"width\" and \"height\" together, or neither")
             }
             self = .overlay(OverlayReport(backend: backend, outputs: Int(n), width: area.first, height: area.last))
+        case .draw: self = .draw(try Self.draw(fields))
         }
     }
 

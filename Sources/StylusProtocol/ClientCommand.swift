@@ -14,6 +14,7 @@ public enum ClientCommand: Equatable, Sendable {
     case unsubscribe([Topic])
     case output(OutputChoice)
     case overlay(OverlayReport)
+    case draw(DrawRequest)
 
     public var name: CommandName {
         switch self {
@@ -39,6 +40,7 @@ public enum ClientCommand: Equatable, Sendable {
         case .unsubscribe: .unsubscribe
         case .output: .output
         case .overlay: .overlay
+        case .draw: .draw
         }
     }
 
@@ -62,6 +64,7 @@ public enum ClientCommand: Equatable, Sendable {
         case .tool(let tool, let color, let width):
             [:].merging([("tool", tool.map { JSONValue.string($0.rawValue) }), ("color", color.map { .string($0.hex) }),
                          ("width", width.map { .number($0) })].compactMap { k, v in v.map { (k, $0) } }) { a, _ in a }
+        case .draw(let request): Self.fields(of: request)
         default: [:]
         }
     }

@@ -4,7 +4,7 @@
 /// derive from this list. Adding a command is a case here, its decoding in
 /// `ClientCommand.init(name:fields:)`, and its handler in the daemon.
 public enum CommandName: String, CaseIterable, Codable, Sendable {
-    case status, toggle, open, minimize, ack, strokes, clear, undo, redo, tool, export, submit, discard, palette, paletteRegions = "palette-regions", precision, subscribe, unsubscribe, devices, reload, output, overlay
+    case status, toggle, open, minimize, ack, strokes, clear, undo, redo, tool, export, submit, discard, palette, paletteRegions = "palette-regions", precision, subscribe, unsubscribe, devices, reload, output, overlay, draw
 
     /// The argument a command takes beyond `id` and `cmd`.
     public enum Argument: Sendable, Equatable {
@@ -24,6 +24,8 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case paletteAction
         /// `"regions"`: an array of `PaletteRegion` objects.
         case paletteRegions
+        /// `"source"`, `"phase"`, `"points"` and (optional) `"aspect"`: a `DrawRequest`.
+        case draw
     }
 
     public var argument: Argument? {
@@ -36,6 +38,7 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case .export: .export
         case .palette: .paletteAction
         case .paletteRegions: .paletteRegions
+        case .draw: .draw
         default: nil
         }
     }
@@ -65,6 +68,7 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case .reload: "Make the daemon re-read its configuration file."
         case .output: "Switch how pen input reaches the desktop: observe (releases the pen at once), filter or auto."
         case .overlay: "Tell stylusd how the canvas overlay reaches the screen (stylus-canvas sends it; status shows it)."
+        case .draw: "Draw a piece of a mouse or touch stroke on the open canvas (stylus-canvas sends it)."
         }
     }
 

@@ -7,11 +7,11 @@ import Testing
 
 @Suite("stylusctl's words come from the protocol's lists")
 struct WordListTests {
-    /// A protocol command's stylusctl name: `subscribe` is `watch`; `unsubscribe`, `overlay` and `palette-regions` (a canvas's own reports) have none.
+    /// A protocol command's stylusctl name: `subscribe` is `watch`; `unsubscribe`, `overlay` and `palette-regions` (a canvas's own reports) have none; nor `draw` (a canvas's strokes).
     static let expectedNames = CommandName.allCases.compactMap { name -> String? in
         switch name {
         case .subscribe: "watch"
-        case .unsubscribe, .overlay, .paletteRegions: nil
+        case .unsubscribe, .overlay, .paletteRegions, .draw: nil
         default: name.rawValue
         }
     } + ["monitor", "calibrate", "config", "completions"]
