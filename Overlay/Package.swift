@@ -33,12 +33,13 @@ let package = Package(
             exclude: ["generated"],
             linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("xkbcommon")]
         ),
-        // libxcb with its RandR (monitors) and SHAPE (click-through, the ink's
-        // outline without a compositor) libraries: the native X11 canvas.
+        // libxcb with its RandR (monitors), SHAPE (click-through, the ink's
+        // outline without a compositor) and XInput 2 (mouse and touch strokes,
+        // told from the tablet's pen by their device) libraries: the native X11 canvas.
         .systemLibrary(
             name: "CXcb",
-            pkgConfig: "xcb xcb-randr xcb-shape",
-            providers: [.apt(["libxcb1-dev", "libxcb-randr0-dev", "libxcb-shape0-dev"])]
+            pkgConfig: "xcb xcb-randr xcb-shape xcb-xinput",
+            providers: [.apt(["libxcb1-dev", "libxcb-randr0-dev", "libxcb-shape0-dev", "libxcb-xinput-dev"])]
         ),
         .executableTarget(
             name: "stylus-canvas",

@@ -128,7 +128,8 @@ public enum ConfigParserChild {
               let setInFile = reader.array("setInFile", { $0.string.flatMap(PresetSetting.init(rawValue:)) }),
               let palette = reader.array("palette", { $0.string.flatMap(StrokeColor.init(hex:)) }),
               let eraser = reader.string("eraser").flatMap(EraserMode.init(rawValue:)),
-              let showPalette = reader.string("showPalette").flatMap(PaletteVisibility.init(rawValue:)) else { return nil }
+              let showPalette = reader.string("showPalette").flatMap(PaletteVisibility.init(rawValue:)),
+              let pointer = reader.string("pointer").flatMap(CanvasPointer.init(rawValue:)) else { return nil }
         if var style = reader.object("style") {
             if let name = style.string("tool") {
                 guard let tool = DrawingTool(rawValue: name) else { return nil }
@@ -154,6 +155,7 @@ public enum ConfigParserChild {
         config.palette = palette
         config.eraser = eraser
         config.showPalette = showPalette
+        config.pointer = pointer
         config.doublePressIntervalMS = interval
         config.debounceMS = debounce
         config.transitionMS = transition

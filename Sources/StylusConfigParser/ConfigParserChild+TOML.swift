@@ -123,7 +123,7 @@ extension ConfigParserChild {
                 }
             }
         }
-        if let canvas = subtable("canvas", allowed: ["max_points", "max_strokes", "tool", "color", "width", "palette", "eraser", "export_dir", "show_palette", "keys"]) {
+        if let canvas = subtable("canvas", allowed: ["max_points", "max_strokes", "tool", "color", "width", "palette", "eraser", "export_dir", "show_palette", "keys", "pointer"]) {
             if let v = integer(canvas, "max_points", "canvas.max_points") { config.canvasLimits.maxPoints = v }
             if let v = integer(canvas, "max_strokes", "canvas.max_strokes") { config.canvasLimits.maxStrokes = v }
             if let value = canvas["tool"] {
@@ -183,6 +183,13 @@ extension ConfigParserChild {
                     config.showPalette = visibility
                 } else {
                     report("canvas.show_palette", "\(value.string.map { "unknown value \"\($0)\"" } ?? "expected a string, found \(value.typeName)"); use \(PaletteVisibility.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")) (on-request: after a palette action or command; always: whenever the canvas is open)")
+                }
+            }
+            if let value = canvas["pointer"] {
+                if let name = value.string, let pointer = CanvasPointer(rawValue: name) {
+                    config.pointer = pointer
+                } else {
+                    report("canvas.pointer", "\(value.string.map { "unknown value \"\($0)\"" } ?? "expected a string, found \(value.typeName)"); use \(CanvasPointer.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")) (draw: the mouse and touch draw on the open canvas; pass: they reach the windows below)")
                 }
             }
         }

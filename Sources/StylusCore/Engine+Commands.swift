@@ -44,6 +44,8 @@ extension Engine {
             }
             setPrecision(enabled: wanted, source: .command, at: time, into: &effects)
             return .done
+        case .draw(let request):
+            return draw(request, at: time, into: &effects)
         }
     }
 

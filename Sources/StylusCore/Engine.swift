@@ -78,7 +78,8 @@ public struct Engine: Sendable {
         updateFullness()
     }
 
-    public var deviceIDs: [DeviceID] { devices.map(\.id) }
+    /// The tablets' devices; not the canvas's pointer and touch (`StrokeSource`).
+    public var deviceIDs: [DeviceID] { devices.lazy.map(\.id).filter { !$0.isCanvasSource } }
 
     public func deviceInfo(_ id: DeviceID) -> DeviceInfo? {
         devices.first(where: { $0.id == id })?.info

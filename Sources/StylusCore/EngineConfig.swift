@@ -59,6 +59,8 @@ public struct EngineConfig: Equatable, Sendable, Codable {
     public var eraser = EraserMode.pixel
     /// When the canvas shows its palette (`[canvas] show_palette`).
     public var showPalette = PaletteVisibility.onRequest
+    /// Whether an open canvas draws with the mouse and touch (`[canvas] pointer`).
+    public var pointer = CanvasPointer.draw
     /// `[canvas]` tool, color, width, the keys the file sets: applied over the
     /// style the state file kept at each start, and by a reload that changes them.
     public var style = ConfiguredStyle()

@@ -126,6 +126,7 @@ extension ClientCommand {
             self = .overlay(OverlayReport(backend: backend, outputs: Int(n), width: area.first, height: area.last))
         case .key:
             self = .key(try Self.canvasKey(fields["key"]))
+        case .draw: self = .draw(try Self.draw(fields))
         }
     }
 

@@ -19,6 +19,7 @@ public enum ClientCommand: Equatable, Sendable {
     case overlay(OverlayReport)
     /// A key pressed on the open canvas, for the daemon to perform its action.
     case key(CanvasKeyName)
+    case draw(DrawRequest)
 
     public var name: CommandName {
         switch self {
@@ -45,6 +46,7 @@ public enum ClientCommand: Equatable, Sendable {
         case .output: .output
         case .overlay: .overlay
         case .key: .key
+        case .draw: .draw
         }
     }
 
@@ -71,6 +73,7 @@ public enum ClientCommand: Equatable, Sendable {
                          ("width", width.map { .number($0) })].compactMap { k, v in v.map { (k, $0) } }) { a, _ in a }
         case .styleStep(let request):
             StyleArgument.spelling(of: request).map { [$0.argument.rawValue: .string($0.word)] } ?? [:]
+        case .draw(let request): Self.fields(of: request)
         default: [:]
         }
     }

@@ -4,7 +4,7 @@
 /// derive from this list. Adding a command is a case here, its decoding in
 /// `ClientCommand.init(name:fields:)`, and its handler in the daemon.
 public enum CommandName: String, CaseIterable, Codable, Sendable {
-    case status, toggle, open, minimize, ack, strokes, clear, undo, redo, tool, export, submit, discard, palette, paletteRegions = "palette-regions", precision, subscribe, unsubscribe, devices, reload, output, overlay, key
+    case status, toggle, open, minimize, ack, strokes, clear, undo, redo, tool, export, submit, discard, palette, paletteRegions = "palette-regions", precision, subscribe, unsubscribe, devices, reload, output, overlay, key, draw
 
     /// The argument a command takes beyond `id` and `cmd`.
     public enum Argument: Sendable, Equatable {
@@ -26,6 +26,8 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case paletteRegions
         /// `"key"`: a `CanvasKeyName`, e.g. "ctrl+z".
         case keyName
+        /// `"source"`, `"phase"`, `"points"` and (optional) `"aspect"`: a `DrawRequest`.
+        case draw
     }
 
     public var argument: Argument? {
@@ -39,6 +41,7 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case .palette: .paletteAction
         case .paletteRegions: .paletteRegions
         case .key: .keyName
+        case .draw: .draw
         default: nil
         }
     }
@@ -69,6 +72,7 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case .output: "Switch how pen input reaches the desktop: observe (releases the pen at once), filter or auto."
         case .overlay: "Tell stylusd how the canvas overlay reaches the screen (stylus-canvas sends it; status shows it)."
         case .key: "Do what a key does on the open canvas ([canvas.keys]; stylus-canvas sends the keys it does not handle)."
+        case .draw: "Draw a piece of a mouse or touch stroke on the open canvas (stylus-canvas sends it)."
         }
     }
 

@@ -50,6 +50,7 @@ extension EngineEvent {
         case .stroke(let e):
             w.string("event", "stroke")
             w.int("device", e.device.rawValue)
+            w.string("source", e.source.rawValue)
             w.int("index", e.index)
             w.int("points", e.points)
             w.int("time_us", e.time)

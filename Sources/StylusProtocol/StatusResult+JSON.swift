@@ -19,6 +19,7 @@ extension StatusResult {
                 o.key("full"); o.bool(canvas.full)
                 o.key("has_content"); o.bool(canvas.hasContent)
                 o.key("point_count"); o.int(canvas.pointCount)
+                if let pointer = canvas.pointer { o.key("pointer"); o.string(pointer) }
                 o.key("state"); o.string(canvas.state)
                 o.key("stroke_count"); o.int(canvas.strokeCount)
             }

@@ -10,10 +10,14 @@ public struct StatusResult: Codable, Equatable, Sendable {
         public var strokeCount: Int
         public var pointCount: Int
         public var full: Bool
+        /// `[canvas] pointer`: `draw` (the canvas takes the mouse and touch while
+        /// open, and draws with them) or `pass`; absent from a daemon before `draw`.
+        public var pointer: String?
         enum CodingKeys: String, CodingKey {
-            case state, hasContent = "has_content", strokeCount = "stroke_count", pointCount = "point_count", full
+            case state, hasContent = "has_content", strokeCount = "stroke_count", pointCount = "point_count", full, pointer
         }
-        public init(state: String, hasContent: Bool, strokeCount: Int, pointCount: Int, full: Bool) {
+        public init(state: String, hasContent: Bool, strokeCount: Int, pointCount: Int, full: Bool, pointer: String? = nil) {
+            self.pointer = pointer
             self.state = state
             self.hasContent = hasContent
             self.strokeCount = strokeCount

@@ -34,8 +34,12 @@ public struct StrokesResult: Codable, Equatable, Sendable {
         /// In pixels of a drawing 1600 wide; absent from a daemon before styles (8).
         public var width: Double?
         public var points: [Point]
-        public init(device: UInt32, tool: String, color: String? = nil, width: Double? = nil, points: [Point]) {
+        /// What drew it: `pen`, `pointer` or `touch` (`StrokeSource`; `device` is
+        /// the source's reserved id for the last two); absent from a daemon before `draw`.
+        public var source: String?
+        public init(device: UInt32, tool: String, color: String? = nil, width: Double? = nil, points: [Point], source: String? = nil) {
             self.device = device
+            self.source = source
             self.tool = tool
             self.color = color
             self.width = width
@@ -61,7 +65,7 @@ public struct StrokesResult: Codable, Equatable, Sendable {
         self.canvas = canvas.state.rawValue
         strokes = canvas.strokes.map {
             StrokeResult(device: $0.device.rawValue, tool: $0.style.tool.rawValue, color: $0.style.color.hex, width: $0.style.width,
-                         points: $0.points.map(Point.init))
+                         points: $0.points.map(Point.init), source: $0.source.rawValue)
         }
     }
 }

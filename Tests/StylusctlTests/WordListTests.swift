@@ -7,11 +7,11 @@ import Testing
 
 @Suite("stylusctl's words come from the protocol's lists")
 struct WordListTests {
-    /// A protocol command's stylusctl name: `subscribe` is `watch`; `unsubscribe`, `overlay`, `palette-regions` (a canvas's own reports) and `key` (a canvas's keys) have none.
+    /// A protocol command's stylusctl name: `subscribe` is `watch`; `unsubscribe`, `overlay`, `palette-regions` (a canvas's own reports), `key` (a canvas's keys) and `draw` (a canvas's strokes) have none.
     static let expectedNames = CommandName.allCases.compactMap { name -> String? in
         switch name {
         case .subscribe: "watch"
-        case .unsubscribe, .overlay, .paletteRegions, .key: nil
+        case .unsubscribe, .overlay, .paletteRegions, .key, .draw: nil
         default: name.rawValue
         }
     } + ["monitor", "calibrate", "config", "completions"]

@@ -1487,7 +1487,79 @@ sys.stdin.readline()
         check(any("the canvas overlay reports: layer-shell, 2 outputs" in line for line in d.log), f"not logged: {d.log[-3:]}")
 
 
+def test_a_canvas_draws_pointer_and_touch_strokes_kept_like_the_pens_and_bad_ones_change_nothing(root):
+    """`draw`: a canvas's mouse or touch stroke is recorded, announced and listed with its source,
+    undone, kept over a restart; every bad piece is refused with its reason and changes nothing."""
+    with Daemon(root, "--transition-ms", "0") as d:
+        c, watcher = d.connect(), d.connect()
+        r = c.request("draw", source="pointer", phase="down", points=[[0.5, 0.5]])
+        check(r["error"]["code"] == "refused" and "minimized" in r["error"]["message"], f"drew on a minimized canvas: {r}")
+        check(c.request("status")["result"]["canvas"].get("pointer") == "draw", "status does not say [canvas] pointer")
+        c.request("open")
+        watcher.request("subscribe", topics=["canvas"])
+        r = c.request("draw", source="pointer", phase="down", points=[[0.1, 0.2]], aspect=0.5625)
+        check(r["ok"] and r["result"]["stroke"] == 0 and r["result"]["points"] == 1, f"{r}")
+        check(c.request("draw", source="pointer", phase="move", points=[[0.2, 0.3], [0.3, 0.4, 0.5]])["result"]["points"] == 3, "move")
+        check(c.request("draw", source="pointer", phase="up", points=[[0.4, 0.5]])["ok"], "up")
+        e = watcher.next_event()
+        check(e["event"] == "stroke" and e["source"] == "pointer" and e["points"] == 4 and isinstance(e["device"], int), f"{e}")
+        strokes = c.request("strokes")["result"]["strokes"]
+        check(len(strokes) == 1 and strokes[0]["source"] == "pointer" and [p[:3] for p in strokes[0]["points"]][-1] == [0.4, 0.5, 1], f"{strokes}")
+        before = c.request("strokes")["result"]
+        bad = [({"source": "pointer", "phase": "move", "points": [[0.5, 0.5]]}, "move without down"),
+               ({"source": "touch", "phase": "up"}, "up without down"),
+               ({"source": "pointer", "phase": "down", "points": [[1e300, 0.5]]}, "outside the canvas"),
+               ({"source": "pointer", "phase": "down", "points": [[1.2, 0.5]]}, "outside the canvas"),
+               ({"source": "pointer", "phase": "down", "points": [[0.5, 0.5, 7]]}, "pressure"),
+               ({"source": "pointer", "phase": "down", "points": [[0.5, 0.5]] * 1025}, "at most 1024"),
+               ({"source": "mouse", "phase": "down", "points": [[0.5, 0.5]]}, "source"),
+               ({"source": "pen", "phase": "down", "points": [[0.5, 0.5]]}, "source"),
+               ({"source": "pointer", "phase": "hover", "points": [[0.5, 0.5]]}, "phase"),
+               ({"source": "pointer", "phase": "down", "points": [["a", 0.5]]}, "numbers"),
+               ({"source": "pointer", "phase": "down", "points": 3}, "points"),
+               ({"source": "pointer", "phase": "down", "points": [[0.5, 0.5]], "aspect": -1}, "aspect")]
+        for fields, reason in bad:
+            r = c.request("draw", **fields)
+            check(not r["ok"] and reason in r["error"]["message"], f"{fields}: {r}")
+        # NaN is not JSON: a client that writes it gets a bad request too.
+        c.send_raw(b'{"id":"nan","cmd":"draw","source":"pointer","phase":"down","points":[[NaN,0.5]]}\n')
+        r = c.read()
+        check(not r["ok"], f"NaN drew: {r}")
+        check(c.request("strokes")["result"] == before, "a bad draw changed the drawing")
+        check(c.request("undo")["result"]["canvas"]["stroke_count"] == 0, "undo")
+        check(c.request("redo")["result"]["canvas"]["stroke_count"] == 1, "redo")
+        # A stroke in progress when the canvas minimizes ends there; the next move needs a down.
+        c.request("draw", source="touch", phase="down", points=[[0.6, 0.6]])
+        c.request("draw", source="touch", phase="move", points=[[0.7, 0.6]])
+        c.request("minimize")
+        check(c.request("draw", source="touch", phase="move", points=[[0.8, 0.6]])["error"]["code"] == "refused", "drew while minimized")
+        kept = c.request("strokes")["result"]["strokes"]
+        check([s["source"] for s in kept] == ["pointer", "touch"], f"{[s['source'] for s in kept]}")
+    with Daemon(root) as d:
+        check(d.connect().request("strokes")["result"]["strokes"] == kept, "a restart lost the pointer strokes or their source")
+
+
+def test_canvas_pointer_in_the_config_is_in_status_and_a_reload_changes_it(root):
+    config = os.path.join(root, "config", "stylusd", "config.toml")
+    os.makedirs(os.path.dirname(config))
+    with open(config, "w") as f:
+        f.write("[canvas]\npointer = \"pass\"\n")
+    with Daemon(root) as d:
+        c = d.connect()
+        check(c.request("status")["result"]["canvas"]["pointer"] == "pass", "[canvas] pointer not read at start")
+        with open(config, "w") as f:
+            f.write("[canvas]\n\npointer = \"click\"\n")
+        r = c.request("reload")
+        check(not r["ok"] and f"{config}:3: canvas.pointer: unknown value" in r["error"]["message"], f"{r}")
+        check(c.request("status")["result"]["canvas"]["pointer"] == "pass", "a bad reload changed it")
+        with open(config, "w") as f:
+            f.write("[canvas]\npointer = \"draw\"\n")
+        check(c.request("reload")["result"]["canvas"]["pointer"] == "draw", "a reload did not apply it")
+
+
 TESTS = [test_a_bad_config_at_start_names_file_line_and_key,
+         test_a_canvas_draws_pointer_and_touch_strokes_kept_like_the_pens_and_bad_ones_change_nothing,
+         test_canvas_pointer_in_the_config_is_in_status_and_a_reload_changes_it,
          test_a_bad_export_names_the_value_and_the_drawing_and_daemon_carry_on,
          test_a_client_that_stops_reading_never_delays_the_others, test_a_corrupt_state_file_is_moved_aside,
          test_a_double_press_bound_to_submit_or_discard_ends_the_drawing,

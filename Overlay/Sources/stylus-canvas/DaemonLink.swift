@@ -182,7 +182,7 @@ final class DaemonLink: Sendable {
         }
     }
 
-    private static func detached(_ body: @escaping @Sendable () -> Void) {
+    static func detached(_ body: @escaping @Sendable () -> Void) {
         final class Box: Sendable {
             let body: @Sendable () -> Void
             init(_ body: @escaping @Sendable () -> Void) { self.body = body }

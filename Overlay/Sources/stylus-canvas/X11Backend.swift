@@ -27,9 +27,11 @@ final class X11Backend: CanvasBackend {
     /// RandR's first event code; nil when the server has no RandR.
     private let randrFirstEvent: UInt8?
     let shapes: Bool
+    /// XInput 2: the mouse and touch that draw; nil on a server without XI 2.2.
+    let pointerInput: X11PointerInput?
     private(set) var keymap = X11Keymap()
     weak var owner: CanvasSurfaceOwner?
-    private var canvases: [xcb_window_t: X11Canvas] = [:]
+    private(set) var canvases: [xcb_window_t: X11Canvas] = [:]
     private var cachedMonitors: [MonitorShape]?
     private var monitorsChangePending = false
     /// Events xcb read while it waited for a reply: the socket no longer wakes the loop for them.
@@ -66,6 +68,7 @@ final class X11Backend: CanvasBackend {
         atoms = X11Atoms(connection, screen: number)
         randrFirstEvent = Self.extensionInfo(connection, stylus_randr_id())?.first_event
         shapes = Self.extensionInfo(connection, stylus_shape_id()) != nil
+        pointerInput = X11PointerInput(connection: connection, root: screen.root)
         if randrFirstEvent != nil, Self.randrVersion(connection) >= 102 {
             let changes = XCB_RANDR_NOTIFY_MASK_SCREEN_CHANGE.rawValue | XCB_RANDR_NOTIFY_MASK_CRTC_CHANGE.rawValue
                 | XCB_RANDR_NOTIFY_MASK_OUTPUT_CHANGE.rawValue
@@ -254,6 +257,8 @@ final class X11Backend: CanvasBackend {
         case XCB_CLIENT_MESSAGE:
             let e = raw.load(as: xcb_client_message_event_t.self)
             if e.type == atoms.protocols, e.data.data32.0 == atoms.deleteWindow { canvases[e.window]?.closeRequested() }
+        case XCB_GE_GENERIC where raw.load(fromByteOffset: 1, as: UInt8.self) == pointerInput?.opcode:
+            pointerInput?.handle(raw, canvas: { [canvases] in canvases[$0] }, owner: owner as? CanvasOverlay)
         case XCB_MAPPING_NOTIFY:
             let e = raw.load(as: xcb_mapping_notify_event_t.self)
             if e.request == UInt8(XCB_MAPPING_KEYBOARD.rawValue) { keymap.load(connection) }
