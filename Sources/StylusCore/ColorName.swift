@@ -54,26 +54,6 @@ public enum ColorName {
         return word.count >= 4 ? Array(names.filter { $0.utf8.starts(with: word) }.prefix(3)) : []
     }
 
-    /// Insertions, deletions, substitutions and swaps of two neighbours
-    /// (a common slip, so one edit) that turn `a` into `b`.
-    static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
-        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-        // Three rows of the table: a swap looks two rows back.
-        var before = [Int](repeating: 0, count: b.count + 1)
-        var previous = Array(0...b.count)
-        var current = previous
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                var best = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { best = min(best, before[j - 2] + 1) }
-                current[j] = best
-            }
-            (before, previous) = (previous, current)
-        }
-        return previous[b.count]
-    }
-
     /// The text in quotes with any control character escaped, cut to a length an error line can show.
     static func quoted(_ text: String) -> String {
         let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text

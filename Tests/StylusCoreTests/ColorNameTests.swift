@@ -68,7 +68,7 @@ struct ColorNameTests {
     }
 
     @Test func editsCountASwapOfNeighboursAsOne() {
-        func d(_ a: String, _ b: String) -> Int { ColorName.editDistance(Array(a.utf8), Array(b.utf8)) }
+        func d(_ a: String, _ b: String) -> Int { editDistance(Array(a.utf8), Array(b.utf8)) }
         #expect(d("", "red") == 3 && d("red", "") == 3 && d("red", "red") == 0)
         #expect(d("rde", "red") == 1 && d("crimsn", "crimson") == 1 && d("kitten", "sitting") == 3)
     }
