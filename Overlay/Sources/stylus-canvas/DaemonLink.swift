@@ -107,7 +107,7 @@ final class DaemonLink: Sendable {
 
     // MARK: Requests, each on its own connection and thread; `done` runs on that thread.
 
-    enum Command: Sendable { case ack, minimize, undo, redo, overlay(OverlayReport), key(ClientCommand) }
+    enum Command: Sendable { case ack, minimize, overlay(OverlayReport), key(ClientCommand) }
 
     func send(_ command: Command, done: @escaping @Sendable (String?) -> Void) {
         let path = path
@@ -117,8 +117,6 @@ final class DaemonLink: Sendable {
                 switch command {
                 case .ack: _ = try connection.ack()
                 case .minimize: _ = try connection.minimize()
-                case .undo: _ = try connection.undo()
-                case .redo: _ = try connection.redo()
                 case .overlay(let report): _ = try connection.reportOverlay(report)
                 case .key(let command): _ = try connection.request(command) as StatusResult
                 }
