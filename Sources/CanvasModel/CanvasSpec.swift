@@ -25,8 +25,8 @@ public enum CanvasSpec {
     public static let keys: [(key: String, action: String)] = [
         ("p", "tool:pen"), ("h", "tool:highlighter"), ("e", "tool:eraser"), ("l", "tool:line"), ("a", "tool:arrow"),
         ("r", "tool:rectangle"), ("o", "tool:ellipse"), ("x", "tool:laser"),
-        ("1", "color:#d61a1c"), ("2", "color:#f57900"), ("3", "color:#edd400"), ("4", "color:#4e9a06"),
-        ("5", "color:#3465a4"), ("6", "color:#75507b"), ("7", "color:#000000"), ("8", "color:#ffffff"),
+        ("1", "color:1"), ("2", "color:2"), ("3", "color:3"), ("4", "color:4"), ("5", "color:5"),
+        ("6", "color:6"), ("7", "color:7"), ("8", "color:8"), ("9", "color:9"),
         ("plus", "width:+"), ("minus", "width:-"),
         ("ctrl+z", "undo"), ("ctrl+shift+z", "redo"), ("ctrl+y", "redo"),
         ("delete", "clear-canvas"), ("escape", "minimize-canvas"),

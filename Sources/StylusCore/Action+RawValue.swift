@@ -16,6 +16,7 @@ extension Action: RawRepresentable, Codable {
         case .style(.previousTool): "tool:previous"
         case .style(.nextColor): "color:next"
         case .style(.previousColor): "color:previous"
+        case .style(.paletteColor(let place)): "color:\(place)"
         case .style(.wider): "width:+"
         case .style(.narrower): "width:-"
         default: form.rawValue

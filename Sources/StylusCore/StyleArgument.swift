@@ -20,6 +20,7 @@ public enum StyleArgument: String, CaseIterable, Sendable {
         switch self {
         case .tool: [("previous", .previousTool)]
         case .color: [("next", .nextColor), ("previous", .previousColor)]
+            + (1...StyleRequest.paletteLimit).map { (String($0), .paletteColor($0)) }
         case .width: [("+", .wider), ("-", .narrower)]
         }
     }
@@ -49,7 +50,7 @@ public enum StyleArgument: String, CaseIterable, Sendable {
     public var accepted: String {
         switch self {
         case .tool: "\(DrawingTool.allCases.map(\.rawValue).joined(separator: ", ")) or previous (the tool before the last change)"
-        case .color: "a CSS colour name (e.g. crimson), #RGB, #RRGGBB, or next or previous in the palette"
+        case .color: "a CSS colour name (e.g. crimson), #RGB, #RRGGBB, next or previous in the palette, or its place in the palette (1 to \(StyleRequest.paletteLimit))"
         case .width: "\(Self.widthRange) (pixels of a drawing 1600 wide), or + or - for a step up or down"
         }
     }
