@@ -38,8 +38,8 @@ let package = Package(
         // told from the tablet's pen by their device) libraries: the native X11 canvas.
         .systemLibrary(
             name: "CXcb",
-            pkgConfig: "xcb xcb-randr xcb-shape xcb-xinput",
-            providers: [.apt(["libxcb1-dev", "libxcb-randr0-dev", "libxcb-shape0-dev", "libxcb-xinput-dev"])]
+            pkgConfig: "xcb xcb-randr xcb-shape xcb-xinput xcb-xfixes",
+            providers: [.apt(["libxcb1-dev", "libxcb-randr0-dev", "libxcb-shape0-dev", "libxcb-xinput-dev", "libxcb-xfixes0-dev"])]
         ),
         .executableTarget(
             name: "stylus-canvas",

@@ -1100,6 +1100,47 @@ def test_without_a_window_manager_the_canvas_covers_the_monitor():
         desktop.close()
 
 
+def canvas_settles(desktop, strokes, what, timeout=5):
+    """check_canvas on screenshots until it passes (the canvas redraws after a change), or its last failure."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return check_canvas(desktop.screenshot(), strokes, [(0, 0, 30)], what)
+        except Failure:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
+def test_without_a_compositor_the_ink_shows_over_the_desktop_and_one_that_comes_or_goes_changes_nothing_seen():
+    """No compositing manager: a 32-bit window's clear pixels would be black, so the canvas is
+    shaped to its ink and the desktop shows around it. A compositor that starts while the canvas
+    shows, and one that dies, are followed at once: the screen keeps the ink and the desktop."""
+    desktop = Desktop(compositor=False)
+    try:
+        with private_directory("stylus-canvas-test-") as root:
+            s = Stack(ARGS, desktop, root, (), False, drawn_state(), False, False)
+            try:
+                strokes = s.request("strokes")["strokes"]
+                s.open_and_wait()
+                s.wait_overlay("no compositing manager: the canvas window is shaped to its ink", 5)
+                n = canvas_settles(desktop, strokes, "no compositor")
+                compositor = subprocess.Popen(["xcompmgr"], env=desktop.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                try:
+                    s.wait_overlay("a compositing manager started", 5)
+                    canvas_settles(desktop, strokes, "a compositor started")
+                finally:
+                    compositor.kill()
+                    compositor.wait(5)
+                s.wait_overlay("the compositing manager went", 5)
+                canvas_settles(desktop, strokes, "the compositor killed")
+                print(f"  {n} points inked, the desktop around them, with no compositor, one started and one killed", flush=True)
+            finally:
+                s.close()
+    finally:
+        desktop.close()
+
+
 def test_an_eraser_set_to_stroke_takes_the_strokes_it_touches_off_the_screen_whole():
     """`[canvas] eraser = "stroke"`: three lines drawn with the pen, then the eraser end
     down across the middle one only: that whole line leaves the screen, the other two stay;
@@ -1185,6 +1226,7 @@ TESTS = [test_replay_double_press_opens_the_canvas_with_its_ink, test_minimize_r
          test_a_daemon_that_dies_holding_the_pen_leaves_no_click_through_canvas,
          test_a_canvas_hidden_while_click_through_takes_the_clicks_when_shown_in_observe_mode,
          test_without_a_window_manager_the_canvas_covers_the_monitor,
+         test_without_a_compositor_the_ink_shows_over_the_desktop_and_one_that_comes_or_goes_changes_nothing_seen,
          test_the_palette_shows_its_swatches_and_a_pen_tap_picks_the_next_strokes_colour_without_drawing]
 
 

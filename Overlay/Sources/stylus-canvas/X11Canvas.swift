@@ -173,6 +173,24 @@ final class X11Canvas: CanvasSurface {
         backend.flush()
     }
 
+    /// A compositing manager started or went while the canvas shows: see-through ARGB with one,
+    /// shaped to the ink without (a 32-bit window's clear pixels are black then).
+    func compositingChanged(_ composited: Bool) {
+        guard mapped, backend.shapes, shapedToInk == composited else { return }
+        shapedToInk = !composited
+        owner.log(composited ? "a compositing manager started: the canvas window is see-through, unshaped"
+                             : "the compositing manager went: the canvas window is shaped to its ink")
+        if shapedToInk {
+            shape(XCB_SHAPE_SO_SET, XCB_SHAPE_SK_BOUNDING)
+        } else {
+            unshape(XCB_SHAPE_SK_BOUNDING)
+        }
+        // Every pixel again: the shape is rebuilt from the ink, or the whole window shows.
+        stale = layers.everything
+        queueDraw()
+        backend.flush()
+    }
+
     func keyPressed(_ key: CanvasKey) { owner.keyPressed(key) }
 
     /// The window manager's close minimizes the canvas; the daemon decides.
