@@ -42,7 +42,8 @@ final class X11PointerInput {
         self.connection = connection
         self.root = root
         opcode = info.pointee.major_opcode
-        select(root, XCB_INPUT_XI_EVENT_MASK_HIERARCHY.rawValue)
+        // The server takes hierarchy changes for every device only (BadValue for the masters).
+        select(root, XCB_INPUT_XI_EVENT_MASK_HIERARCHY.rawValue, device: UInt16(XCB_INPUT_DEVICE_ALL.rawValue))
         loadTablets()
     }
 
@@ -53,9 +54,9 @@ final class X11PointerInput {
                    | XCB_INPUT_XI_EVENT_MASK_TOUCH_UPDATE.rawValue | XCB_INPUT_XI_EVENT_MASK_TOUCH_END.rawValue)
     }
 
-    private func select(_ window: xcb_window_t, _ bits: UInt32) {
+    private func select(_ window: xcb_window_t, _ bits: UInt32, device: UInt16 = UInt16(XCB_INPUT_DEVICE_ALL_MASTER.rawValue)) {
         // An event mask header (device id, mask length in words) and its one word of bits.
-        let words: [UInt32] = [UInt32(XCB_INPUT_DEVICE_ALL_MASTER.rawValue) | 1 << 16, bits]
+        let words: [UInt32] = [UInt32(device) | 1 << 16, bits]
         words.withUnsafeBytes { bytes in
             xcb_input_xi_select_events(connection, window, 1, bytes.baseAddress!.assumingMemoryBound(to: xcb_input_event_mask_t.self))
         }
