@@ -30,6 +30,8 @@ final class X11PointerInput {
     private var drawingTouch: UInt32?
     private var touches: Set<UInt32> = []
     private var touchCancelled = false
+    /// The sources whose press landed on the palette: the daemon selects, nothing is drawn live.
+    private var onPalette: Set<StrokeSource> = []
 
     static let pressureLabel = "Abs Pressure"
 
@@ -171,9 +173,13 @@ final class X11PointerInput {
     private func stroke(_ source: StrokeSource, _ phase: DrawRequest.Phase, _ point: InkPoint, surface: X11Canvas, owner: CanvasOverlay) {
         // A stroke the canvas's minimize ended: the daemon ended it too.
         guard owner.drawsWithPointer else { return }
+        if phase == .down {
+            if owner.pointerOnPalette(point) { onPalette.insert(source) } else { onPalette.remove(source) }
+        }
         let geometry = surface.layers.geometry
         ensureStream(owner).send(DrawRequest(source: source, phase: phase, points: [DrawRequest.Point(x: point.x, y: point.y)],
                                              aspect: phase == .down ? geometry.height / geometry.width : nil))
+        guard !onPalette.contains(source) else { return }
         owner.pointerStroke(source, at: InkPoint(x: min(max(point.x, 0), 1), y: min(max(point.y, 0), 1), pressure: DrawRequest.defaultPressure),
                             tip: phase != .up)
     }
