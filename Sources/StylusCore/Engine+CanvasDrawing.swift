@@ -22,6 +22,13 @@ extension Engine {
             devices[i].tool = Tool(type: .pen)
             devices[i].lastTool = devices[i].tool
             devices[i].axes = Self.axes(points[0])
+            // A press on the shown palette selects, as a pen tap does, and draws nothing until it lifts
+            // (a cancel or a minimize may have left the last one's mark).
+            devices[i].onPalette = false
+            if tapPalette(device: i, at: time, into: &effects) {
+                devices[i].tipDown = true
+                return .done
+            }
             startStroke(device: i, at: time, into: &effects)
             // The laser is never recorded: its stroke is the canvas's alone.
             if devices[i].recordingStroke == nil, canvas.style.tool != .laser {
@@ -39,6 +46,7 @@ extension Engine {
         case .cancel:
             guard let i = found else { return .refused(reason: "cancel without down: no \(request.source.rawValue) stroke is in progress") }
             devices[i].tipDown = false
+            devices[i].onPalette = false
             guard let s = devices[i].recordingStroke else { return .done }
             devices[i].recordingStroke = nil
             canvas.pointCount -= canvas.strokes[s].points.count
@@ -52,7 +60,10 @@ extension Engine {
 
     /// A minimize ends every stroke: a canvas source's next stroke begins with a `down` of its own.
     mutating func releaseCanvasSources() {
-        for i in devices.indices where devices[i].id.isCanvasSource { devices[i].tipDown = false }
+        for i in devices.indices where devices[i].id.isCanvasSource {
+            devices[i].tipDown = false
+            devices[i].onPalette = false
+        }
     }
 
     private mutating func append(_ points: ArraySlice<DrawRequest.Point>, device i: Int, at time: Microseconds, into effects: inout Effects) {

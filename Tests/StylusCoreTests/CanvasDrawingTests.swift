@@ -162,3 +162,32 @@ struct CanvasDrawingTests {
         #expect(h.engine.canvas.strokes.map(\.points.count) == [2])
     }
 }
+
+@Suite("Canvas drawing on the palette")
+struct CanvasDrawingPaletteTests {
+    typealias P = DrawRequest.Point
+
+    @Test func aPointerPressOnTheShownPaletteSelectsAndRecordsNothing() {
+        var h = PaletteTests.withPalette()
+        #expect(CanvasDrawingTests.draw(&h, .down, [P(x: 0.02, y: 0.95)], at: 100) == .done)
+        #expect(h.engine.strokeInProgress(.pointer) == nil)
+        #expect(CanvasDrawingTests.draw(&h, .move, [P(x: 0.3, y: 0.5)], at: 110) == .done, "a drag that slides off draws nothing")
+        #expect(CanvasDrawingTests.draw(&h, .up, [P(x: 0.4, y: 0.5)], at: 120) == .done)
+        #expect(h.engine.canvas.style.color == PaletteTests.blue)
+        #expect(h.engine.canvas.strokes.isEmpty && CanvasDrawingTests.strokeEvents(h).isEmpty)
+        // The next press, off the palette, draws in the colour picked.
+        _ = CanvasDrawingTests.draw(&h, .down, [P(x: 0.5, y: 0.5)], at: 300)
+        _ = CanvasDrawingTests.draw(&h, .up, [P(x: 0.6, y: 0.5)], at: 310)
+        #expect(h.engine.canvas.strokes.count == 1 && h.engine.canvas.strokes[0].style.color == PaletteTests.blue)
+    }
+
+    @Test func aCancelledPressOnThePaletteLeavesTheNextStrokeFree() {
+        var h = PaletteTests.withPalette()
+        _ = CanvasDrawingTests.draw(&h, .touch, .down, [P(x: 0.07, y: 0.95)], at: 100)
+        #expect(CanvasDrawingTests.draw(&h, .touch, .cancel, at: 110) == .done)
+        #expect(h.engine.canvas.style.tool == .highlighter)
+        _ = CanvasDrawingTests.draw(&h, .touch, .down, [P(x: 0.5, y: 0.5)], at: 200)
+        _ = CanvasDrawingTests.draw(&h, .touch, .up, [P(x: 0.6, y: 0.5)], at: 210)
+        #expect(h.engine.canvas.strokes.count == 1)
+    }
+}

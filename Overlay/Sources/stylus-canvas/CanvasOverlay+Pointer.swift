@@ -10,6 +10,12 @@ extension CanvasOverlay {
     /// Whether a pointer or touch stroke may begin now: the canvas is open and shows.
     var drawsWithPointer: Bool { shown && model.canvas == .open }
 
+    /// Whether a press here lands on the shown palette: the daemon selects what it offers
+    /// (as for a pen tap), and nothing is drawn live for that press.
+    func pointerOnPalette(_ point: InkPoint) -> Bool {
+        paletteShown && (reportedRegions ?? []).contains { $0.contains(x: point.x, y: point.y) }
+    }
+
     /// A point of a canvas source's stroke; `tip` false ends it.
     func pointerStroke(_ source: StrokeSource, at point: InkPoint, tip: Bool) {
         guard let device = source.device?.rawValue else { return }

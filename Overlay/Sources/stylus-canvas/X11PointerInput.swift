@@ -30,6 +30,8 @@ final class X11PointerInput {
     private var drawingTouch: UInt32?
     private var touches: Set<UInt32> = []
     private var touchCancelled = false
+    /// The sources whose press landed on the palette: the daemon selects, nothing is drawn live.
+    private var onPalette: Set<StrokeSource> = []
 
     static let pressureLabel = "Abs Pressure"
 
@@ -42,7 +44,8 @@ final class X11PointerInput {
         self.connection = connection
         self.root = root
         opcode = info.pointee.major_opcode
-        select(root, XCB_INPUT_XI_EVENT_MASK_HIERARCHY.rawValue)
+        // The server takes hierarchy changes for every device only (BadValue for the masters).
+        select(root, XCB_INPUT_XI_EVENT_MASK_HIERARCHY.rawValue, device: UInt16(XCB_INPUT_DEVICE_ALL.rawValue))
         loadTablets()
     }
 
@@ -53,9 +56,9 @@ final class X11PointerInput {
                    | XCB_INPUT_XI_EVENT_MASK_TOUCH_UPDATE.rawValue | XCB_INPUT_XI_EVENT_MASK_TOUCH_END.rawValue)
     }
 
-    private func select(_ window: xcb_window_t, _ bits: UInt32) {
+    private func select(_ window: xcb_window_t, _ bits: UInt32, device: UInt16 = UInt16(XCB_INPUT_DEVICE_ALL_MASTER.rawValue)) {
         // An event mask header (device id, mask length in words) and its one word of bits.
-        let words: [UInt32] = [UInt32(XCB_INPUT_DEVICE_ALL_MASTER.rawValue) | 1 << 16, bits]
+        let words: [UInt32] = [UInt32(device) | 1 << 16, bits]
         words.withUnsafeBytes { bytes in
             xcb_input_xi_select_events(connection, window, 1, bytes.baseAddress!.assumingMemoryBound(to: xcb_input_event_mask_t.self))
         }
@@ -170,9 +173,13 @@ final class X11PointerInput {
     private func stroke(_ source: StrokeSource, _ phase: DrawRequest.Phase, _ point: InkPoint, surface: X11Canvas, owner: CanvasOverlay) {
         // A stroke the canvas's minimize ended: the daemon ended it too.
         guard owner.drawsWithPointer else { return }
+        if phase == .down {
+            if owner.pointerOnPalette(point) { onPalette.insert(source) } else { onPalette.remove(source) }
+        }
         let geometry = surface.layers.geometry
         ensureStream(owner).send(DrawRequest(source: source, phase: phase, points: [DrawRequest.Point(x: point.x, y: point.y)],
                                              aspect: phase == .down ? geometry.height / geometry.width : nil))
+        guard !onPalette.contains(source) else { return }
         owner.pointerStroke(source, at: InkPoint(x: min(max(point.x, 0), 1), y: min(max(point.y, 0), 1), pressure: DrawRequest.defaultPressure),
                             tip: phase != .up)
     }
