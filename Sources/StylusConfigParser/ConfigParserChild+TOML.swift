@@ -118,7 +118,7 @@ extension ConfigParserChild {
                 }
             }
         }
-        if let canvas = subtable("canvas", allowed: ["max_points", "max_strokes", "tool", "color", "width", "palette", "eraser", "export_dir", "show_palette"]) {
+        if let canvas = subtable("canvas", allowed: ["max_points", "max_strokes", "tool", "color", "width", "palette", "eraser", "export_dir", "show_palette", "background"]) {
             if let v = integer(canvas, "max_points", "canvas.max_points") { config.canvasLimits.maxPoints = v }
             if let v = integer(canvas, "max_strokes", "canvas.max_strokes") { config.canvasLimits.maxStrokes = v }
             if let value = canvas["tool"] {
@@ -167,6 +167,13 @@ extension ConfigParserChild {
                     config.eraser = mode
                 } else {
                     report("canvas.eraser", "\(value.string.map { "unknown eraser \"\($0)\"" } ?? "expected a string, found \(value.typeName)"); use \(EraserMode.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")) (pixel: clears the ink under its path; stroke: removes each stroke it touches)")
+                }
+            }
+            if let value = canvas["background"] {
+                if let name = value.string, let background = CanvasBackground(name: name) {
+                    config.background = background
+                } else {
+                    report("canvas.background", "\(value.string.map { "unknown background \"\($0)\"" } ?? "expected a string, found \(value.typeName)"); use \(CanvasBackground.spellings) (the board under the ink; none: the desktop)")
                 }
             }
             if let value = canvas["show_palette"] {

@@ -59,6 +59,9 @@ extension Action {
             case "-": return .success(.style(.narrower))
             default: return .failure(ActionError("width: takes + or -, e.g. \"width:+\" (the steps are \(StyleRequest.widthSteps.map { StyleRequest.describe($0) }.joined(separator: ", ")))"))
             }
+        case .background:
+            return BackgroundRequest(name: argument).map { .success(.background($0)) }
+                ?? .failure(ActionError("unknown background \"\(argument)\"; use background:next or \(CanvasBackground.spellings)"))
         case .click:
             guard let button = PointerButton(rawValue: argument.lowercased()) else {
                 return .failure(ActionError("unknown click button \"\(argument)\"; use \(PointerButton.allCases.map { "click:\($0.rawValue)" }.joined(separator: ", "))"))

@@ -17,6 +17,7 @@ extension Action: RawRepresentable, Codable {
         case .style(.previousColor): "color:previous"
         case .style(.wider): "width:+"
         case .style(.narrower): "width:-"
+        case .background(let request): "background:\(request.name)"
         default: form.rawValue
         }
     }

@@ -24,4 +24,6 @@ public enum Command: Equatable, Sendable {
     /// Where the canvas's palette is (the canvas reports it; empty: nowhere).
     case paletteRegions([PaletteRegion])
     case precision(PrecisionRequest)
+    /// Changes the board under the ink.
+    case background(BackgroundRequest)
 }

@@ -10,10 +10,13 @@ public struct StatusResult: Codable, Equatable, Sendable {
         public var strokeCount: Int
         public var pointCount: Int
         public var full: Bool
+        /// The board under the ink (`none`, `white`, `black`, `grid`, `#rrggbb`); absent from a daemon before boards.
+        public var background: String?
         enum CodingKeys: String, CodingKey {
-            case state, hasContent = "has_content", strokeCount = "stroke_count", pointCount = "point_count", full
+            case state, hasContent = "has_content", strokeCount = "stroke_count", pointCount = "point_count", full, background
         }
-        public init(state: String, hasContent: Bool, strokeCount: Int, pointCount: Int, full: Bool) {
+        public init(state: String, hasContent: Bool, strokeCount: Int, pointCount: Int, full: Bool, background: String? = nil) {
+            self.background = background
             self.state = state
             self.hasContent = hasContent
             self.strokeCount = strokeCount
