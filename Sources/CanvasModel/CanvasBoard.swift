@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 import StylusCore
 
+/// The board under the ink as the canvas names it: StylusCore's, as the daemon sends it.
+public typealias InkBoard = CanvasBackground
+
 /// How a board (`CanvasBackground`) is painted under the ink, by every renderer:
 /// stylus-canvas's layers, the PNG and SVG exports, and the GNOME extension
 /// (canvas-spec.json's `board`, which CanvasSpecTests holds these to). The grid
