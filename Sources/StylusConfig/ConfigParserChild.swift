@@ -142,6 +142,10 @@ public enum ConfigParserChild {
             config.style.width = style.double("width")
             guard style.isDone else { return nil }
         }
+        if let value = reader.take("background") {
+            guard let board = value.string.flatMap(CanvasBackground.init(name:)) else { return nil }
+            config.background = board
+        }
         if let value = reader.take("exportDirectory") {
             guard let directory = value.string else { return nil }
             config.exportDirectory = directory

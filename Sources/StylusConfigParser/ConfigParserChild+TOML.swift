@@ -123,7 +123,7 @@ extension ConfigParserChild {
                 }
             }
         }
-        if let canvas = subtable("canvas", allowed: ["max_points", "max_strokes", "tool", "color", "width", "palette", "eraser", "export_dir", "show_palette", "keys", "pointer"]) {
+        if let canvas = subtable("canvas", allowed: ["max_points", "max_strokes", "tool", "color", "width", "palette", "eraser", "export_dir", "show_palette", "keys", "pointer", "background"]) {
             if let v = integer(canvas, "max_points", "canvas.max_points") { config.canvasLimits.maxPoints = v }
             if let v = integer(canvas, "max_strokes", "canvas.max_strokes") { config.canvasLimits.maxStrokes = v }
             if let value = canvas["tool"] {
@@ -177,6 +177,12 @@ extension ConfigParserChild {
             }
             if let value = canvas["keys"] {
                 config.canvasKeys = canvasKeys(value, lines: lines, report: report)
+            if let value = canvas["background"] {
+                if let name = value.string, let background = CanvasBackground(name: name) {
+                    config.background = background
+                } else {
+                    report("canvas.background", "\(value.string.map { "unknown background \"\($0)\"" } ?? "expected a string, found \(value.typeName)"); use \(CanvasBackground.spellings) (the board under the ink; none: the desktop)")
+                }
             }
             if let value = canvas["show_palette"] {
                 if let name = value.string, let visibility = PaletteVisibility(rawValue: name) {

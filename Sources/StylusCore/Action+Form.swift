@@ -16,6 +16,7 @@ extension Action {
         case tool
         case color
         case width
+        case background
         case palette
         case preset
         case exec
@@ -30,6 +31,7 @@ extension Action {
             case .tool: "TOOL"
             case .color: "COLOR"
             case .width: "STEP"
+            case .background: "BOARD"
             case .exec: "COMMAND"
             case .key: "KEYS"
             case .click: "BUTTON"
@@ -47,6 +49,7 @@ extension Action {
             case .tool: "tool:eraser"
             case .color: "color:next"
             case .width: "width:+"
+            case .background: "background:next"
             case .exec: "exec:notify-send hi"
             case .key: "key:CTRL+Z"
             case .click: "click:right"
@@ -62,6 +65,7 @@ extension Action {
             case .undo: "takes back the last stroke or clear"
             case .redo: "takes again what undo took back"
             case .tool, .color, .width: "next strokes' \(self == .color ? "colour" : rawValue): \(StyleArgument(self)!.accepted)"
+            case .background: "the board under the ink: none, white, black, grid, #RRGGBB or next"
             case .palette: "shows or hides the canvas's palette"
             case .clearCanvas: "removes every stroke"
             case .openCanvas: "opens the canvas"
@@ -82,6 +86,7 @@ extension Action {
             switch self {
             case .preset: Action.presetNames.map { "preset:\($0)" }
             case .tool, .color, .width: StyleArgument(self)!.words.map { "\(rawValue):\($0)" } + (self == .color ? ["color:#"] : [])
+            case .background: ["next", "none", "white", "black", "grid", "#"].map { "background:\($0)" }
             case .click: PointerButton.allCases.map { "click:\($0.rawValue)" }
             case .exec, .key: ["\(rawValue):"]
             default: [rawValue]

@@ -39,6 +39,9 @@ extension Action {
             return KeyChord.parse(argument).map(Action.key)
         case .tool, .color, .width:
             return StyleArgument(Form(rawValue: name)!)!.parse(argument).map(Action.style)
+        case .background:
+            return BackgroundRequest(name: argument).map { .success(.background($0)) }
+                ?? .failure(ActionError("unknown background \"\(argument)\"; use background:next or \(CanvasBackground.spellings)"))
         case .click:
             guard let button = PointerButton(rawValue: argument.lowercased()) else {
                 return .failure(ActionError("unknown click button \"\(argument)\"; use \(PointerButton.allCases.map { "click:\($0.rawValue)" }.joined(separator: ", "))"))

@@ -19,6 +19,7 @@ extension Action: RawRepresentable, Codable {
         case .style(.paletteColor(let place)): "color:\(place)"
         case .style(.wider): "width:+"
         case .style(.narrower): "width:-"
+        case .background(let request): "background:\(request.name)"
         default: form.rawValue
         }
     }

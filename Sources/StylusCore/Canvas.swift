@@ -92,6 +92,8 @@ public struct Canvas: Equatable, Sendable {
     public internal(set) var style = StrokeStyle()
     /// The tool before the last change of tool: what `tool:previous` goes back to.
     public internal(set) var previousTool = DrawingTool.highlighter
+    /// The board under the ink (`background` command and action, `[canvas] background`).
+    public internal(set) var background = CanvasBackground.none
     /// The steps undo can take back, oldest first, at most `historyLimit`.
     /// Strokes restored from the state file have no step of their own: undo
     /// removes them one by one, newest first, when the history is used up.
@@ -112,8 +114,9 @@ public struct Canvas: Equatable, Sendable {
 
     public init() {}
 
-    public init(state: CanvasState, strokes: [Stroke], style: StrokeStyle = StrokeStyle()) {
+    public init(state: CanvasState, strokes: [Stroke], style: StrokeStyle = StrokeStyle(), background: CanvasBackground = .none) {
         self.style = style
+        self.background = background
         // A restored canvas never resumes mid-transition: it lands where the
         // transition was heading.
         switch state {

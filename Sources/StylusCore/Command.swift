@@ -26,4 +26,6 @@ public enum Command: Equatable, Sendable {
     case precision(PrecisionRequest)
     /// A piece of a stroke a canvas's mouse, touchpad or touchscreen draws.
     case draw(DrawRequest)
+    /// Changes the board under the ink.
+    case background(BackgroundRequest)
 }

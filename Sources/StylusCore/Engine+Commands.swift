@@ -33,6 +33,8 @@ extension Engine {
             if regions == paletteRegions { return .unchanged(reason: "the palette already has these \(counted(regions.count, "region"))") }
             paletteRegions = regions
             return .done
+        case .background(let request):
+            return changeBackground(request, source: .command, at: time, into: &effects)
         case .precision(let request):
             let wanted: Bool = switch request {
             case .enable: true

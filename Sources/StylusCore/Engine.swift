@@ -38,6 +38,7 @@ public struct Engine: Sendable {
         self.intervalUS = Microseconds(config.doublePressIntervalMS) * 1000
         self.debounceUS = Microseconds(config.debounceMS) * 1000
         canvas.style = config.style.applied(to: canvas.style)
+        if let background = config.background { canvas.background = background }
     }
 
     /// Replaces the configuration; canvas, strokes and precision are kept.
@@ -55,7 +56,12 @@ public struct Engine: Sendable {
     /// palette's colours or `show_palette` changing, in a `tool` event.
     public mutating func reconfigure(_ config: EngineConfig, at time: Microseconds, into effects: inout Effects) {
         let shown = paletteShown, colors = self.config.palette, configured = self.config.style
+        let configuredBackground = self.config.background
         reconfigure(config)
+        // As for the style: only a value the file changed, so a board the user chose since stays.
+        if let background = config.background, background != configuredBackground {
+            _ = changeBackground(.set(background), source: .command, at: time, into: &effects)
+        }
         var changed = paletteShown != shown || config.palette != colors
         // Only the keys whose value the file changed: another key's, unchanged, leaves the style the user chose.
         let style = config.style.changed(from: configured).applied(to: canvas.style)
@@ -74,6 +80,7 @@ public struct Engine: Sendable {
         self.canvas = canvas
         self.canvas.transition = nil
         setStyle(config.style.applied(to: self.canvas.style))
+        if let background = config.background { self.canvas.background = background }
         self.precisionEnabled = precisionEnabled
         updateFullness()
     }

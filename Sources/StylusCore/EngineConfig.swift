@@ -64,6 +64,9 @@ public struct EngineConfig: Equatable, Sendable, Codable {
     /// `[canvas]` tool, color, width, the keys the file sets: applied over the
     /// style the state file kept at each start, and by a reload that changes them.
     public var style = ConfiguredStyle()
+    /// `[canvas] background`, when the file sets it: the board at each start, over the
+    /// state file's, and after a reload that changes it.
+    public var background: CanvasBackground?
     /// `[canvas] export_dir`: where `submit` writes its PNGs (absolute, or
     /// `~/…`); nil: `$XDG_PICTURES_DIR/stylusd`. Read by the shell.
     public var exportDirectory: String?

@@ -179,6 +179,8 @@ final class CommandHandler {
             paletteOwner = regions.isEmpty ? nil : client
             return .now(perform(.paletteRegions(regions), id, now))
         case .precision(let action): return .now(perform(.precision(action), id, now))
+        case .background(nil): return .now(status(id))
+        case .background(let request?): return .now(perform(.background(request), id, now))
         case .export(let path, let width, let height): return .export(id: id, .file(path: path, width: width, height: height))
         case .submit: return .export(id: id, .submit)
         case .discard: return .now(perform(.discard, id, now))

@@ -41,9 +41,11 @@ struct PersistedState: Codable, Equatable {
     var strokes: [StrokeColumns]
     /// The style the next stroke gets (version 2).
     var style: StyleColumns?
+    /// The board under the ink, by its name; absent for none (and from a daemon before boards).
+    var background: String?
 
     enum CodingKeys: String, CodingKey {
-        case version, canvas, precisionEnabled = "precision_enabled", strokes, style
+        case version, canvas, precisionEnabled = "precision_enabled", strokes, style, background
     }
 
     init(canvas: Canvas, precisionEnabled: Bool) {
@@ -56,6 +58,7 @@ struct PersistedState: Codable, Equatable {
                           tiltX: s.points.map(\.tiltX), tiltY: s.points.map(\.tiltY), timeUS: s.points.map(\.time))
         }
         style = StyleColumns(tool: canvas.style.tool.rawValue, color: canvas.style.color.hex, width: canvas.style.width)
+        background = canvas.background == .none ? nil : canvas.background.name
     }
 
     /// The canvas this describes, or why it cannot be one.
@@ -84,7 +87,12 @@ struct PersistedState: Codable, Equatable {
         }
         var current = StrokeStyle()
         if let style { current = try Self.style(tool: style.tool, color: style.color, width: style.width, of: "the style") }
-        return (Canvas(state: state, strokes: result, style: current), precisionEnabled)
+        var board = CanvasBackground.none
+        if let background {
+            guard let b = CanvasBackground(name: background) else { throw .invalid("unknown background \"\(background)\" (\(CanvasBackground.spellings))") }
+            board = b
+        }
+        return (Canvas(state: state, strokes: result, style: current, background: board), precisionEnabled)
     }
 
     private static func style(tool: String, color: String?, width: Double?, of what: String) throws(StateError) -> StrokeStyle {

@@ -98,6 +98,15 @@ extension ClientCommand {
                 throw ProtocolError(code: .badRequest, message: "precision needs \"action\": \"enable\", \"disable\" or \"toggle\"")
             }
             self = .precision(request)
+        case .background:
+            guard let value = fields["background"] else {
+                self = .background(nil)
+                return
+            }
+            guard case .string(let name) = value, let request = BackgroundRequest(name: name) else {
+                throw ProtocolError(code: .badRequest, message: "unknown background \(Self.quoted(value)); use \(CanvasBackground.spellings), or next")
+            }
+            self = .background(request)
         case .subscribe: self = .subscribe(try topics())
         case .unsubscribe: self = .unsubscribe(try topics())
         case .output:

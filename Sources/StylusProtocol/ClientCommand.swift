@@ -13,6 +13,8 @@ public enum ClientCommand: Equatable, Sendable {
     case palette(PaletteRequest)
     case paletteRegions([PaletteRegion])
     case precision(PrecisionRequest)
+    /// No request: the current board; else the board changed.
+    case background(BackgroundRequest?)
     case subscribe([Topic])
     case unsubscribe([Topic])
     case output(OutputChoice)
@@ -41,6 +43,7 @@ public enum ClientCommand: Equatable, Sendable {
         case .devices: .devices
         case .reload: .reload
         case .precision: .precision
+        case .background: .background
         case .subscribe: .subscribe
         case .unsubscribe: .unsubscribe
         case .output: .output
@@ -55,6 +58,7 @@ public enum ClientCommand: Equatable, Sendable {
         switch self {
         case .precision(let request): ["action": .string(request.rawValue)]
         case .palette(let request): ["action": .string(request.rawValue)]
+        case .background(let request?): ["background": .string(request.name)]
         case .paletteRegions(let regions):
             ["regions": .array(regions.map { r in
                 .object(["x": .number(r.x), "y": .number(r.y), "width": .number(r.width), "height": .number(r.height),

@@ -4,7 +4,7 @@
 /// derive from this list. Adding a command is a case here, its decoding in
 /// `ClientCommand.init(name:fields:)`, and its handler in the daemon.
 public enum CommandName: String, CaseIterable, Codable, Sendable {
-    case status, toggle, open, minimize, ack, strokes, clear, undo, redo, tool, export, submit, discard, palette, paletteRegions = "palette-regions", precision, subscribe, unsubscribe, devices, reload, output, overlay, key, draw
+    case status, toggle, open, minimize, ack, strokes, clear, undo, redo, tool, export, submit, discard, palette, paletteRegions = "palette-regions", precision, background, subscribe, unsubscribe, devices, reload, output, overlay, key, draw
 
     /// The argument a command takes beyond `id` and `cmd`.
     public enum Argument: Sendable, Equatable {
@@ -28,6 +28,8 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case keyName
         /// `"source"`, `"phase"`, `"points"` and (optional) `"aspect"`: a `DrawRequest`.
         case draw
+        /// `"background"`: a `BackgroundRequest`'s name (none: the current board).
+        case background
     }
 
     public var argument: Argument? {
@@ -42,6 +44,7 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case .paletteRegions: .paletteRegions
         case .key: .keyName
         case .draw: .draw
+        case .background: .background
         default: nil
         }
     }
@@ -64,6 +67,7 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case .discard: "Throw the drawing away: minimize and clear (undo brings it back)."
         case .palette: "Show, hide or toggle the canvas's palette of tools, colours and widths."
         case .paletteRegions: "Tell stylusd where the canvas's palette is (stylus-canvas sends it)."
+        case .background: "Show or set the board under the ink: none, white, black, grid, #rrggbb or next."
         case .precision: "Enable, disable or toggle precision mode."
         case .subscribe: "Print events as they happen."
         case .unsubscribe: "Stop receiving events of some topics."

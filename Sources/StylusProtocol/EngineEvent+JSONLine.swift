@@ -92,6 +92,11 @@ extension EngineEvent {
             w.double("width", e.style.width)
             w.string("source", e.source.rawValue)
             w.int("time_us", e.time)
+        case .background(let e):
+            w.string("event", "background")
+            w.string("background", e.background.name)
+            w.string("source", e.source.rawValue)
+            w.int("time_us", e.time)
         }
         return w.finishLine()
     }
@@ -130,6 +135,8 @@ extension EngineEvent {
             return line
         case .tool(let e):
             return "\(seconds) tool \(e.style.tool.rawValue), \(e.style.color.hex), width \(e.style.width)\(e.palette ? ", palette shown" : "") (\(e.source.rawValue))"
+        case .background(let e):
+            return "\(seconds) background \(e.background.name) (\(e.source.rawValue))"
         }
     }
 }

@@ -106,6 +106,7 @@ extension CommandName {
         case .submit: SubmitCommand.self
         case .discard: CanvasCommand<DiscardKind>.self
         case .palette: PaletteCommand.self
+        case .background: BackgroundCommand.self
         case .paletteRegions: nil   // stylus-canvas's report of where its palette is
         case .strokes: Strokes.self
         case .precision: PrecisionCommand.self

@@ -695,6 +695,40 @@ def test_submit_and_discard_are_double_press_actions(root):
         check('"discard"' in text and '"submit"' in text, f"the bindings are not in status: {text[:400]}")
 
 
+def test_background_sets_and_answers_the_board_tells_subscribers_refuses_a_bad_one_and_survives_a_restart(root):
+    with Daemon(root) as d:
+        watcher, c = d.connect(), d.connect()
+        watcher.request("subscribe", topics=["tool"])
+        r = c.request("background")
+        check(r["ok"] and r["result"]["canvas"]["background"] == "none" and "changed" not in r["result"], f"{r}")
+        r = c.request("background", background="white")
+        check(r["ok"] and r["result"]["changed"] is True and r["result"]["canvas"]["background"] == "white", f"{r}")
+        check(c.request("status")["result"]["canvas"]["background"] == "white", "status does not have the new board")
+        e = watcher.next_event()
+        check(e["event"] == "background" and e["background"] == "white" and e["source"] == "command" and e["time_us"] > 0, f"{e}")
+        r = c.request("background", background="white")
+        check(r["result"]["changed"] is False and r["result"]["reason"] == "the background already is white", f"{r}")
+        for value, named in [("paper", '"paper"'), (3, "3"), ("#12345", '"#12345"')]:
+            r = c.request("background", background=value)
+            check(r["ok"] is False and r["error"]["code"] == "bad-request" and named in r["error"]["message"]
+                  and "none, white, black, grid or #rrggbb" in r["error"]["message"], f"{value}: {r}")
+        check(c.request("background")["result"]["canvas"]["background"] == "white", "a refused request changed the board")
+        ctl = stylusctl(d, "background", "next")
+        check(ctl.returncode == 0 and ctl.stdout.strip() == "background black", f"stylusctl background next: {ctl.stdout} {ctl.stderr}")
+        check(watcher.next_event()["background"] == "black", "the change from stylusctl was not sent")
+        ctl = stylusctl(d, "background")
+        check(ctl.returncode == 0 and ctl.stdout.strip() == "background black", f"stylusctl background: {ctl.stdout} {ctl.stderr}")
+        ctl = stylusctl(d, "background", "paper")
+        check(ctl.returncode != 0 and "paper" in ctl.stderr, f"stylusctl background paper: {ctl.returncode} {ctl.stderr}")
+        check(c.request("background", background="#1E1E1E")["result"]["canvas"]["background"] == "#1e1e1e", "a colour board")
+        check(d.stop() == 0, "no clean exit")
+    with open(os.path.join(root, "state", "stylusd", "state.json")) as f:
+        saved = json.load(f)
+    check(saved["background"] == "#1e1e1e", f"{saved}")
+    with Daemon(root) as d:
+        check(d.connect().request("background")["result"]["canvas"]["background"] == "#1e1e1e", "the board was not restored")
+
+
 def test_the_style_survives_a_restart(root):
     style = {"tool": "ellipse", "color": "#75507b", "width": 24}
     with Daemon(root) as d:
@@ -1604,6 +1638,7 @@ TESTS = [test_a_bad_config_at_start_names_file_line_and_key,
          test_the_button_topic_reports_every_press_and_release_with_its_gap,
          test_the_configured_style_begins_each_start_and_a_reload_that_changes_it, test_the_python_example_client,
          test_the_style_survives_a_restart, test_toggle_and_ack_reach_subscribers_in_order,
+         test_background_sets_and_answers_the_board_tells_subscribers_refuses_a_bad_one_and_survives_a_restart,
          test_tool_answers_the_style_and_setting_it_changes_status_and_tells_subscribers,
          test_undo_removes_the_last_stroke_tells_subscribers_and_persists,
          test_canvas_keys_do_their_actions_while_open_and_a_bad_key_table_is_refused_with_its_line]

@@ -1070,6 +1070,89 @@ def test_daemon_restart_redraws_within_2s():
         print(f"  same {len(strokes)} strokes on screen {time.monotonic() - stopped:.2f} s after the daemon stopped", flush=True)
 
 
+WHITE = (255, 255, 255)
+
+
+def board_share(image, strokes, color=WHITE, exclude=()):
+    """Of the pixels away from every pen stroke (12 px) and outside the discs `exclude`,
+    the share that is the board's colour: (share, counted)."""
+    w, h, rgb = image
+    points = screen_points([t for t in strokes if t.get("tool") != "eraser"], w, h)
+    near = {(x + dx, y + dy) for x, y in points for dy in range(-12, 13) for dx in range(-12, 13)}
+    board, counted = bytes(color), 0
+    same = 0
+    for y in range(h):
+        row = rgb[y * w * 3:(y + 1) * w * 3]
+        for x in range(w):
+            if (x, y) in near or any((x - ex) ** 2 + (y - ey) ** 2 <= r * r for ex, ey, r in exclude):
+                continue
+            counted += 1
+            if row[x * 3:x * 3 + 3] == board:
+                same += 1
+    return same / max(1, counted), counted
+
+
+def ink_on_board(image, strokes, color=WHITE):
+    """The pen strokes' points with ink on the board: some pixel within 2 px clearly not the board's colour."""
+    w, h, _ = image
+    points = screen_points([t for t in strokes if t.get("tool") != "eraser"], w, h)
+
+    def inked_here(x, y):
+        return any(sum(abs(a - b) for a, b in zip(pixel(image, xx, yy), color)) > 60
+                   for yy in range(max(0, y - 2), min(h, y + 3)) for xx in range(max(0, x - 2), min(w, x + 3)))
+    missing = [p for p in points if not inked_here(*p)]
+    return len(points), missing
+
+
+def test_a_white_board_covers_the_screen_under_the_ink_is_exported_and_survives_a_restart():
+    """`stylusctl background white` on the open canvas: at least 99 % of the pixels away from the
+    ink are white and the ink is still drawn on it; a PNG export has the same board under the
+    same ink; a restarted daemon gives it back; `background none` shows the desktop again."""
+    os.environ["STYLUSD_RENDERER"] = ARGS.canvas
+    try:
+        with stack() as s:
+            strokes = s.request("strokes")["strokes"]
+            s.open_and_wait()
+
+            def board(value):
+                since = time.monotonic()
+                ctl = subprocess.run([os.path.join(ARGS.bin, "stylusctl"), "--socket", s.socket, "background", value],
+                                     capture_output=True, text=True, timeout=20)
+                check(ctl.returncode == 0 and ctl.stdout.strip() == f"background {value}", f"stylusctl background {value}: {ctl.stdout} {ctl.stderr}")
+                s.wait_overlay(f"background {value}", 5, since)
+                s.settle_screen()
+
+            def check_white(image, what):
+                share, counted = board_share(image, strokes, exclude=[(0, 0, 30)])
+                n, missing = ink_on_board(image, strokes)
+                print(f"  {what}: {share:.2%} of {counted} pixels away from the ink are white; {n - len(missing)} of {n} points inked", flush=True)
+                check(share >= 0.99, f"{what}: only {share:.2%} of the pixels away from the ink are the white board")
+                check(len(missing) <= n // 50, f"{what}: {len(missing)} of {n} points have no ink on the board, e.g. {missing[:5]}")
+
+            board("white")
+            check_white(DESKTOP_SESSION.screenshot(), "the canvas")
+            png = os.path.join(s.root, "board.png")
+            r = s.request("export", path=png, width=WIDTH, height=HEIGHT)
+            check((r["width"], r["height"]) == (WIDTH, HEIGHT), f"{r}")
+            check_white(flattened(["cat", png]), "the exported PNG")
+
+            s.daemon.terminate()
+            s.daemon.wait(10)
+            stopped = time.monotonic()
+            s.start_daemon(replay=False)
+            check(s.request("status")["canvas"].get("background") == "white", "the restarted daemon lost the board")
+            s.wait_overlay("reconnected", 5, stopped)
+            s.wait_overlay("strokes:", 5, stopped)
+            s.settle_screen()
+            check_white(DESKTOP_SESSION.screenshot(), "after a restart")
+
+            board("none")
+            share, counted = board_share(DESKTOP_SESSION.screenshot(), strokes, DESKTOP, exclude=[(0, 0, 30)])
+            check(share >= 0.99, f"without the board only {share:.2%} of the pixels away from the ink show the desktop")
+    finally:
+        os.environ.pop("STYLUSD_RENDERER", None)
+
+
 def test_killed_daemon_hides_within_3s():
     with stack() as s:
         s.open_and_wait()
@@ -1395,6 +1478,7 @@ TESTS = [test_replay_double_press_opens_the_canvas_with_its_ink, test_minimize_r
          test_tools_and_colours_draw_as_their_style_says,
          test_an_eraser_set_to_stroke_takes_the_strokes_it_touches_off_the_screen_whole,
          test_export_png_and_svg_match_the_canvas,
+         test_a_white_board_covers_the_screen_under_the_ink_is_exported_and_survives_a_restart,
          test_click_through_reaches_the_window_below, test_without_click_through_the_canvas_takes_the_click,
          test_with_the_pen_captured_and_pointer_pass_the_canvas_lets_clicks_through,
          test_with_the_pen_captured_a_click_on_the_open_canvas_draws_rather_than_passing,

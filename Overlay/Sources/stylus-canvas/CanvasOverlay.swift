@@ -45,6 +45,8 @@ final class CanvasOverlay: CanvasSurfaceOwner {
     var paletteShown = false
     /// The colours the daemon's `color:next` goes round, which the palette offers.
     var paletteColors = InkStyle.paletteDefault
+    /// The board under the ink, as the daemon last said (every surface draws it).
+    var board = InkBoard.none
     /// The regions the daemon last accepted, so that an unchanged layout is not sent again.
     var reportedRegions: [InkRegion]?
     /// The overlay report the daemon last got.
@@ -115,6 +117,8 @@ final class CanvasOverlay: CanvasSurfaceOwner {
             paletteShown = shown
             if let colors, !colors.isEmpty { paletteColors = colors }
             updatePalette()
+        case .background(let board):
+            setBoard(board)
         case .capturesPen(let captures):
             feed(.capturesPen(captures))
         case .pen(let device, let tool, let point, let tip):

@@ -31,6 +31,8 @@ final class InkLayers {
     private static let ringRadius = CanvasSpec.hoverRingRadius, ringWidth = CanvasSpec.hoverRingWidth
     /// The palette's buttons on this surface (none on the others) and the style whose choices they mark.
     var palette: (buttons: [PaletteButton], style: InkStyle) = ([], InkStyle())
+    /// The board under the ink (InkLayers+Board.swift).
+    var board = InkBoard.none
 
     init(geometry: InkGeometry) { self.geometry = geometry }
 
@@ -280,6 +282,7 @@ final class InkLayers {
     /// Paints both layers at `alpha`, the palette, and a ring where each tool hovers onto `cr`,
     /// whose target holds nothing else (cleared by the caller).
     func compose(onto cr: OpaquePointer, alpha: Double, hover: some Collection<InkPoint>) {
+        drawBoard(cr, alpha: alpha)
         for layer in [finished, live] {
             guard let layer else { continue }
             cairo_set_source_surface(cr, layer, 0, 0)

@@ -22,8 +22,11 @@ func parseOptions(_ arguments: [String]) -> Options {
 }
 
 // The daemon's PNG export: drawn and written before any display or the socket is opened.
-if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--render-png", CommandLine.arguments[3] == "--size" {
-    exit(MainActor.assumeIsolated { RenderPNG.run(path: CommandLine.arguments[2], size: CommandLine.arguments[4]) })
+if CommandLine.arguments.count == 5 || (CommandLine.arguments.count == 7 && CommandLine.arguments[5] == "--background"),
+   CommandLine.arguments[1] == "--render-png", CommandLine.arguments[3] == "--size" {
+    exit(MainActor.assumeIsolated {
+        RenderPNG.run(path: CommandLine.arguments[2], size: CommandLine.arguments[4], background: CommandLine.arguments.dropFirst(6).first)
+    })
 }
 
 if CommandLine.arguments.count >= 3, CommandLine.arguments.count <= 4, CommandLine.arguments[1] == "--render-bench" {
