@@ -27,6 +27,7 @@ public enum CanvasSpec {
         ("r", "tool:rectangle"), ("o", "tool:ellipse"), ("x", "tool:laser"),
         ("1", "color:1"), ("2", "color:2"), ("3", "color:3"), ("4", "color:4"), ("5", "color:5"),
         ("6", "color:6"), ("7", "color:7"), ("8", "color:8"), ("9", "color:9"),
+        ("w", "background:white"), ("k", "background:black"), ("g", "background:grid"),
         ("plus", "width:+"), ("minus", "width:-"),
         ("ctrl+z", "undo"), ("ctrl+shift+z", "redo"), ("ctrl+y", "redo"),
         ("delete", "clear-canvas"), ("escape", "minimize-canvas"),

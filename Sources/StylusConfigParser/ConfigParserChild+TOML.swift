@@ -177,6 +177,7 @@ extension ConfigParserChild {
             }
             if let value = canvas["keys"] {
                 config.canvasKeys = canvasKeys(value, lines: lines, report: report)
+            }
             if let value = canvas["background"] {
                 if let name = value.string, let background = CanvasBackground(name: name) {
                     config.background = background

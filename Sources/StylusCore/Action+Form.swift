@@ -65,7 +65,7 @@ extension Action {
             case .undo: "takes back the last stroke or clear"
             case .redo: "takes again what undo took back"
             case .tool, .color, .width: "next strokes' \(self == .color ? "colour" : rawValue): \(StyleArgument(self)!.accepted)"
-            case .background: "the board under the ink: none, white, black, grid, #RRGGBB or next"
+            case .background: "the board under the ink: none, white, black, grid, a CSS colour name, #RRGGBB or next"
             case .palette: "shows or hides the canvas's palette"
             case .clearCanvas: "removes every stroke"
             case .openCanvas: "opens the canvas"

@@ -40,7 +40,7 @@ extension Action {
         case .tool, .color, .width:
             return StyleArgument(Form(rawValue: name)!)!.parse(argument).map(Action.style)
         case .background:
-            return BackgroundRequest(name: argument).map { .success(.background($0)) }
+            return BackgroundRequest(actionArgument: argument).map { .success(.background($0)) }
                 ?? .failure(ActionError("unknown background \"\(argument)\"; use background:next or \(CanvasBackground.spellings)"))
         case .click:
             guard let button = PointerButton(rawValue: argument.lowercased()) else {

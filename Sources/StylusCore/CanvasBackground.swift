@@ -23,9 +23,9 @@ public enum CanvasBackground: Hashable, Sendable {
     public var isOpaque: Bool { self != .none }
 
     /// The words it is written with, for help texts and errors.
-    public static let spellings = "none, white, black, grid or #rrggbb"
+    public static let spellings = "none, white, black, grid, a CSS colour name or #rrggbb"
 
-    /// `none`, `white`, `black`, `grid`, or a colour as StrokeColor reads it; nil otherwise.
+    /// `none`, `white`, `black`, `grid`, or a colour as every colour is taken (a CSS name, #rgb, #rrggbb); nil otherwise.
     public init?(name: String) {
         switch name {
         case "none": self = .none
@@ -33,7 +33,7 @@ public enum CanvasBackground: Hashable, Sendable {
         case "black": self = .black
         case "grid": self = .grid
         default:
-            guard let color = StrokeColor(hex: name) else { return nil }
+            guard case .success(let color) = ColorName.parse(name) else { return nil }
             self = .color(color)
         }
     }
@@ -73,15 +73,24 @@ extension CanvasBackground: Codable {
 public enum BackgroundRequest: Hashable, Sendable {
     case set(CanvasBackground)
     case next
+    /// A button's or key's `background:white`: that board, or back to the desktop when it
+    /// already shows (one key turns the whiteboard on and off, as in other annotators).
+    case toggle(CanvasBackground)
 
-    /// `next` or a board's name; nil for anything else.
+    /// What an action `background:NAME` asks: `next`, `none`, or a board toggled.
+    public init?(actionArgument name: String) {
+        guard let request = BackgroundRequest(name: name) else { return nil }
+        if case .set(let b) = request, b != .none { self = .toggle(b) } else { self = request }
+    }
+
+    /// `next` or a board's name (the `background` command sets it); nil for anything else.
     public init?(name: String) {
         if name == "next" { self = .next } else if let b = CanvasBackground(name: name) { self = .set(b) } else { return nil }
     }
 
     public var name: String {
         switch self {
-        case .set(let b): b.name
+        case .set(let b), .toggle(let b): b.name
         case .next: "next"
         }
     }

@@ -7,6 +7,7 @@ extension Engine {
         let wanted = switch request {
         case .set(let b): b
         case .next: canvas.background.next
+        case .toggle(let b): canvas.background == b ? .none : b
         }
         if wanted == canvas.background { return .unchanged(reason: "the background already is \(wanted.name)") }
         canvas.background = wanted

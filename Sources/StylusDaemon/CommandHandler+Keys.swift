@@ -38,6 +38,7 @@ extension CommandHandler {
         case .undo: .success(.undo)
         case .redo: .success(.redo)
         case .style(let request): .success(.style(request))
+        case .background(let request): .success(.background(request))
         case .palette: .success(.palette(.toggle))
         case .clearCanvas: .success(.clearCanvas)
         case .openCanvas: .success(.openCanvas)

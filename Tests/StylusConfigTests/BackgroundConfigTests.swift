@@ -20,7 +20,7 @@ struct BackgroundConfigTests {
     }
 
     @Test(arguments: [
-        ("background = \"paper\"", "unknown background \"paper\"; use none, white, black, grid or #rrggbb"),
+        ("background = \"paper\"", "unknown background \"paper\"; use none, white, black, grid, a CSS colour name or #rrggbb"),
         ("background = \"#12345\"", "unknown background \"#12345\""),
         ("background = 1", "expected a string, found integer"),
     ])

@@ -46,9 +46,9 @@ struct BackgroundTests {
     }
 
     @Test func theActionIsReadWrittenAndPerformedByADoublePress() throws {
-        for (text, request) in [("background:white", BackgroundRequest.set(.white)), ("background:none", .set(.none)),
-                                ("background:black", .set(.black)), ("background:grid", .set(.grid)),
-                                ("background:next", .next), ("background:#008080", .set(.color(Self.teal)))] {
+        for (text, request) in [("background:white", BackgroundRequest.toggle(.white)), ("background:none", .set(.none)),
+                                ("background:black", .toggle(.black)), ("background:grid", .toggle(.grid)),
+                                ("background:next", .next), ("background:#008080", .toggle(.color(Self.teal)))] {
             #expect(try Action.parse(text).get() == .background(request), "\(text)")
             #expect(Action.background(request).rawValue == text)
             #expect(Action.background(request).form == .background)
@@ -65,6 +65,19 @@ struct BackgroundTests {
         h.click(.stylus2, at: 300)
         #expect(h.engine.canvas.background == .white)
         #expect(backgroundEvents(h).first?.source == .pen)
+    }
+
+    @Test func aKeyOrButtonForABoardTurnsItOnAndOffWhileTheCommandSets() {
+        var h = EngineHarness.open(config: EngineConfig())
+        #expect(h.command(.background(.toggle(.white)), at: 10) == .done)
+        #expect(h.engine.canvas.background == .white)
+        #expect(h.command(.background(.toggle(.black)), at: 11) == .done)
+        #expect(h.engine.canvas.background == .black)
+        #expect(h.command(.background(.toggle(.black)), at: 12) == .done)
+        #expect(h.engine.canvas.background == CanvasBackground.none)
+        #expect(h.command(.background(.set(.grid)), at: 13) == .done)
+        #expect(h.command(.background(.set(.grid)), at: 14) == .unchanged(reason: "the background already is grid"))
+        #expect(h.engine.canvas.background == .grid)
     }
 
     @Test func theConfigSetsTheStartOverTheSavedBoardAndAReloadOnlyWhenItChanged() {
@@ -98,6 +111,10 @@ struct BackgroundTests {
             #expect(CanvasBackground(name: b.name) == b)
         }
         #expect(CanvasBackground(name: "#ABCDEF") == .color(StrokeColor(hex: "#abcdef")!))
+        // A colour board is named as every colour is: a CSS name, #rgb; written back as #rrggbb.
+        #expect(CanvasBackground(name: "DarkSlateGray") == .color(StrokeColor(hex: "#2f4f4f")!))
+        #expect(CanvasBackground(name: "#fa0")?.name == "#ffaa00")
+        #expect(CanvasBackground(name: "paper") == nil)
         #expect(CanvasBackground(name: "next") == nil && BackgroundRequest(name: "next") == .next)
         #expect(CanvasBackground(name: "") == nil && CanvasBackground(name: "#12345") == nil)
     }

@@ -31,7 +31,7 @@ struct BackgroundProtocolTests {
                 continue
             }
             #expect(e.code == .badRequest)
-            #expect(e.message == "unknown background \(named); use none, white, black, grid or #rrggbb, or next", "\(e.message)")
+            #expect(e.message == "unknown background \(named); use none, white, black, grid, a CSS colour name or #rrggbb, or next", "\(e.message)")
         }
     }
 

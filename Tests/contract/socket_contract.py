@@ -711,7 +711,7 @@ def test_background_sets_and_answers_the_board_tells_subscribers_refuses_a_bad_o
         for value, named in [("paper", '"paper"'), (3, "3"), ("#12345", '"#12345"')]:
             r = c.request("background", background=value)
             check(r["ok"] is False and r["error"]["code"] == "bad-request" and named in r["error"]["message"]
-                  and "none, white, black, grid or #rrggbb" in r["error"]["message"], f"{value}: {r}")
+                  and "none, white, black, grid, a CSS colour name or #rrggbb" in r["error"]["message"], f"{value}: {r}")
         check(c.request("background")["result"]["canvas"]["background"] == "white", "a refused request changed the board")
         ctl = stylusctl(d, "background", "next")
         check(ctl.returncode == 0 and ctl.stdout.strip() == "background black", f"stylusctl background next: {ctl.stdout} {ctl.stderr}")
