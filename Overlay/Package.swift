@@ -16,12 +16,11 @@ let package = Package(
         .package(name: "stylusd", path: ".."),
     ],
     targets: [
-        // GLib's main loop, GIO (D-Bus to GNOME Shell) and cairo; named CGtk4
-        // from when GTK 4 drew the canvas. gio-2.0's pkg-config flags carry
+        // GLib's main loop, GIO (D-Bus to GNOME Shell) and cairo. gio-2.0's pkg-config flags carry
         // -pthread, which SwiftPM refuses with a warning at every build: its
         // headers lie under glib-2.0's include path, and the module map links it.
         .systemLibrary(
-            name: "CGtk4",
+            name: "CGlib",
             pkgConfig: "glib-2.0 cairo",
             providers: [.apt(["libglib2.0-dev", "libcairo2-dev"])]
         ),
@@ -43,7 +42,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "stylus-canvas",
-            dependencies: ["CGtk4", "CWayland", "CXcb", .product(name: "CanvasModel", package: "stylusd"),
+            dependencies: ["CGlib", "CWayland", "CXcb", .product(name: "CanvasModel", package: "stylusd"),
                            .product(name: "StylusClient", package: "stylusd"),
                            .product(name: "StylusProtocol", package: "stylusd")]
         ),

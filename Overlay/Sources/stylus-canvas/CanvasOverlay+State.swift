@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import CGtk4
+import CGlib
 import CanvasModel
 
 /// The shell around OverlayState: inputs in with the time, effects run here.

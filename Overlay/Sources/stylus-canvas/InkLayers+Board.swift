@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import CGtk4
+import CGlib
 import CanvasModel
 
 /// The board under the ink (`CanvasBoard`): painted first in every frame and

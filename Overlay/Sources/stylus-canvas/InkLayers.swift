@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import CGtk4
+import CGlib
 import CanvasModel
 
 /// The canvas's renderer, one for every backend (the xcb window on X11 and

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import CGtk4
+import CGlib
 import CXcb
 import CanvasModel
 #if canImport(Glibc)
