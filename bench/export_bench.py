@@ -96,6 +96,27 @@ def render_bench(canvas, client, root, rounds):
         print(f"  renderer: FAILED (exit {run.returncode}) {run.stderr.strip()}", flush=True)
 
 
+def large_exports(canvas, client, root):
+    """`stylus-canvas --render-png` at growing sizes, on the daemon's own `strokes` answer: time and
+    peak resident memory (the child's own, from wait4). The renderer draws in bands of rows, so the
+    peak should follow the width, not the area."""
+    answer = json.dumps(client.request("strokes")["result"]).encode()
+    for size in ("1920x1080", "3840x2160", "7680x4320", "8192x8192"):
+        target = os.path.join(root, f"large-{size}.png")
+        with open(os.path.join(root, "strokes.json"), "wb") as f:
+            f.write(answer)
+        with open(os.path.join(root, "strokes.json"), "rb") as stdin:
+            start = time.monotonic()
+            child = subprocess.Popen([canvas, "--render-png", target, "--size", size], stdin=stdin, stdout=subprocess.PIPE)
+            _, status, usage = os.wait4(child.pid, 0)
+            took = (time.monotonic() - start) * 1000
+        if status != 0:
+            print(f"  render-png {size}: FAILED {child.stdout.read().decode().strip()}", flush=True)
+            continue
+        print(f"  render-png {size}: {took:.0f} ms, peak RSS {usage.ru_maxrss / 1024:.1f} MiB, "
+              f"{os.path.getsize(target) / 1024:.0f} KiB", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default=os.path.join(ROOT, ".build-static", "release"))
@@ -115,6 +136,7 @@ def main():
                 if count == 500 and env:
                     print(f"{kind}, {points} points in {count} strokes:", flush=True)
                     render_bench(a.canvas, c, root, 30)
+                    large_exports(a.canvas, c, root)
                 for fmt in ("png", "svg"):
                     if fmt == "png" and not env:
                         print(f"export png: SKIPPED (no renderer at {a.canvas}; make overlay)")

@@ -3,11 +3,11 @@
 public enum ExportFormat: String, Sendable, CaseIterable {
     case png, svg
 
-    /// A side of an exported picture, in pixels. The renderer holds its layers, the
-    /// picture and its encoding at once, several times the picture's own 4 bytes a
-    /// pixel: at 4096 × 4096 (64 MiB of pixels) under half a GiB, which a local client
-    /// may ask of it; a larger canvas is scaled down to fit.
-    public static let sideRange = 1...4096
+    /// A side of an exported picture, in pixels: an 8K screen (7680 × 4320) at its
+    /// native size. The renderer draws and encodes the picture in bands of rows, so its
+    /// memory follows the width, not the area (docs/PERFORMANCE.md gives the peak);
+    /// a larger canvas (a wall of monitors) is scaled down to fit.
+    public static let sideRange = 1...8192
 
     public init?(path: String) {
         guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }

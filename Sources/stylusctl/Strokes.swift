@@ -13,49 +13,32 @@ import Glibc
 
 struct Strokes: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: CommandName.strokes.summary)
-    @Option(help: "Write an SVG drawing here: each stroke in its tool, colour and width, as the canvas draws it; the eraser erases.", completion: .file(extensions: ["svg"])) var svg: String?
-    @Option(help: ArgumentHelp("The drawing's size in pixels, as the screen the canvas covers (the canvas maps the tablet onto the whole screen).",
+    @Option(help: ArgumentHelp("Write the drawing as an SVG here, as `export` does (the daemon's one SVG writer): each stroke in its tool, colour and width, as the canvas draws it; the eraser erases; on the board shown, else transparent.",
+                               valueName: "FILE"), completion: .file(extensions: ["svg"])) var svg: String?
+    @Option(help: ArgumentHelp("The drawing's size in pixels (with --svg; each side 1-\(ExportFormat.sideRange.upperBound)). Default: the area the canvas covers, as `export`.",
                                valueName: "WIDTHxHEIGHT"))
-    var size: SVGSize = .init(width: 1920, height: 1080)
+    var size: SVGSize?
     @OptionGroup var socket: SocketOption
 
-    func run() throws {
-        var result = JSONValue.null
-        try client { () throws(StylusClientError) in
-            // The JSON as sent: the points' decimal text is what the SVG's coordinates are computed from.
-            result = try socket.connect().send(.strokes).raw()
-        }
-        guard let svg else { return emit(stylusctl.json(result)) }
-        let document = Self.svg(result["strokes"]?.array ?? [], size: size)
-        let fd = open(svg, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        let bytes = Array(document.utf8)
-        guard fd >= 0, bytes.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == bytes.count else {
-            printError("stylusctl: \(svg): \(String(cString: strerror(errno)))")
-            if fd >= 0 { close(fd) }
-            throw ExitCode(1)
-        }
-        close(fd)
-        emit("\(svg): \(counted(result["strokes"]?.array.count ?? 0, "stroke")), \(size.width)×\(size.height)")
+    func validate() throws {
+        if size != nil, svg == nil { throw ValidationError("--size goes with --svg FILE") }
+        if let svg, ExportFormat(path: svg) != .svg { throw ValidationError("--svg writes an SVG: name a file ending in .svg, not \"\(svg)\"") }
     }
 
-    /// The drawing as the canvas draws it, through the one SVG writer
-    /// (CanvasModel's `SVGDrawing`, which the daemon's `export` uses too) on a
-    /// white background. The points are the JSON's as sent; a daemon before
-    /// styles sends neither colour nor width, its strokes are red at width 8.
-    static func svg(_ strokes: [JSONValue], size: SVGSize) -> String {
-        var drawing = SVGDrawing(width: size.width, height: size.height)
-        for stroke in strokes {
-            let points = stroke["points"]?.array.map { $0.array.compactMap(\.number) }.filter { $0.count >= 3 } ?? []
-            let style = StrokeStyle(tool: DrawingTool(name: stroke["tool"]?.string ?? "pen"),
-                                    color: stroke["color"]?.string.flatMap(StrokeColor.init(hex:)) ?? .red,
-                                    width: stroke["width"]?.number ?? StrokeStyle.defaultWidth)
-            drawing.add(style: style, points: points.map { InkPoint(x: $0[0], y: $0[1], pressure: $0[2]) })
+    func run() throws {
+        guard let svg else {
+            var result = JSONValue.null
+            try client { () throws(StylusClientError) in result = try socket.connect().send(.strokes).raw() }
+            return emit(stylusctl.json(result))
         }
-        return drawing.document(background: "white")
+        try client { () throws(StylusClientError) in
+            let r = try socket.connect().send(.export(path: absolutePath(svg), width: size?.width, height: size?.height)).typed(ExportResult.self)
+            emit("\(svg): \(counted(r.strokeCount, "stroke")), \(r.width)×\(r.height)")
+        }
     }
 }
 
-/// `--size 1920x1080`.
+/// `--size 1920x1080`, each side within what `export` takes.
 struct SVGSize: ExpressibleByArgument, Equatable {
     var width: Int
     var height: Int
@@ -67,9 +50,8 @@ struct SVGSize: ExpressibleByArgument, Equatable {
 
     init?(argument: String) {
         let parts = argument.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...100_000).contains(w), (1...100_000).contains(h) else { return nil }
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
+              ExportFormat.sideRange.contains(w), ExportFormat.sideRange.contains(h) else { return nil }
         self.init(width: w, height: h)
     }
-
-    var defaultValueDescription: String { "\(width)x\(height)" }
 }

@@ -38,7 +38,7 @@ struct ExporterTests {
         defer { rmdir(dir + "/sub.png") }
         #expect(Self.message(Exporter.target(path: dir + "/sub.png", width: 10, height: 10))?.contains("it is a folder") == true)
         #expect(Self.message(Exporter.target(path: dir + "/a.gif", width: 10, height: 10))?.contains("ending in .png or .svg") == true)
-        #expect(Self.message(Exporter.target(path: dir + "/a.png", width: 0, height: 10)) == "cannot export 0×10 pixels: each side must be from 1 to 4096")
+        #expect(Self.message(Exporter.target(path: dir + "/a.png", width: 0, height: 10)) == "cannot export 0×10 pixels: each side must be from 1 to 8192")
     }
 
     @Test func aFolderThatTakesNoNewFilesIsNamed() throws {

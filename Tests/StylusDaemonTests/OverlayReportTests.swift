@@ -51,7 +51,7 @@ struct OverlayReportTests {
         #expect(h.defaultExportSize == (3840, 1080))
         #expect(try Self.overlay(in: h) == .object(["backend": .string("x11"), "outputs": .number(2), "width": .number(3840), "height": .number(1080)]))
         _ = try CommandHandlerTests.json(Self.report(h, #"{"id":3,"cmd":"overlay","backend":"x11","outputs":8,"width":16384,"height":2160}"#, from: getpid()))
-        #expect(h.defaultExportSize == (4096, 540), "a wall of monitors is scaled down to the largest picture, its proportions kept")
+        #expect(h.defaultExportSize == (8192, 1080), "a wall of monitors is scaled down to the largest picture, its proportions kept")
         _ = try CommandHandlerTests.json(Self.report(h, #"{"id":4,"cmd":"overlay","backend":"x11","outputs":1,"width":1280,"height":800}"#, from: try Self.endedProcess()))
         #expect(h.defaultExportSize == (1600, 900), "the area of a canvas that ended is not used")
     }

@@ -21,8 +21,8 @@ struct ExportProtocolTests {
         (#"{"id":1,"cmd":"export"}"#, #"export needs "path""#),
         (#"{"id":1,"cmd":"export","path":"a.png"}"#, #"must be absolute"#),
         (#"{"id":1,"cmd":"export","path":"/tmp/a.jpg"}"#, #"cannot tell the format of "/tmp/a.jpg": export writes a file ending in .png or .svg"#),
-        (#"{"id":1,"cmd":"export","path":"/tmp/a.png","width":0,"height":10}"#, #""width" must be a whole number of pixels from 1 to 4096, not 0"#),
-        (#"{"id":1,"cmd":"export","path":"/tmp/a.png","width":10,"height":10000}"#, #""height" must be a whole number of pixels from 1 to 4096, not 10000"#),
+        (#"{"id":1,"cmd":"export","path":"/tmp/a.png","width":0,"height":10}"#, #""width" must be a whole number of pixels from 1 to 8192, not 0"#),
+        (#"{"id":1,"cmd":"export","path":"/tmp/a.png","width":10,"height":10000}"#, #""height" must be a whole number of pixels from 1 to 8192, not 10000"#),
         (#"{"id":1,"cmd":"export","path":"/tmp/a.png","width":10.5,"height":10}"#, #"not 10.5"#),
         (#"{"id":1,"cmd":"export","path":"/tmp/a.png","width":100}"#, #"takes "width" and "height" together"#),
     ] as [(String, String)])

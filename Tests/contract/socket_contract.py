@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import time
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -485,6 +486,65 @@ def test_export_writes_an_svg_and_a_png_and_leaves_the_drawing_as_it_was(root):
         check(not leftovers, f"temporary files left: {leftovers}")
 
 
+def png_rgba(path):
+    """A PNG's width, height and RGBA rows as the export's renderer writes them (8-bit RGBA, no filter)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    check(data[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG")
+    at, idat = 8, b""
+    while at < len(data):
+        n, kind = int.from_bytes(data[at:at + 4], "big"), data[at + 4:at + 8]
+        if kind == b"IHDR":
+            width, height = int.from_bytes(data[at + 8:at + 12], "big"), int.from_bytes(data[at + 12:at + 16], "big")
+            check(data[at + 16:at + 18] == b"\x08\x06", f"{path}: not 8-bit RGBA")
+        elif kind == b"IDAT":
+            idat += data[at + 8:at + 8 + n]
+        at += 12 + n
+    raw = zlib.decompress(idat)
+    stride = 1 + 4 * width
+    check(len(raw) == stride * height and all(raw[y * stride] == 0 for y in range(height)), f"{path}: rows")
+    return width, height, raw
+
+
+def test_an_8k_export_is_the_4k_export_at_twice_the_size(root):
+    """The renderer draws a large picture in bands of rows (its memory follows the width):
+    every band border must be invisible. An 8192-wide export of a recorded drawing on a
+    grid board, scaled down 2×2, agrees with the 4096-wide export on the ink and the grid."""
+    if not os.path.exists(RENDERER):
+        return print("  (skipped: no stylus-canvas built)")
+    with Daemon(root, "--replay", RECORDING, "--transition-ms", "0", env={"STYLUSD_RENDERER": RENDERER}) as d:
+        c = d.connect()
+        draw_recorded_strokes(d, c, 3)
+        c.request("minimize")
+        check(c.request("background", background="grid")["ok"], "no grid board")
+        big, small = os.path.join(root, "8k.png"), os.path.join(root, "4k.png")
+        r = c.request("export", path=big, width=8192, height=4608)
+        check(r["ok"] and (r["result"]["width"], r["result"]["height"]) == (8192, 4608), f"{r}")
+        r = c.request("export", path=small, width=4096, height=2304)
+        check(r["ok"], f"{r}")
+    w8, h8, b = png_rgba(big)
+    w4, h4, a = png_rgba(small)
+    check((w8, h8, w4, h4) == (8192, 4608, 4096, 2304), f"{w8}×{h8} {w4}×{h4}")
+    s4, s8 = 1 + 4 * w4, 1 + 4 * w8
+    paper = a[1:4]   # the board's colour at the corner, where no ink is
+    marked = agree = 0
+    # Every pixel of rows and columns near each band border of the 8K picture (every 512 rows, from 8 above
+    # to 8 below), and a sample of the rest; a pixel is marked where either picture is not the paper there.
+    rows = sorted(set(range(0, h4, 5)) | {y for k in range(1, 10) for y in range(256 * k - 4, 256 * k + 4) if y < h4})
+    for y in rows:
+        for x in range(0, w4, 3):
+            small_px = a[y * s4 + 1 + 4 * x:y * s4 + 4 + 4 * x]
+            block = [b[(2 * y + dy) * s8 + 1 + 4 * (2 * x + dx):(2 * y + dy) * s8 + 4 + 4 * (2 * x + dx)] for dy in (0, 1) for dx in (0, 1)]
+            big_px = [sum(p[i] for p in block) / 4 for i in range(3)]
+            if small_px == paper and all(abs(v - c) < 8 for v, c in zip(big_px, paper)):
+                continue
+            marked += 1
+            # Edge tolerance: an antialiased edge falls on other pixels at another size; 96 of 255 in any channel.
+            if all(abs(v - c) <= 96 for v, c in zip(big_px, small_px)):
+                agree += 1
+    check(marked > 10000 and agree >= 0.98 * marked, f"{agree} of {marked} marked pixels agree")
+
+
 def test_export_without_a_size_draws_the_running_canvases_area(root):
     with Daemon(root) as d:
         c = d.connect()
@@ -528,13 +588,13 @@ def test_a_bad_export_names_the_value_and_the_drawing_and_daemon_carry_on(root):
                 (dict(path="/proc/a.svg"), "bad-request", "the folder /proc "),
                 (dict(path=os.path.join(root, "a.jpg")), "bad-request", "ending in .png or .svg"),
                 (dict(path="a.svg"), "bad-request", "must be absolute"),
-                (dict(path=os.path.join(root, "a.svg"), width=0, height=100), "bad-request", "from 1 to 4096, not 0"),
-                (dict(path=os.path.join(root, "a.svg"), width=100, height=10000), "bad-request", "from 1 to 4096, not 10000"),
+                (dict(path=os.path.join(root, "a.svg"), width=0, height=100), "bad-request", "from 1 to 8192, not 0"),
+                (dict(path=os.path.join(root, "a.svg"), width=100, height=10000), "bad-request", "from 1 to 8192, not 10000"),
                 (dict(path=root + "/"), "bad-request", "ending in .png or .svg")]:
             r = c.request("export", **fields)
             check(r["ok"] is False and r["error"]["code"] == code and message in r["error"]["message"], f"{fields}: {r}")
         ctl = stylusctl(d, "export", os.path.join(root, "x.svg"), "--width", "0", "--height", "5")
-        check(ctl.returncode == 64 and "--width takes 1 to 4096 pixels, not 0" in ctl.stderr, f"{ctl.returncode} {ctl.stderr}")
+        check(ctl.returncode == 64 and "--width takes 1 to 8192 pixels, not 0" in ctl.stderr, f"{ctl.returncode} {ctl.stderr}")
         check(c.request("strokes")["result"]["strokes"] == strokes and c.request("status")["ok"], "the drawing or the daemon changed")
 
 
@@ -1614,7 +1674,7 @@ TESTS = [test_a_bad_config_at_start_names_file_line_and_key,
          test_colour_names_and_steps_are_taken_over_the_socket_and_by_stylusctl_and_said_as_rrggbb,
          test_every_bad_style_value_is_a_bad_request_naming_it_and_the_range_and_changes_nothing,
          test_export_to_a_full_disk_says_so_and_leaves_no_file,
-         test_export_without_a_size_draws_the_running_canvases_area,
+         test_an_8k_export_is_the_4k_export_at_twice_the_size, test_export_without_a_size_draws_the_running_canvases_area,
          test_export_writes_an_svg_and_a_png_and_leaves_the_drawing_as_it_was, test_hello_status_and_private_socket,
          test_hostile_clients_all_at_once_leave_status_fast_and_memory_bounded,
          test_hundreds_of_connections_beyond_the_descriptor_limit_are_refused_without_spinning,

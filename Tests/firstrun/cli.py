@@ -403,7 +403,8 @@ def test_strokes_svg_draws_the_eraser_as_erasing_in_stroke_order(root):
         d.wait_log("restored the canvas")
         r = run("stylusctl", "strokes", "--svg", svg, "--size", "400x200", env=d.env)
         check(r.returncode == 0 and r.stdout == f"{svg}: 3 strokes, 400×200\n", f"{r.returncode} {r.stdout!r} {r.stderr!r}")
-    r = subprocess.run(["rsvg-convert", "-o", png, svg], capture_output=True, text=True, timeout=30)
+    # The SVG is transparent where there is no ink (no board shown), as the export's PNG is: rendered on white here.
+    r = subprocess.run(["rsvg-convert", "-b", "white", "-o", png, svg], capture_output=True, text=True, timeout=30)
     check(r.returncode == 0, f"rsvg-convert: {r.stderr}")
     width, rows = png_pixels(png)
     check((width, len(rows)) == (400, 200), f"{width}×{len(rows)}")

@@ -29,7 +29,9 @@ extension InkLayers {
         // Whole-pixel rectangles rather than stroked lines: a line of one pixel
         // stroked on a pixel's edge would be two grey pixels.
         let lineWidth = CanvasBoard.gridLineWidth(areaWidth: geometry.width).rounded()
-        func band(_ centre: Double) -> Double { (centre - lineWidth / 2).rounded() }
+        // Half up, not half away from zero: a line falls on the same pixels wherever the origin is
+        // (the export's bands move it), as Math.round places it in the extension.
+        func band(_ centre: Double) -> Double { (centre - lineWidth / 2 + 0.5).rounded(.down) }
         for x in CanvasBoard.gridLines(origin: geometry.originX, length: width, areaWidth: geometry.width) {
             cairo_rectangle(cr, band(x), 0, lineWidth, height)
         }

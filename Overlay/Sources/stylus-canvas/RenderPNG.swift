@@ -31,32 +31,62 @@ enum RenderPNG {
         guard let strokes = standardInputStrokes() else {
             return fail("cannot write \(path): the strokes on standard input are neither stylusd's stroke records nor the JSON `strokes` answers with")
         }
-        // The finished layer is the picture: transparent but for the strokes, nothing else drawn over it.
-        let ink = InkLayers(geometry: InkGeometry(width: Double(width), height: Double(height)))
+        // In bands of rows, each drawn and encoded before the next: an 8192 × 8192 picture (256 MiB
+        // of pixels) never exists whole, so memory stays near one band's layers whatever the size.
+        guard let writer = PNGStreamWriter(path: path, width: Int(width), height: Int(height)) else {
+            return fail("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+        let rows = Self.bandRows(width: Int(width))
+        var top = 0
+        while top < Int(height) {
+            let bottom = min(top + rows, Int(height))
+            guard let band = drawBand(strokes, board: board, width: width, height: height, top: top, rows: bottom - top) else {
+                writer.abandon()
+                return fail("cannot draw a \(width)×\(height) picture: out of memory")
+            }
+            let written = writer.append(band, skippingRows: Self.margin, rows: bottom - top)
+            cairo_surface_destroy(band)
+            guard written else {
+                writer.abandon()
+                return fail("cannot encode a \(width)×\(height) PNG: out of memory")
+            }
+            top = bottom
+        }
+        if let reason = writer.finish() { return fail("cannot write \(path): \(reason)") }
+        return 0
+    }
+
+    /// Rows a band holds: about 16 MiB of pixels, never fewer than 64 rows.
+    static func bandRows(width: Int) -> Int { max(64, (16 << 20) / (4 * max(width, 1))) }
+
+    /// Rows drawn above and below a band and not encoded: a grid line or a stroke's
+    /// antialiased edge that crosses the band's border is drawn whole on both sides.
+    static let margin = 8
+
+    /// Rows `top..<top+rows` of the picture (with `margin` rows above and, but at the end, below), as the finished
+    /// layer over the board: the picture's geometry moved up by `top`, so every stroke lands where
+    /// it would on the whole picture.
+    private static func drawBand(_ strokes: [InkStroke], board: InkBoard, width: Int32, height: Int32, top: Int, rows: Int) -> OpaquePointer? {
+        let ink = InkLayers(geometry: InkGeometry(width: Double(width), height: Double(height), originY: Double(top - margin)))
         ink.keepsCheckpoint = false
-        _ = ink.ensure(width: width, height: height, scale: 1)
+        // No margin below the picture's last row: the board's lines are the ones a picture of that height has.
+        let below = min(margin, Int(height) - top - rows)
+        _ = ink.ensure(width: width, height: Int32(margin + rows + below), scale: 1)
         defer { ink.release() }
         ink.redrawFinished(strokes)
-        guard var picture = ink.finished else { return fail("cannot draw a \(width)×\(height) picture: out of memory") }
-        var onBoard: OpaquePointer?
-        defer { if let onBoard { cairo_surface_destroy(onBoard) } }
-        if board != .none {
-            // The board under the finished layer, as a frame composes them.
-            ink.setBoard(board)
-            onBoard = ink.makeLayer()
-            let cr = cairo_create(onBoard)!
-            ink.compose(onto: cr, alpha: 1, hover: [InkPoint]())
-            cairo_destroy(cr)
-            picture = onBoard!
-        }
+        guard let finished = ink.finished else { return nil }
+        // The board under the finished layer, as a frame composes them; without one the layer is the picture.
+        ink.setBoard(board)
+        guard let picture = ink.makeLayer() else { return nil }
+        let cr = cairo_create(picture)!
+        ink.compose(onto: cr, alpha: 1, hover: [InkPoint]())
+        cairo_destroy(cr)
         cairo_surface_flush(picture)
-        guard cairo_surface_status(picture) == CAIRO_STATUS_SUCCESS else {
-            return fail("cannot draw a \(width)×\(height) picture: \(String(cString: cairo_status_to_string(cairo_surface_status(picture))))")
+        guard cairo_surface_status(picture) == CAIRO_STATUS_SUCCESS, cairo_surface_status(finished) == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(picture)
+            return nil
         }
-
-        guard let png = encode(picture) else { return fail("cannot encode a \(width)×\(height) PNG: out of memory") }
-        if let reason = replaceFile(path, with: png) { return fail("cannot write \(path): \(reason)") }
-        return 0
+        return picture
     }
 
     /// `WIDTHxHEIGHT`, each side within what `export` accepts.
@@ -64,48 +94,6 @@ enum RenderPNG {
         let sides = size.lowercased().split(separator: "x").compactMap { Int32($0) }
         guard sides.count == 2, sides.allSatisfy({ ExportFormat.sideRange.contains(Int($0)) }) else { return nil }
         return (sides[0], sides[1])
-    }
-
-    /// The picture as a PNG (8-bit RGBA, no filter, zlib's fastest level). Not
-    /// cairo's writer: libpng's filter search and its default level were most
-    /// of an export's time (55 of 80 ms for a blank 1920×1080). Cairo keeps
-    /// its pixels premultiplied; PNG wants them straight, rounded as cairo's
-    /// own writer rounds them, so the colours are the ones it would write.
-    private static func encode(_ picture: OpaquePointer?) -> [UInt8]? {
-        let width = Int(cairo_image_surface_get_width(picture)), height = Int(cairo_image_surface_get_height(picture))
-        let stride = Int(cairo_image_surface_get_stride(picture))
-        guard let data = cairo_image_surface_get_data(picture) else { return nil }
-        var raw = [UInt8](repeating: 0, count: height * (1 + 4 * width))
-        raw.withUnsafeMutableBufferPointer { out in
-            for y in 0..<height {
-                let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
-                var o = y * (1 + 4 * width) + 1   // the row's filter byte stays 0: none
-                for x in 0..<width {
-                    let argb = row[x]
-                    let a = argb >> 24
-                    if a != 0 {
-                        func straight(_ c: UInt32) -> UInt8 { UInt8((c * 255 + a / 2) / a) }
-                        out[o] = straight((argb >> 16) & 0xff)
-                        out[o + 1] = straight((argb >> 8) & 0xff)
-                        out[o + 2] = straight(argb & 0xff)
-                        out[o + 3] = UInt8(a)
-                    }
-                    o += 4
-                }
-            }
-        }
-        var packedLength = compressBound(uLong(raw.count))
-        var packed = [UInt8](repeating: 0, count: Int(packedLength))
-        guard compress2(&packed, &packedLength, raw, uLong(raw.count), 1) == Z_OK else { return nil }
-        func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
-            let tagged = Array(type.utf8) + body
-            let crc = UInt32(crc32(0, tagged, uInt(tagged.count)))
-            return bigEndian(UInt32(body.count)) + tagged + bigEndian(crc)
-        }
-        func bigEndian(_ n: UInt32) -> [UInt8] { [UInt8(n >> 24), UInt8((n >> 16) & 0xff), UInt8((n >> 8) & 0xff), UInt8(n & 0xff)] }
-        let header = bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, 6, 0, 0, 0]   // 8 bits, RGBA, deflate, no filter method, no interlace
-        return [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] + chunk("IHDR", header)
-            + chunk("IDAT", Array(packed[0..<Int(packedLength)])) + chunk("IEND", [])
     }
 
     /// The strokes on standard input as the canvas draws them; nil when they are neither format.
@@ -126,35 +114,5 @@ enum RenderPNG {
             if n <= 0 { return bytes }
             bytes += chunk[0..<n]
         }
-    }
-
-    /// The temporary file's name is the daemon's (`Exporter.temporaryPath`):
-    /// the daemon removes it if it has to stop a renderer half way.
-    private static func replaceFile(_ path: String, with bytes: [UInt8]) -> String? {
-        let slash = path.lastIndex(of: "/")
-        let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        let temporary = "\(folder)/.\(name).stylusd-partial"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard fd >= 0 else { return String(cString: strerror(errno)) }
-        var written = 0
-        var failure: String?
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0, errno == EINTR { continue }
-            if n <= 0 {
-                failure = String(cString: strerror(n < 0 ? errno : EIO))
-                break
-            }
-            written += n
-        }
-        if failure == nil, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
-        close(fd)
-        if failure == nil, rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
-        if let failure {
-            unlink(temporary)
-            return failure
-        }
-        return nil
     }
 }
