@@ -1633,7 +1633,7 @@ def test_a_canvas_draws_pointer_and_touch_strokes_kept_like_the_pens_and_bad_one
         check(d.connect().request("strokes")["result"]["strokes"] == kept, "a restart lost the pointer strokes or their source")
 
 
-def test_canvas_pointer_in_the_config_is_in_status_and_a_reload_changes_it(root):
+def test_canvas_pointer_and_indicator_in_the_config_are_in_status_and_a_reload_changes_them(root):
     config = os.path.join(root, "config", "stylusd", "config.toml")
     os.makedirs(os.path.dirname(config))
     with open(config, "w") as f:
@@ -1649,11 +1649,20 @@ def test_canvas_pointer_in_the_config_is_in_status_and_a_reload_changes_it(root)
         with open(config, "w") as f:
             f.write("[canvas]\npointer = \"draw\"\n")
         check(c.request("reload")["result"]["canvas"]["pointer"] == "draw", "a reload did not apply it")
+        check(c.request("status")["result"]["canvas"]["indicator"] == "frame", "the indicator's default is not frame")
+        with open(config, "w") as f:
+            f.write("[canvas]\nindicator = \"badge\"\n")
+        check(c.request("reload")["result"]["canvas"]["indicator"] == "badge", "a reload did not apply [canvas] indicator")
+        with open(config, "w") as f:
+            f.write("[canvas]\nindicator = \"corner\"\n")
+        r = c.request("reload")
+        check(not r["ok"] and f"{config}:2: canvas.indicator: unknown value \"corner\"; use \"frame\", \"badge\", \"none\"" in r["error"]["message"], f"{r}")
+        check(c.request("status")["result"]["canvas"]["indicator"] == "badge", "a bad reload changed the indicator")
 
 
 TESTS = [test_a_bad_config_at_start_names_file_line_and_key,
          test_a_canvas_draws_pointer_and_touch_strokes_kept_like_the_pens_and_bad_ones_change_nothing,
-         test_canvas_pointer_in_the_config_is_in_status_and_a_reload_changes_it,
+         test_canvas_pointer_and_indicator_in_the_config_are_in_status_and_a_reload_changes_them,
          test_a_bad_export_names_the_value_and_the_drawing_and_daemon_carry_on,
          test_a_client_that_stops_reading_never_delays_the_others, test_a_corrupt_state_file_is_moved_aside,
          test_a_double_press_bound_to_submit_or_discard_ends_the_drawing,
