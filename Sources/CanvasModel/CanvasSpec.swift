@@ -15,6 +15,14 @@ public enum CanvasSpec {
     /// The ring where a tool hovers, in window pixels.
     public static let hoverRingRadius = 7.0
     public static let hoverRingWidth = 3.0
+    /// The open canvas's sign (`[canvas] indicator`), in window pixels: a frame this wide on each
+    /// monitor's edges in the current colour at this opacity, or a dot this far in from the top
+    /// right corner, with a white outline so it shows on a dark window in a dark colour too.
+    public static let indicatorFrameWidth = 2.0
+    public static let indicatorFrameOpacity = 0.75
+    public static let indicatorBadgeRadius = 5.0
+    public static let indicatorBadgeInset = 14.0
+    public static let indicatorBadgeOutline = 1.5
     /// A palette glyph's inset from its button's edge, as a share of the side.
     public static let paletteGlyphInsetShare = 0.18
 

@@ -14,6 +14,8 @@ public enum DaemonUpdate: Sendable, Equatable {
     case palette(shown: Bool, colors: [InkColor]?)
     /// After `connected` (from `status`) and each `background` event: the board under the ink.
     case background(CanvasBackground)
+    /// `[canvas] indicator`, from `status` on connecting and at each opening (a reload changes it).
+    case indicator(CanvasIndicator)
     /// A pen came or went (a `device` event, then `status`): the pens' surfaces now.
     case pens([PenSurface])
     /// An `output` event: the daemon started or stopped capturing the pen.

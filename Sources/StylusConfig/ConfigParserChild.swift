@@ -129,7 +129,8 @@ public enum ConfigParserChild {
               let palette = reader.array("palette", { $0.string.flatMap(StrokeColor.init(hex:)) }),
               let eraser = reader.string("eraser").flatMap(EraserMode.init(rawValue:)),
               let showPalette = reader.string("showPalette").flatMap(PaletteVisibility.init(rawValue:)),
-              let pointer = reader.string("pointer").flatMap(CanvasPointer.init(rawValue:)) else { return nil }
+              let pointer = reader.string("pointer").flatMap(CanvasPointer.init(rawValue:)),
+              let indicator = reader.string("indicator").flatMap(CanvasIndicator.init(rawValue:)) else { return nil }
         if var style = reader.object("style") {
             if let name = style.string("tool") {
                 guard let tool = DrawingTool(rawValue: name) else { return nil }
@@ -160,6 +161,7 @@ public enum ConfigParserChild {
         config.eraser = eraser
         config.showPalette = showPalette
         config.pointer = pointer
+        config.indicator = indicator
         config.doublePressIntervalMS = interval
         config.debounceMS = debounce
         config.transitionMS = transition

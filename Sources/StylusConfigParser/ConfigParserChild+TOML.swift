@@ -123,7 +123,7 @@ extension ConfigParserChild {
                 }
             }
         }
-        if let canvas = subtable("canvas", allowed: ["max_points", "max_strokes", "tool", "color", "width", "palette", "eraser", "export_dir", "show_palette", "keys", "pointer", "background"]) {
+        if let canvas = subtable("canvas", allowed: ["max_points", "max_strokes", "tool", "color", "width", "palette", "eraser", "export_dir", "show_palette", "keys", "pointer", "indicator", "background"]) {
             if let v = integer(canvas, "max_points", "canvas.max_points") { config.canvasLimits.maxPoints = v }
             if let v = integer(canvas, "max_strokes", "canvas.max_strokes") { config.canvasLimits.maxStrokes = v }
             if let value = canvas["tool"] {
@@ -197,6 +197,13 @@ extension ConfigParserChild {
                     config.pointer = pointer
                 } else {
                     report("canvas.pointer", "\(value.string.map { "unknown value \"\($0)\"" } ?? "expected a string, found \(value.typeName)"); use \(CanvasPointer.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")) (draw: the mouse and touch draw on the open canvas; pass: they reach the windows below)")
+                }
+            }
+            if let value = canvas["indicator"] {
+                if let name = value.string, let indicator = CanvasIndicator(rawValue: name) {
+                    config.indicator = indicator
+                } else {
+                    report("canvas.indicator", "\(value.string.map { "unknown value \"\($0)\"" } ?? "expected a string, found \(value.typeName)"); use \(CanvasIndicator.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")) (frame: a thin frame round the open canvas in the current colour; badge: a dot in its top right corner; none: nothing)")
                 }
             }
         }

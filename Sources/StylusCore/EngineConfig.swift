@@ -61,6 +61,8 @@ public struct EngineConfig: Equatable, Sendable, Codable {
     public var showPalette = PaletteVisibility.onRequest
     /// Whether an open canvas draws with the mouse and touch (`[canvas] pointer`).
     public var pointer = CanvasPointer.draw
+    /// How an open canvas shows it is open (`[canvas] indicator`).
+    public var indicator = CanvasIndicator.frame
     /// `[canvas]` tool, color, width, the keys the file sets: applied over the
     /// style the state file kept at each start, and by a reload that changes them.
     public var style = ConfiguredStyle()

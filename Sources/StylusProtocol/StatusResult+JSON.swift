@@ -19,6 +19,7 @@ extension StatusResult {
                 if let background = canvas.background { o.key("background"); o.string(background) }
                 o.key("full"); o.bool(canvas.full)
                 o.key("has_content"); o.bool(canvas.hasContent)
+                if let indicator = canvas.indicator { o.key("indicator"); o.string(indicator) }
                 o.key("point_count"); o.int(canvas.pointCount)
                 if let pointer = canvas.pointer { o.key("pointer"); o.string(pointer) }
                 o.key("state"); o.string(canvas.state)

@@ -13,13 +13,16 @@ public struct StatusResult: Codable, Equatable, Sendable {
         /// `[canvas] pointer`: `draw` (the canvas takes the mouse and touch while
         /// open, and draws with them) or `pass`; absent from a daemon before `draw`.
         public var pointer: String?
+        /// `[canvas] indicator`: `frame`, `badge` or `none` (how an open canvas shows it is open).
+        public var indicator: String?
         /// The board under the ink (`none`, `white`, `black`, `grid`, `#rrggbb`); absent from a daemon before boards.
         public var background: String?
         enum CodingKeys: String, CodingKey {
-            case state, hasContent = "has_content", strokeCount = "stroke_count", pointCount = "point_count", full, pointer, background
+            case state, hasContent = "has_content", strokeCount = "stroke_count", pointCount = "point_count", full, pointer, indicator, background
         }
-        public init(state: String, hasContent: Bool, strokeCount: Int, pointCount: Int, full: Bool, pointer: String? = nil, background: String? = nil) {
+        public init(state: String, hasContent: Bool, strokeCount: Int, pointCount: Int, full: Bool, pointer: String? = nil, indicator: String? = nil, background: String? = nil) {
             self.pointer = pointer
+            self.indicator = indicator
             self.background = background
             self.state = state
             self.hasContent = hasContent

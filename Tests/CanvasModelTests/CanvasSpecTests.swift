@@ -68,6 +68,11 @@ struct CanvasSpecTests {
         #expect(Int(Spec.number("timings.deadDaemonHideMilliseconds")) == CanvasSpec.deadDaemonHideMilliseconds)
         #expect(Spec.number("hoverRing.radius") == CanvasSpec.hoverRingRadius)
         #expect(Spec.number("hoverRing.width") == CanvasSpec.hoverRingWidth)
+        #expect(Spec.number("indicator.frameWidth") == CanvasSpec.indicatorFrameWidth)
+        #expect(Spec.number("indicator.frameOpacity") == CanvasSpec.indicatorFrameOpacity)
+        #expect(Spec.number("indicator.badgeRadius") == CanvasSpec.indicatorBadgeRadius)
+        #expect(Spec.number("indicator.badgeInset") == CanvasSpec.indicatorBadgeInset)
+        #expect(Spec.number("indicator.badgeOutline") == CanvasSpec.indicatorBadgeOutline)
     }
 
     @Test func thePaletteConstantsAreTheLayouts() {
@@ -213,6 +218,22 @@ extension CanvasBoardSpecTests {
             let got = CanvasBoard.gridLines(origin: origin, length: length, areaWidth: area)
             #expect(got.count == lines.count && zip(got, lines).allSatisfy { near($0, $1) }, "boardGrid \(v): the model gives \(got)")
             #expect(near(CanvasBoard.gridLineWidth(areaWidth: area), double(v["lineWidth"])), "boardGrid \(v)")
+        }
+    }
+}
+
+@Suite("The open-canvas sign against canvas-spec.json")
+struct OpenIndicatorSpecTests {
+    typealias Spec = CanvasSpecFile
+
+    @Test func theIndicatorVectors() {
+        let vectors = Spec.vectors("indicator")
+        #expect(vectors.count >= 4)
+        for v in vectors {
+            let kind = CanvasIndicator(rawValue: v["kind"] as! String)!
+            let want = (v["rects"] as! [[Any]]).map { r in r.map(double) }
+            let got = OpenIndicator.rects(kind, width: double(v["width"]), height: double(v["height"])).map { [$0.x, $0.y, $0.width, $0.height] }
+            #expect(got == want, "indicator \(v): the model gives \(got)")
         }
     }
 }

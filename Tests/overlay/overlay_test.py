@@ -132,17 +132,26 @@ def is_desktop(image, x, y):
     return pixel(image, x, y) == DESKTOP
 
 
+# The open canvas's frame (`[canvas] indicator`, default `frame`) on the screen's edges: the ink's
+# checks leave this band to test_the_open_canvas_shows_its_frame_in_the_current_colour_and_no_export_holds_it.
+BORDER = canvas_spec.indicator_border()
+
+
+def inside(w, h, x, y):
+    return BORDER <= x < w - BORDER and BORDER <= y < h - BORDER
+
+
 def foreign_pixels(image, exclude=()):
-    """Pixels that are not the desktop's colour, outside the excluded discs (x, y, r)."""
+    """Pixels that are not the desktop's colour, inside the indicator's frame and outside the excluded discs (x, y, r)."""
     w, h, rgb = image
     d = bytes(DESKTOP)
     found = []
-    for y in range(h):
-        row = rgb[y * w * 3:(y + 1) * w * 3]
-        if row == d * w:
+    for y in range(BORDER, h - BORDER):
+        row = rgb[(y * w + BORDER) * 3:((y + 1) * w - BORDER) * 3]
+        if row == d * (w - 2 * BORDER):
             continue
-        for x in range(w):
-            if row[x * 3:x * 3 + 3] != d and not any((x - ex) ** 2 + (y - ey) ** 2 <= r * r for ex, ey, r in exclude):
+        for x in range(BORDER, w - BORDER):
+            if rgb[(y * w + x) * 3:(y * w + x) * 3 + 3] != d and not any((x - ex) ** 2 + (y - ey) ** 2 <= r * r for ex, ey, r in exclude):
                 found.append((x, y))
     return found
 
@@ -816,11 +825,11 @@ def ink_agreement(shot, picture, tolerance=24):
     check((w, h) == (w2, h2), f"sizes differ: {w}x{h} and {w2}x{h2}")
     d = bytes(DESKTOP)
     agree = inked_count = 0
-    for y in range(h):
+    for y in range(BORDER, h - BORDER):
         ra, rb = a[y * w * 3:(y + 1) * w * 3], b[y * w * 3:(y + 1) * w * 3]
         if ra == rb == d * w:
             continue   # most rows: bare desktop in both
-        for x in range(w):
+        for x in range(BORDER, w - BORDER):
             pa, pb = ra[x * 3:x * 3 + 3], rb[x * 3:x * 3 + 3]
             if sum(abs(i - j) for i, j in zip(pa, d)) <= 30 and sum(abs(i - j) for i, j in zip(pb, d)) <= 30:
                 continue
@@ -1153,6 +1162,81 @@ def test_a_white_board_covers_the_screen_under_the_ink_is_exported_and_survives_
         os.environ.pop("STYLUSD_RENDERER", None)
 
 
+def indicator_pixels(image, kind, colour, opacity):
+    """Of the indicator's pixels (the spec's rectangles), how many show `colour` at `opacity` over
+    the desktop (a badge: its box holds some pixel of the colour, its outline and anti-aliasing
+    aside): (matching, all)."""
+    w, h, _ = image
+    want = tuple(round(c * opacity + d * (1 - opacity)) for c, d in zip(colour, DESKTOP))
+    rects = canvas_spec.indicator_rects(kind, w, h)
+    if kind == "badge":
+        x0, y0, bw, bh = rects[0]
+        centre = pixel(image, int(x0 + bw / 2), int(y0 + bh / 2))
+        return int(all(abs(a - b) <= 6 for a, b in zip(centre, colour))), 1
+    matching = total = 0
+    for x0, y0, rw, rh in rects:
+        for y in range(int(y0), int(y0 + rh)):
+            for x in range(int(x0), int(x0 + rw)):
+                total += 1
+                matching += all(abs(a - b) <= 6 for a, b in zip(pixel(image, x, y), want))
+    return matching, total
+
+
+def test_the_open_canvas_shows_its_frame_in_the_current_colour_and_no_export_holds_it():
+    """[canvas] indicator: by default a 2-px frame on the screen's edges in the current colour
+    at the spec's opacity while open, gone when minimized, never in an export; `badge` is a dot
+    in the top right corner; `none` leaves the edges to the desktop. A reload applies at the
+    next opening."""
+    opacity = canvas_spec.spec()["constants"]["indicator"]["frameOpacity"]
+    os.environ["STYLUSD_RENDERER"] = ARGS.canvas
+    try:
+        check_the_indicator(opacity)
+    finally:
+        os.environ.pop("STYLUSD_RENDERER", None)
+
+
+def check_the_indicator(opacity):
+    with stack(empty=True) as s:
+        s.request("tool", tool="pen", color="#3465a4")
+        s.open_and_wait()
+        s.settle_screen()
+        matching, total = indicator_pixels(DESKTOP_SESSION.screenshot(), "frame", (0x34, 0x65, 0xa4), opacity)
+        print(f"  open: {matching} of {total} frame pixels in the pen's blue at {opacity}", flush=True)
+        check(matching == total, f"the frame: only {matching} of {total} pixels are the current colour")
+        s.request("tool", color="#4e9a06")
+        s.wait_overlay("style pen, #4e9a06", 5)
+        s.settle_screen()
+        matching, total = indicator_pixels(DESKTOP_SESSION.screenshot(), "frame", (0x4e, 0x9a, 0x06), opacity)
+        check(matching == total, f"after a colour change only {matching} of {total} frame pixels follow it")
+        png = os.path.join(s.root, "indicator.png")
+        s.request("export", path=png, width=WIDTH, height=HEIGHT)
+        with open(png, "rb") as f:
+            check(f.read(8) == b"\x89PNG\r\n\x1a\n", "no PNG")
+        exported = flattened(["cat", png])
+        check(not foreign_pixels(exported) and all(is_desktop(exported, x, y) for x in range(0, WIDTH, 7) for y in (0, 1, HEIGHT - 1)),
+              "the export holds the frame")
+        s.minimize_and_wait()
+        shot = DESKTOP_SESSION.screenshot()
+        edge = [(x, y) for x in range(WIDTH) for y in (0, 1, HEIGHT - 2, HEIGHT - 1) if not is_desktop(shot, x, y)]
+        check(not edge, f"minimized, the frame stays at {len(edge)} pixels, e.g. {edge[:5]}")
+
+        for kind in ("badge", "none"):
+            write_config(s.root, f'[canvas]\nindicator = "{kind}"\n')
+            check(s.request("reload")["canvas"]["indicator"] == kind, f"the reload did not set {kind}")
+            s.open_and_wait()
+            s.wait_overlay(f"indicator {kind}", 5)
+            s.settle_screen()
+            shot = DESKTOP_SESSION.screenshot()
+            edge = [(x, y) for x in range(WIDTH) for y in (0, 1, HEIGHT - 2, HEIGHT - 1) if not is_desktop(shot, x, y)]
+            check(not edge, f"{kind}: {len(edge)} edge pixels are not the desktop, e.g. {edge[:5]}")
+            if kind == "badge":
+                matching, _ = indicator_pixels(shot, "badge", (0x4e, 0x9a, 0x06), 1)
+                check(matching == 1, f"no badge at the top right corner: {pixel(shot, WIDTH - 14, 14)}")
+            else:
+                check(is_desktop(shot, WIDTH - 14, 14), f"none: the corner shows {pixel(shot, WIDTH - 14, 14)}")
+            s.minimize_and_wait()
+
+
 def test_killed_daemon_hides_within_3s():
     with stack() as s:
         s.open_and_wait()
@@ -1473,6 +1557,7 @@ def test_a_mouse_click_on_the_palette_picks_its_colour_without_drawing():
 
 
 TESTS = [test_replay_double_press_opens_the_canvas_with_its_ink, test_minimize_reopen_same_pixels,
+         test_the_open_canvas_shows_its_frame_in_the_current_colour_and_no_export_holds_it,
          test_see_through_over_applications, test_escape_minimizes, test_undo,
          test_every_default_key_and_a_rebound_one_do_their_actions_on_the_open_canvas, test_undo_redo_and_a_clear_taken_back_on_a_large_drawing_redraw_what_drawing_afresh_draws,
          test_tools_and_colours_draw_as_their_style_says,

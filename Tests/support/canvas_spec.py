@@ -38,3 +38,22 @@ def palette_swatch_centres(width, height):
     """The centre of each colour button, in the palette's order, as whole pixels."""
     return [(int(b["x"] + b["side"] / 2), int(b["y"] + b["side"] / 2))
             for b in palette_buttons(width, height) if b["kind"] == "color"]
+
+
+def indicator_border():
+    """How far in from a monitor's edges the open canvas's frame reaches (`[canvas] indicator`'s
+    default, `frame`): pixel checks about the ink leave that band to the indicator's own test."""
+    return int(spec()["constants"]["indicator"]["frameWidth"])
+
+
+def indicator_rects(kind, width, height):
+    """The indicator's rectangles (x, y, width, height) on a monitor, as the spec's vectors give them."""
+    c = spec()["constants"]["indicator"]
+    if kind == "frame":
+        w = c["frameWidth"]
+        return [(0, 0, width, w), (0, height - w, width, w), (0, w, w, height - 2 * w), (width - w, w, w, height - 2 * w)]
+    if kind == "badge":
+        r = c["badgeRadius"] + c["badgeOutline"] + 1
+        x, y = width - c["badgeInset"], c["badgeInset"]
+        return [(int(x - r), int(y - r), 2 * r + 2, 2 * r + 2)]
+    return []

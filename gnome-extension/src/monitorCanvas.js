@@ -4,6 +4,7 @@ import St from 'gi://St';
 import * as Main from 'resource:///org/gnome/shell/ui/main.js';
 
 import {boardPaper, drawBoard} from './board.js';
+import {OpenIndicator} from './openIndicator.js';
 import {InkLayers} from './inkLayers.js';
 import {drawPaletteButton, PALETTE_PAD_SHARE} from './palette.js';
 import {SPEC} from './spec.js';
@@ -51,6 +52,9 @@ export class MonitorCanvas {
         this.hover = hover;
         // The board under the ink (the daemon's `background`) and the actor that paints it while shown.
         this.board = {name: 'none', area: null};
+        // The open-canvas sign over everything else, while shown.
+        this.indicator = new OpenIndicator(this.box, monitor);
+        this.indicator.setShown(shown);
         Main.layoutManager.addTopChrome(this.box, {affectsInputRegion: false, trackFullscreen: false});
     }
 
@@ -148,6 +152,7 @@ export class MonitorCanvas {
             return;
         this.painted = shown;
         this.updateBoard();
+        this.indicator.setShown(shown);
         if (shown) {
             this.finished.tiles.forEach((tile, i) => {
                 if (tile)
@@ -167,6 +172,12 @@ export class MonitorCanvas {
             actor?.destroy();
             this.live.tiles[i] = null;
         });
+    }
+
+    // `[canvas] indicator`: frame, badge or none.
+    setIndicator(kind) {
+        this.indicatorKind = kind;
+        this.indicator.set(kind, this.palette.style?.color ?? null);
     }
 
     // The board under every tile: an eraser clears a tile's ink, never the board.
@@ -301,6 +312,7 @@ export class MonitorCanvas {
 
     // The palette's own actor, over the ink: only the strip, painted when the style changes.
     setPalette(buttons, style) {
+        this.indicator.set(this.indicatorKind ?? 'frame', style.color);
         const p = this.palette;
         if (p.style && sameStyle(style, p.style) && JSON.stringify(buttons) === JSON.stringify(p.buttons))
             return;
@@ -344,6 +356,7 @@ export class MonitorCanvas {
     }
 
     destroy() {
+        this.indicator.destroy();
         Main.layoutManager.removeChrome(this.box);
         this.box.destroy();
     }

@@ -83,6 +83,7 @@ export class StylusCanvas {
         this.surfaces = monitors.map(m => {
             const s = new MonitorCanvas(m, {x: m.x - x0, y: m.y - y0, width: x1 - x0, height: y1 - y0}, this.shown, this.hover);
             s.setBoard(this.board);
+            s.setIndicator(this.indicator ?? 'frame');
             s.setFinished(this.book.finished);
             s.setLive(this.book.liveStrokes);
             s.flush();
@@ -122,6 +123,14 @@ export class StylusCanvas {
         this.link.request('palette-regions', {regions}, () => log_(`palette: ${regions.length} regions reported`));
     }
 
+    setIndicator(kind) {
+        if (kind !== this.indicator)
+            log_(`indicator ${kind}`);
+        this.indicator = kind;
+        for (const s of this.surfaces)
+            s.setIndicator(kind);
+    }
+
     setBoard(name) {
         if (name !== this.board)
             log_(`background ${name}`);
@@ -150,6 +159,7 @@ export class StylusCanvas {
             if (status.tool && Array.isArray(status.tool.colors) && status.tool.colors.length > 0)
                 this.paletteColors = status.tool.colors;
             this.setBoard(status.canvas.background || 'none');
+            this.setIndicator(status.canvas.indicator || 'frame');
             // A daemon that restarted knows no regions.
             this.reportedRegions = null;
             this.updatePalette();
@@ -310,14 +320,17 @@ export class StylusCanvas {
 
     follow(state) {
         this.state = state;
-        if (state === 'opening')
+        if (state === 'opening') {
             this.show(true);
-        else if (state === 'open')
+            // A reload sends no event for [canvas] indicator: asked again at each opening.
+            this.link.request('status', {}, result => this.setIndicator(result?.canvas?.indicator || 'frame'));
+        } else if (state === 'open') {
             this.show(false);
-        else if (state === 'minimizing')
+        } else if (state === 'minimizing') {
             this.hide(true);
-        else if (this.shown)
+        } else if (this.shown) {
             this.hideNow();
+        }
     }
 
     show(ack) {

@@ -14,8 +14,8 @@ if (!modulesDir || !specPath) {
     System.exit(64);
 }
 const load = name => import(`file://${GLib.canonicalize_filename(`${modulesDir}/${name}.js`, null)}`);
-const [{SPEC}, style, {LASER_LIFETIME_MS, StrokeBook}, palette, board] =
-    await Promise.all(['spec', 'style', 'strokeBook', 'palette', 'board'].map(load));
+const [{SPEC}, style, {LASER_LIFETIME_MS, StrokeBook}, palette, board, indicator] =
+    await Promise.all(['spec', 'style', 'strokeBook', 'palette', 'board', 'indicator'].map(load));
 const spec = JSON.parse(new TextDecoder().decode(GLib.file_get_contents(specPath)[1]));
 
 let passed = 0;
@@ -62,6 +62,11 @@ const constants = [
     ['BOARD_GRID_LINE', board.BOARD_GRID_LINE, c.board.gridLine],
     ['BOARD_GRID_SPACING', board.BOARD_GRID_SPACING, c.board.gridSpacing],
     ['BOARD_GRID_LINE_WIDTH', board.BOARD_GRID_LINE_WIDTH, c.board.gridLineWidth],
+    ['INDICATOR_FRAME_WIDTH', indicator.INDICATOR_FRAME_WIDTH, c.indicator.frameWidth],
+    ['INDICATOR_FRAME_OPACITY', indicator.INDICATOR_FRAME_OPACITY, c.indicator.frameOpacity],
+    ['INDICATOR_BADGE_RADIUS', indicator.INDICATOR_BADGE_RADIUS, c.indicator.badgeRadius],
+    ['INDICATOR_BADGE_INSET', indicator.INDICATOR_BADGE_INSET, c.indicator.badgeInset],
+    ['INDICATOR_BADGE_OUTLINE', indicator.INDICATOR_BADGE_OUTLINE, c.indicator.badgeOutline],
     ['boardPaper(none, white, black, grid, #123abc)', ['none', 'white', 'black', 'grid', '#123ABC'].map(board.boardPaper),
         [null, c.board.white, c.board.black, c.board.gridPaper, '#123abc']],
 ];
@@ -73,6 +78,11 @@ check(style.referenceWidth(pen, {pressure: 0}, {pressure: 0}) / pen.width === c.
 check(style.referenceWidth(line, {pressure: 1}, {pressure: 1}) / line.width === c.width.shapeFactor, 'a shape\'s width is not its share');
 
 // ---------------------------------------------------------------- the vectors
+
+spec.vectors.indicator.forEach((v, n) => {
+    const got = indicator.indicatorRects(v.kind, v.width, v.height);
+    check(same(got, v.rects), `indicator[${n}] ${show(v)}: the JavaScript gives ${show(got)}`);
+});
 
 spec.vectors.boardGrid.forEach((v, n) => {
     const got = board.gridLines(v.origin, v.length, v.areaWidth);

@@ -32,6 +32,7 @@ extension CanvasOverlay {
         for w in windows { w.present() }
         ensureTick()
         applyBoard()
+        applyIndicator()
         updatePalette()
         log("presented")
     }

@@ -12,7 +12,9 @@ extension CanvasOverlay {
     private func run(_ effects: [OverlayEffect]) {
         for effect in effects {
             switch effect {
-            case .present: present()
+            case .present:
+                present()
+                refreshIndicator()
             case .hideSurfaces: for w in windows { w.hide() }
             case .startTicks: ensureTick()
             case .stopTicks:

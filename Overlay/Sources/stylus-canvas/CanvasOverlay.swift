@@ -47,6 +47,8 @@ final class CanvasOverlay: CanvasSurfaceOwner {
     var paletteColors = InkStyle.paletteDefault
     /// The board under the ink, as the daemon last said (every surface draws it).
     var board = InkBoard.none
+    /// How the open canvas shows it is open (`[canvas] indicator`).
+    var indicator = InkIndicator.frame
     /// The regions the daemon last accepted, so that an unchanged layout is not sent again.
     var reportedRegions: [InkRegion]?
     /// The overlay report the daemon last got.
@@ -119,6 +121,8 @@ final class CanvasOverlay: CanvasSurfaceOwner {
             updatePalette()
         case .background(let board):
             setBoard(board)
+        case .indicator(let indicator):
+            setIndicator(indicator)
         case .capturesPen(let captures):
             feed(.capturesPen(captures))
         case .pen(let device, let tool, let point, let tip):

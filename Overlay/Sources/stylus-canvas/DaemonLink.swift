@@ -33,10 +33,12 @@ final class DaemonLink: Sendable {
                 deliver(Self.connected(status, again: false))
                 deliver(.palette(shown: status.tool?.palette ?? false, colors: status.tool?.paletteColors))
                 deliver(.background(Self.board(status)))
+                deliver(.indicator(Self.indicator(status)))
             case .reconnected(let status):
                 deliver(Self.connected(status, again: true))
                 deliver(.palette(shown: status.tool?.palette ?? false, colors: status.tool?.paletteColors))
                 deliver(.background(Self.board(status)))
+                deliver(.indicator(Self.indicator(status)))
             case .disconnected(let reason): deliver(.disconnected(reason: reason))
             case .event(let event) where event.name == "device":
                 // The event names the device; where it sits on the screen is in the status.
@@ -70,6 +72,18 @@ final class DaemonLink: Sendable {
     /// The board `status` reports; none from a daemon before boards.
     private static func board(_ status: StatusResult) -> InkBoard {
         status.canvas.background.flatMap(InkBoard.init(name:)) ?? .none
+    }
+
+    static func indicator(_ status: StatusResult) -> InkIndicator {
+        status.canvas.indicator.flatMap(InkIndicator.init(rawValue:)) ?? .frame
+    }
+
+    /// `[canvas] indicator` as the daemon says now (nil: it could not be asked), on a thread of its own.
+    func indicatorSetting(_ done: @escaping @Sendable (InkIndicator?) -> Void) {
+        let path = path
+        Self.detached {
+            done((try? StylusConnection(path: path).status()).map(Self.indicator))
+        }
     }
 
     private static func pens(_ status: StatusResult) -> [PenSurface] {

@@ -9,6 +9,7 @@ extension InkLayers {
     func setPalette(_ buttons: [PaletteButton], style: InkStyle) {
         guard buttons != palette.buttons || style != palette.style else { return }
         if let old = PaletteLayout.background(of: palette.buttons) { addDamage(Self.covering(old)) }
+        if style.color != palette.style.color { damageIndicator() }
         palette = (buttons, style)
         if let new = PaletteLayout.background(of: buttons) { addDamage(Self.covering(new)) }
     }

@@ -33,6 +33,8 @@ final class InkLayers {
     var palette: (buttons: [PaletteButton], style: InkStyle) = ([], InkStyle())
     /// The board under the ink (InkLayers+Board.swift).
     var board = InkBoard.none
+    /// The open-canvas sign drawn over everything (none in an export: the renderer never sets it).
+    var indicator = InkIndicator.none
 
     init(geometry: InkGeometry) { self.geometry = geometry }
 
@@ -289,6 +291,7 @@ final class InkLayers {
             cairo_paint_with_alpha(cr, alpha)
         }
         drawPalette(cr, alpha: alpha)
+        drawIndicator(cr, alpha: alpha)
         drawnRings = []
         for point in hover {
             let (x, y) = geometry.pixel(point)
