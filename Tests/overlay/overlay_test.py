@@ -624,7 +624,7 @@ def client_geometry(name):
 
 
 def test_see_through_over_applications():
-    """Applications stay visible through the canvas; ink lies over them (the README's screenshot)."""
+    """Applications stay visible through the canvas; the recording's ink lies over them."""
     apps = [subprocess.Popen(argv, env=DESKTOP_SESSION.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             for argv in (["xlogo", "-geometry", "260x260+800+110"], ["xcalc", "-geometry", "+120+330"])]
     try:
@@ -636,7 +636,7 @@ def test_see_through_over_applications():
             left, top, width, height = client_geometry("xlogo")
             below = DESKTOP_SESSION.screenshot()
             s.open_and_wait()
-            over = DESKTOP_SESSION.screenshot(png=ARGS.screenshot)
+            over = DESKTOP_SESSION.screenshot()
             points = screen_points([t for t in strokes if t.get("tool") != "eraser"], WIDTH, HEIGHT)
             missing = [p for p in points if pixel(over, *p) == pixel(below, *p) and not inked(over, *p)]
             check(len(missing) <= len(points) // 50, f"{len(missing)} of {len(points)} points without ink")
@@ -648,6 +648,32 @@ def test_see_through_over_applications():
             check(window and not changed, f"{len(changed)} of {len(window)} pixels of the application under the canvas changed")
             check(len({pixel(below, *p) for p in window}) > 1, "the application window was not on screen")
             print(f"  {len(window)} application pixels seen through the canvas unchanged", flush=True)
+    finally:
+        for app in apps:
+            app.terminate()
+            app.wait(5)
+
+
+def test_an_annotation_session_over_a_text_editor_shows_its_ink_and_the_windows_through_it():
+    """The README's picture (docs/images/canvas.png with --screenshot): over xedit showing a checklist
+    and xcalc, a line highlighted, an item circled, "Ship it!" written and an arrow, drawn as the mouse
+    draws (scene.py); the ink where it was drawn, both applications unchanged away from it."""
+    import scene
+    page = os.path.join(ARGS.scratch, "checklist.txt")
+    with open(page, "w") as f:
+        f.write(scene.CHECKLIST)
+    apps = [subprocess.Popen(argv, env=DESKTOP_SESSION.env, cwd=ARGS.scratch, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for argv in (["xedit", "-geometry", "600x400+60+90", "checklist.txt"], ["xcalc", "-geometry", "+900+300"])]
+    try:
+        with stack(empty=True) as s:
+            editor, calculator = client_geometry("xedit"), client_geometry("Calculator")
+            time.sleep(1.0)
+            s.open_and_wait()
+            # xedit's text below its buttons, message pane and status line, right of its scroll bar.
+            left, top, width, height = editor
+            text = (left + 20, top + 112, width - 24, height - 114)
+            print(scene.annotate(s.request, DESKTOP_SESSION.screenshot, s.settle_screen, [text, calculator], pixel, check,
+                                 ARGS.screenshot, scene.write_png), flush=True)
     finally:
         for app in apps:
             app.terminate()
@@ -1473,7 +1499,8 @@ def test_a_mouse_click_on_the_palette_picks_its_colour_without_drawing():
 
 
 TESTS = [test_replay_double_press_opens_the_canvas_with_its_ink, test_minimize_reopen_same_pixels,
-         test_see_through_over_applications, test_escape_minimizes, test_undo,
+         test_see_through_over_applications, test_an_annotation_session_over_a_text_editor_shows_its_ink_and_the_windows_through_it,
+         test_escape_minimizes, test_undo,
          test_every_default_key_and_a_rebound_one_do_their_actions_on_the_open_canvas, test_undo_redo_and_a_clear_taken_back_on_a_large_drawing_redraw_what_drawing_afresh_draws,
          test_tools_and_colours_draw_as_their_style_says,
          test_an_eraser_set_to_stroke_takes_the_strokes_it_touches_off_the_screen_whole,
@@ -1506,7 +1533,7 @@ def canvas_arguments():
 def main():
     global ARGS, DESKTOP_SESSION
     parser = canvas_arguments()
-    parser.add_argument("--screenshot", default=None, help="save the open canvas over the desktop here (PNG)")
+    parser.add_argument("--screenshot", default=None, help="save the annotation scene (scene.py) over the desktop here (PNG)")
     parser.add_argument("--no-install", action="store_true")
     ARGS = parser.parse_args()
     ARGS.scratch = tempfile.mkdtemp(prefix="stylus-canvas-fixture-")
