@@ -523,12 +523,58 @@ def test_the_canvas_is_above_a_fullscreen_application_and_see_through():
         strokes = s.stack.request("strokes")["strokes"]
         s.stack.open_and_wait()
         shown = s.sway.screenshot()
-        if getattr(ot.ARGS, "screenshot", None):   # docs/images/canvas-sway.png comes from here
-            subprocess.run(["grim", ot.ARGS.screenshot], env=s.sway.env, check=True, timeout=10)
         inked, visible, n = ink_and_background(shown, strokes, APP)
         check(inked >= 0.90, f"over a fullscreen application only {inked:.1%} of {n} recorded points inked")
         check(visible >= 0.97, f"only {visible:.1%} of the fullscreen application away from the ink is visible")
         print(f"  over a fullscreen application: {inked:.1%} inked, {visible:.2%} of it visible", flush=True)
+
+
+def test_an_annotation_session_over_two_terminals_shows_its_ink_and_the_terminals_through_it():
+    """The README's sway picture (docs/images/canvas-sway.png with --screenshot): two foot terminals
+    tiled side by side, a checklist in one and `stylusctl --help` in the other; scene.py's session
+    over them, its ink where it was drawn and the terminals unchanged away from it."""
+    import scene
+    with Session(state=scene.empty_state(ot.ARGS.scratch)) as s:
+        page = os.path.join(s.root, "checklist.txt")
+        with open(page, "w") as f:
+            f.write(scene.CHECKLIST)
+        # Gaps show the desktop between the windows; the pointer, left where a click put it, hides.
+        s.sway.msg("gaps", "outer", "all", "set", "30")
+        s.sway.msg("gaps", "inner", "all", "set", "12")
+        s.sway.msg("seat", "*", "hide_cursor", "200")
+        ctl = f"{os.path.join(ot.ARGS.bin, 'stylusctl')} --help | head -32 | cut -c1-62"
+        terminals, rects = [], {}
+        try:
+            # One after the other, so that sway tiles the checklist on the left.
+            for app_id, command in (("checklist", "cat checklist.txt"), ("help", f"printf '$ stylusctl --help\\n'; {ctl}")):
+                terminals.append(subprocess.Popen(["foot", "--app-id", app_id, "--font", "monospace:size=10", "sh", "-c",
+                                                   f"{command}; exec sleep 600"], env=s.sway.env, cwd=s.root,
+                                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+                deadline = time.monotonic() + 15
+                while app_id not in rects:
+                    check(time.monotonic() < deadline, f"the terminal {app_id} never showed")
+                    time.sleep(0.3)
+                    rects = window_rects(s.sway)
+            time.sleep(1.0)   # their text drawn, the pointer hidden
+            rects = window_rects(s.sway)   # the first one's, now that it shares the output
+            windows = [(r["x"], r["y"], r["width"], r["height"]) for r in (rects["checklist"], rects["help"])]
+            s.stack.open_and_wait()
+            print(scene.annotate(s.stack.request, s.sway.screenshot, s.stack.settle_screen, windows, ot.pixel, check,
+                                 getattr(ot.ARGS, "screenshot", None), scene.write_png), flush=True)
+        finally:
+            for t in terminals:
+                t.terminate()
+                t.wait(5)
+
+
+def window_rects(sway):
+    """Each visible window's rectangle on the screen, by app id."""
+    def walk(node):
+        yield node
+        for child in node.get("nodes", []) + node.get("floating_nodes", []):
+            yield from walk(child)
+    tree = json.loads(subprocess.run(["swaymsg", "-t", "get_tree"], env=sway.env, capture_output=True, text=True, timeout=10).stdout)
+    return {n["app_id"]: n["rect"] for n in walk(tree) if n.get("app_id") and n.get("visible")}
 
 
 def clicks_reach_the_application(overlay_args, pen_captured=False, then_minimized=False):
@@ -854,7 +900,7 @@ def build_tools(folder):
 
 def main():
     parser = ot.canvas_arguments()
-    parser.add_argument("--screenshot", default=None, help="save the canvas over a fullscreen application here (PNG)")
+    parser.add_argument("--screenshot", default=None, help="save the annotation scene (scene.py) over two terminals here (PNG)")
     tools_arguments(parser)
     args = parser.parse_args()
     if args.build_tools:
@@ -883,6 +929,7 @@ def main():
             test_without_fractional_scale_the_output_scale_sets_the_buffers,
             test_an_output_at_scale_1_5_gets_buffers_of_its_own_pixels,
             test_the_canvas_is_above_a_fullscreen_application_and_see_through,
+            test_an_annotation_session_over_two_terminals_shows_its_ink_and_the_terminals_through_it,
             test_with_click_through_a_click_on_the_open_canvas_reaches_the_application,
             test_with_the_pen_captured_a_click_on_the_open_canvas_reaches_the_application,
             test_in_observe_mode_the_open_canvas_takes_the_click_and_minimized_gives_it_back,

@@ -11,7 +11,9 @@ unchanged away from it; and with a path, saves the picture there.
 
 The handwriting is polyline glyphs of our own, smoothed and slanted as a hand
 writes; a fixed seed keeps the jitter, and so the picture, the same each run."""
+import json
 import math
+import os
 import random
 import subprocess
 
@@ -106,8 +108,8 @@ def text_lines(image, rect, pixel):
 
 def plan(lines, windows, width, height, rng):
     """The session's strokes, as (tool, colour, width in a 1600-wide drawing's pixels, polyline in screen px):
-    the highlighter along the third line of text, the fifth line circled, "Ship it!" written to the right
-    of the circle (or below it when there is no room) and an arrow from the words to the circle."""
+    the highlighter along the third line of text, the fifth line circled, "Ship it!" written below the
+    text where its window has room (else to the right of the circle) and an arrow from the words to the circle."""
     scale = 1600 / width
     marked, circled = lines[2], lines[4]
     # The highlighter's ink is its width times the spec's factor: one line's height, no more.
@@ -116,15 +118,16 @@ def plan(lines, windows, width, height, rng):
                  for i in range(25)]
     cx, cy = (circled[2] + circled[3]) / 2, (circled[0] + circled[1]) / 2
     rx, ry = (circled[3] - circled[2]) / 2 + 24, (circled[1] - circled[0]) / 2 + 9
+    rx = min(rx, (cx - 6) / 1.07)   # text at the screen's edge: the loop (which grows 6 %) stays on it
     size = 58
-    words_left = cx + rx + 90
-    words_top = cy + 40
-    if words_left + 5.2 * size > width - 20:
-        words_left, words_top = max(20, cx - rx), cy + ry + 70
-    words_top = min(words_top, height - 1.6 * size)
+    words_left, words_top = cx + rx + 90, cy + 40
+    tail, head = (words_left - 12, words_top + 0.3 * size), (cx + rx * 0.8, cy + ry * 0.75)
+    text_bottom = windows[0][1] + windows[0][3]
+    if text_bottom - lines[-1][1] > 3 * size or words_left + 5.2 * size > width - 20:
+        # Room under the text (or none on the right): below the circle, the arrow up to it.
+        words_left, words_top = cx - 0.2 * rx, min(cy + ry + 90, height - 1.6 * size)
+        tail, head = (words_left - 14, words_top - 6), (cx - 0.45 * rx, cy + ry * 1.05)
     words = handwriting("Ship it!", words_left, words_top, size, rng)
-    tail = (words_left - 12, words_top + 0.3 * size)
-    head = (cx + rx * 0.8, cy + ry * 0.75)
     # The arrow tool draws from the stroke's first point to its last, whatever the hand did between.
     shaft = [(tail[0] + (head[0] - tail[0]) * t, tail[1] + (head[1] - tail[1]) * t) for t in (i / 12 for i in range(13))]
     return ([("highlighter", YELLOW, band * scale, highlight),
@@ -213,6 +216,14 @@ def annotate(request, screenshot, settle, windows, pixel, check, png=None, to_pn
     if png:
         to_png(over, png)
     return f"  the scene: {len(strokes)} strokes, {pens} red points inked, {marked} highlighted, {seen} window pixels unchanged"
+
+
+def empty_state(folder):
+    """A state file of no strokes, minimized: the scene's canvas starts blank."""
+    path = os.path.join(folder, "empty.json")
+    with open(path, "w") as f:
+        json.dump({"canvas": "minimized", "precision_enabled": False, "version": 2, "strokes": []}, f)
+    return path
 
 
 def ppm_bytes(image):
