@@ -384,6 +384,43 @@ def test_the_canvas_is_above_a_fullscreen_application_and_see_through():
         print(f"  over a fullscreen application: {inked:.1%} inked, {visible:.2%} of it visible", flush=True)
 
 
+def test_an_annotation_session_over_two_terminals_shows_its_ink_and_the_terminals_through_it():
+    """The README's GNOME picture (docs/images/canvas-gnome.png with --screenshot): two foot
+    terminals side by side under the top bar, a checklist in one and `stylusctl --help` in the
+    other; scene.py's session over them, its ink where it was drawn and the terminals unchanged
+    away from it."""
+    import scene
+    with Daemon(state=scene.empty_state(ot.ARGS.scratch)) as d:
+        with open(os.path.join(d.root, "checklist.txt"), "w") as f:
+            f.write(scene.CHECKLIST)
+        ctl = f"{os.path.join(ot.ARGS.bin, 'stylusctl')} --help | head -30 | cut -c1-62"
+        windows = [(30, 70, 600, 700), (650, 70, 600, 700)]
+        terminals = []
+        try:
+            for (x, y, w, h), (app_id, command) in zip(windows, (("checklist", "cat checklist.txt"),
+                                                                 ("help", f"printf '$ stylusctl --help\\n'; {ctl}"))):
+                # No client-side title bar: GNOME gives foot no server-side one, and the scene reads the text's lines.
+                terminals.append(subprocess.Popen(["foot", "--app-id", app_id, "-o", "csd.preferred=none", "--font", "monospace:size=10",
+                                                   "sh", "-c", f"{command}; exec sleep 600"],
+                                                  env=dict(SHELL.env, GDK_BACKEND="wayland"), cwd=d.root,
+                                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+                deadline = time.monotonic() + 15
+                while SHELL.command_or_none(f"place {app_id} {x} {y} {w} {h}") != "ok":
+                    check(time.monotonic() < deadline and terminals[-1].poll() is None, f"the terminal {app_id} never showed")
+                    time.sleep(0.3)
+            SHELL.command("move 1270 790")   # the pointer out of the picture's way
+            time.sleep(1.0)   # their text drawn
+            settle()
+            d.open_and_wait()
+            print(scene.annotate(d.request, SHELL.screenshot, settle, windows, ot.pixel, check, ot.ARGS.screenshot, scene.write_png),
+                  flush=True)
+        finally:
+            for t in terminals:
+                t.terminate()
+                t.wait(5)
+            settle()
+
+
 def click_reaches_the_application(captures):
     """A click in the middle of the open canvas, over the fullscreen application."""
     with App() as app, Daemon(captures=captures) as d:
@@ -496,8 +533,6 @@ def test_tools_and_colours_draw_as_in_stylus_canvas():
         d.open_and_wait()
         shot = SHELL.screenshot()
         lt.check_styles(shot, DESKTOP, top=TOP_BAR)
-        if ot.ARGS.screenshot:
-            subprocess.run(["convert", "ppm:-", ot.ARGS.screenshot], input=ppm_bytes(shot), check=True)
 
 
 def test_the_palette_shows_where_stylus_canvas_puts_it_and_a_tap_picks_the_colour_without_drawing():
@@ -645,7 +680,7 @@ def main():
     parser = ot.canvas_arguments()
     parser.add_argument("--extension", default=os.path.join(ot.ROOT, ".build-gnome", "43", UUID),
                         help="the extension folder (make gnome-extension builds it): .build-gnome/43/... for GNOME 43-44, 45/... for 45 and later")
-    parser.add_argument("--screenshot", default=None, help="save the styled strokes on the open canvas here (PNG)")
+    parser.add_argument("--screenshot", default=None, help="save the annotation scene (scene.py) over two terminals here (PNG)")
     lt.tools_arguments(parser)
     args = parser.parse_args()
     missing = [tool for tool in ("gnome-shell", "dbus-run-session", "dbus-daemon", "gsettings", "convert")
@@ -667,6 +702,7 @@ def main():
             test_the_extension_shows_the_ink_over_the_desktop_and_minimizes_back_to_it,
             test_a_replayed_double_press_opens_the_canvas_and_its_ink_follows_the_pen,
             test_the_canvas_is_above_a_fullscreen_application_and_see_through,
+            test_an_annotation_session_over_two_terminals_shows_its_ink_and_the_terminals_through_it,
             test_in_filter_mode_a_click_on_the_open_canvas_reaches_the_application,
             test_in_observe_mode_the_open_canvas_takes_the_click,
             test_escape_minimizes_the_canvas,

@@ -232,7 +232,7 @@ def ppm_bytes(image):
 
 
 def write_png(image, path):
-    subprocess.run(["convert", "ppm:-", path], input=ppm_bytes(image), check=True)
+    subprocess.run(["convert", "ppm:-", "-strip", path], input=ppm_bytes(image), check=True)
 
 
 # A page to show in the terminals and editors the scenes draw over: what a user of this project might have open.
