@@ -535,6 +535,17 @@ def test_tools_and_colours_draw_as_in_stylus_canvas():
         lt.check_styles(shot, DESKTOP, top=TOP_BAR)
 
 
+def test_the_white_black_and_grid_boards_cover_the_screen_under_the_ink():
+    """The X11 suite's board test in the extension: `stylusctl background white`, `black` and
+    `grid` each cover at least 99 % of the screen away from the ink (the top bar too: the canvas
+    is above it), the ink drawn on it, and `none` gives the desktop back below the top bar."""
+    with Daemon() as d:
+        strokes = d.request("strokes")["strokes"]
+        d.open_and_wait()
+        ot.check_the_boards(os.path.join(ot.ARGS.bin, "stylusctl"), d.socket, SHELL.screenshot, strokes, DESKTOP,
+                            skip_rows=TOP_BAR)
+
+
 def test_the_palette_shows_where_stylus_canvas_puts_it_and_a_tap_picks_the_colour_without_drawing():
     """The X11 suite's palette test in the extension: the swatches where PaletteLayout puts
     them, and a replayed tap on the blue one picks the next stroke's colour and draws nothing;
@@ -683,7 +694,7 @@ def main():
     parser.add_argument("--screenshot", default=None, help="save the annotation scene (scene.py) over two terminals here (PNG)")
     lt.tools_arguments(parser)
     args = parser.parse_args()
-    missing = [tool for tool in ("gnome-shell", "dbus-run-session", "dbus-daemon", "gsettings", "convert")
+    missing = [tool for tool in ("gnome-shell", "dbus-run-session", "dbus-daemon", "gsettings", "convert", "foot")
                if not shutil.which(tool)]
     check(not missing, f"missing {missing}: make test-overlay installs them")
     check(os.path.exists(os.path.join(args.extension, "extension.js")), f"{args.extension} is not built: make gnome-extension")
@@ -709,6 +720,7 @@ def main():
             test_a_killed_daemon_takes_the_canvas_off_the_screen_within_2_s,
             test_the_extension_draws_the_same_ink_as_stylus_canvas,
             test_tools_and_colours_draw_as_in_stylus_canvas,
+            test_the_white_black_and_grid_boards_cover_the_screen_under_the_ink,
             test_the_palette_shows_where_stylus_canvas_puts_it_and_a_tap_picks_the_colour_without_drawing,
             test_with_the_extension_enabled_stylus_canvas_leaves_the_canvas_to_it,
             test_without_the_extension_stylus_canvas_says_how_to_enable_it_and_draws_no_window,

@@ -399,6 +399,17 @@ def test_tools_and_colours_draw_as_their_style_says():
         check_styles(shot, DESKTOP)
 
 
+def test_the_white_black_and_grid_boards_cover_the_screen_under_the_ink():
+    """The X11 suite's board test on a layer surface: `stylusctl background white`, `black` and
+    `grid` each cover at least 99 % of the screen away from the ink, the ink drawn on it, and
+    `none` gives the desktop back."""
+    with Session() as s:
+        strokes = s.stack.request("strokes")["strokes"]
+        s.stack.open_and_wait()
+        ot.check_the_boards(os.path.join(ot.ARGS.bin, "stylusctl"), s.stack.socket, s.sway.screenshot, strokes, DESKTOP,
+                            exclude=[(0, 0, 30)])
+
+
 def test_the_palette_shows_its_swatches_and_a_pen_tap_picks_the_colour_without_drawing():
     """The X11 suite's palette test on a layer surface, its reload of a reordered palette too."""
     lead_in = 8.0
@@ -905,7 +916,7 @@ def main():
     args = parser.parse_args()
     if args.build_tools:
         return build_tools(args.build_tools)
-    missing = [tool for tool in ("sway", "grim", "swaymsg", "wtype", *(() if args.tools else ("wayland-scanner", "cc")))
+    missing = [tool for tool in ("sway", "grim", "swaymsg", "wtype", "foot", *(() if args.tools else ("wayland-scanner", "cc")))
                if not shutil.which(tool)]
     check(not missing, f"missing {missing}: make test-overlay installs them")
     if os.getuid() == 0:
@@ -923,6 +934,7 @@ def main():
             test_an_output_plugged_in_while_open_gets_its_surface_and_its_part_of_the_drawing,
             test_the_eraser_clears_the_ink_under_it_and_undo_brings_it_back,
             test_tools_and_colours_draw_as_their_style_says,
+            test_the_white_black_and_grid_boards_cover_the_screen_under_the_ink,
             test_the_palette_shows_its_swatches_and_a_pen_tap_picks_the_colour_without_drawing,
             test_an_output_scaled_to_2_while_open_gets_buffers_at_its_scale,
             test_a_fractionally_scaled_output_gets_buffers_of_its_own_pixels,

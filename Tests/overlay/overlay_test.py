@@ -1099,23 +1099,76 @@ def test_daemon_restart_redraws_within_2s():
 WHITE = (255, 255, 255)
 
 
-def board_share(image, strokes, color=WHITE, exclude=()):
-    """Of the pixels away from every pen stroke (12 px) and outside the discs `exclude`,
-    the share that is the board's colour: (share, counted)."""
+def board_share(image, strokes, color=WHITE, exclude=(), matches=None, skip_rows=0):
+    """Of the pixels away from every pen stroke (12 px), outside the discs `exclude` and below
+    the first `skip_rows` rows, the share that is the board's colour (or that `matches(rgb bytes)`
+    accepts): (share, counted)."""
     w, h, rgb = image
     points = screen_points([t for t in strokes if t.get("tool") != "eraser"], w, h)
     near = {(x + dx, y + dy) for x, y in points for dy in range(-12, 13) for dx in range(-12, 13)}
     board, counted = bytes(color), 0
     same = 0
-    for y in range(h):
+    for y in range(skip_rows, h):
         row = rgb[y * w * 3:(y + 1) * w * 3]
         for x in range(w):
             if (x, y) in near or any((x - ex) ** 2 + (y - ey) ** 2 <= r * r for ex, ey, r in exclude):
                 continue
             counted += 1
-            if row[x * 3:x * 3 + 3] == board:
+            if (matches(row[x * 3:x * 3 + 3]) if matches else row[x * 3:x * 3 + 3] == board):
                 same += 1
     return same / max(1, counted), counted
+
+
+BOARD = canvas_spec.spec()["constants"]["board"]
+
+
+def rgb_of(hex_colour):
+    return tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+
+
+def board_matcher(value):
+    """What a pixel of the board `value` is: its colour; for the grid, the paper, a line or
+    (a line antialiased across a pixel's edge) a blend of the two."""
+    if value != "grid":
+        colour = bytes(rgb_of(BOARD[value]))
+        return lambda p: p == colour
+    paper, line = rgb_of(BOARD["gridPaper"]), rgb_of(BOARD["gridLine"])
+    low, high = [min(a, b) - 1 for a, b in zip(paper, line)], [max(a, b) + 1 for a, b in zip(paper, line)]
+    return lambda p: all(lo <= c <= hi for c, lo, hi in zip(p, low, high))
+
+
+def check_the_boards(stylusctl, socket, screenshot, strokes, desktop, exclude=(), skip_rows=0):
+    """`stylusctl background white`, `black`, `grid` on the open canvas: each covers at least 99 %
+    of the pixels away from the ink (the grid's lines visible on its paper) with the ink drawn on
+    it; `background none` shows `desktop` there again. The screen is read until it agrees (the
+    canvas paints when it hears the `background` event), for 5 s at most."""
+    for value in ("white", "black", "grid", "none"):
+        ctl = subprocess.run([stylusctl, "--socket", socket, "background", value], capture_output=True, text=True, timeout=20)
+        check(ctl.returncode == 0 and ctl.stdout.strip() == f"background {value}", f"stylusctl background {value}: {ctl.stdout} {ctl.stderr}")
+        matches = board_matcher(value) if value != "none" else (lambda p, d=bytes(desktop): p == d)
+        deadline = time.monotonic() + 5
+        while True:
+            image = screenshot()
+            share, counted = board_share(image, strokes, exclude=exclude, matches=matches, skip_rows=skip_rows)
+            if share >= 0.99 or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        shown = "the desktop" if value == "none" else f"the {value} board"
+        check(share >= 0.99, f"background {value}: only {share:.2%} of {counted} pixels away from the ink show {shown}")
+        if value == "none":
+            print(f"  none: {share:.2%} of the pixels away from the ink show the desktop again", flush=True)
+            continue
+        n, missing = ink_on_board(image, strokes, rgb_of(BOARD["gridPaper" if value == "grid" else value]))
+        check(len(missing) <= n // 50, f"background {value}: {len(missing)} of {n} points have no ink on the board, e.g. {missing[:5]}")
+        line = ""
+        if value == "grid":
+            paper, on_grid = bytes(rgb_of(BOARD["gridPaper"])), board_matcher("grid")
+            w, h, rgb = image
+            lines = sum(1 for i in range(skip_rows * w * 3, len(rgb), 3) if rgb[i:i + 3] != paper and on_grid(rgb[i:i + 3]))
+            check(lines >= w, f"background grid: only {lines} pixels of the grid's lines on the screen")
+            line = f", {lines} pixels of grid lines"
+        print(f"  {value}: {share:.2%} of {counted} pixels away from the ink are the board{line}; {n - len(missing)} of {n} points inked",
+              flush=True)
 
 
 def ink_on_board(image, strokes, color=WHITE):
