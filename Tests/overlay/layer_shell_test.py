@@ -640,6 +640,29 @@ def test_escape_minimizes_the_canvas():
         s.stack.wait_overlay("Escape: asking stylusd to minimize", 1)
 
 
+def wtype_key(env, name):
+    """A key as canvas-spec.json names it (`ctrl+shift+z`, `delete`) typed by wtype: the modifiers held around the key."""
+    *modifiers, key = name.split("+")
+    key = {"delete": "Delete", "escape": "Escape"}.get(key, key)
+    argv = ["wtype", "-s", "300"]
+    for m in modifiers:
+        argv += ["-M", m]
+    argv += ["-k", key]
+    for m in reversed(modifiers):
+        argv += ["-m", m]
+    # wtype's keyboard is new to the seat each time: its pause before the key lets the canvas bind it.
+    result = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=10)
+    check(result.returncode == 0, f"wtype {name} failed: {result.stderr.strip()}")
+
+
+def test_every_default_key_does_its_action_on_the_open_canvas():
+    """The default keys (canvas-spec.json's table) typed with wtype on the open layer surface:
+    the style, the board or the drawing changes after each as the key's action says."""
+    with Session() as s:
+        s.stack.open_and_wait()
+        ot.check_the_default_keys(lambda name: wtype_key(s.sway.env, name), s.stack.request, "sway")
+
+
 def test_two_outputs_of_different_sizes_get_a_surface_each_and_share_the_drawing():
     """Without a pen display the tablet maps to the whole desktop (1280x800 and
     800x600 side by side: 2080x800): each output shows its own part of it."""
@@ -946,6 +969,7 @@ def main():
             test_with_the_pen_captured_a_click_on_the_open_canvas_reaches_the_application,
             test_in_observe_mode_the_open_canvas_takes_the_click_and_minimized_gives_it_back,
             test_escape_minimizes_the_canvas,
+            test_every_default_key_does_its_action_on_the_open_canvas,
             test_two_outputs_of_different_sizes_get_a_surface_each_and_share_the_drawing,
             test_monitor_option_puts_the_canvas_on_that_output_only,
             test_a_compositor_that_goes_away_ends_the_canvas_with_a_clear_line,
