@@ -5,20 +5,22 @@ GNOME Shell 43 (Wayland, llvmpipe, one 1280x800 virtual monitor, a solid
 #208020 background), one shell start for the whole suite; GNOME Shell 48 with
 --extension .build-gnome/45/... in the Debian 13 root of Tests/desktops. A
 test-only extension (Tests/overlay/gnome/stylus-test-helper@stylusd, made an ES
-module on GNOME 45 and later) takes screenshots with Shell.Screenshot and clicks
-and types with Clutter virtual devices, on a Unix socket.
+module on GNOME 45 and later) takes screenshots with Shell.Screenshot, clicks
+and types with Clutter virtual devices and places windows, on a Unix socket.
 
 Checked where a user sees it: the recorded strokes' ink on the screen, the
 desktop and a fullscreen application visible away from it, the desktop back
 after minimize, transitions ended by the extension's ack, clicks that reach the
-application in filter mode and do not in observe mode, Escape, a killed daemon,
-and the same ink as stylus-canvas draws for the same strokes.
+application in filter mode and do not in observe mode, Escape and every default
+key, the boards, a killed daemon, the same ink as stylus-canvas draws for the
+same strokes, and the README's picture (scene.py over two foot terminals).
 
 GNOME Shell 43 aborts without a system bus when /run/systemd/seats exists: a
 private dbus-daemon stands in. Run as root, the suite runs itself as `nobody`
 (stylusd refuses clients of another user), as the layer-shell suite does.
 
     python3 Tests/overlay/gnome_shell_test.py [--bin DIR] [--canvas FILE] [--extension DIR] [--tools DIR] [--only NAME]
+                                              [--screenshot docs/images/canvas-gnome.png]
 """
 import json
 import os

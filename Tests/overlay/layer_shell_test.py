@@ -2,21 +2,23 @@
 # SPDX-License-Identifier: MIT
 """stylus-canvas on a Wayland desktop with wlr-layer-shell: headless sway 1.7
 (pixman renderer), screenshots with grim, clicks through a small
-wlr-virtual-pointer client built here (Tests/overlay/wayland/pointer.c), Escape
-with wtype, a fullscreen GTK 4 application (Tests/overlay/wayland/app.py).
+wlr-virtual-pointer client built here (Tests/overlay/wayland/pointer.c), keys
+with wtype, a fullscreen GTK 4 application (Tests/overlay/wayland/app.py), two
+foot terminals for the README's picture (scene.py, --screenshot).
 
 Checked where a user sees it: the recorded strokes' ink on screen, the desktop
 (or the fullscreen application) visible everywhere else, the desktop back pixel
 for pixel after minimize, both transitions ended by the canvas's ack; clicks
 that reach the application with --click-through and do not in observe mode;
 a surface on each of two outputs of different sizes; a compositor that goes
-away ends the canvas with a line saying so.
+away ends the canvas with a line saying so; the boards; every default key.
 
 sway refuses to run as root, and stylusd refuses clients of another user: run
 as root, this script copies the programs and the tests into a scratch folder
 and runs itself again there as `nobody`, with sway, stylusd and the canvas.
 
     python3 Tests/overlay/layer_shell_test.py [--bin .build-static/release] [--canvas Overlay/.build-static/release/stylus-canvas] [--only NAME]
+                                              [--screenshot docs/images/canvas-sway.png]
 """
 import glob
 import json
