@@ -392,6 +392,7 @@ def test_an_annotation_session_over_two_terminals_shows_its_ink_and_the_terminal
     other; scene.py's session over them, its ink where it was drawn and the terminals unchanged
     away from it."""
     import scene
+    check(shutil.which("foot"), "foot is missing: the scene's terminals (make test-overlay installs it)")
     with Daemon(state=scene.empty_state(ot.ARGS.scratch)) as d:
         with open(os.path.join(d.root, "checklist.txt"), "w") as f:
             f.write(scene.CHECKLIST)
@@ -709,7 +710,7 @@ def main():
     parser.add_argument("--screenshot", default=None, help="save the annotation scene (scene.py) over two terminals here (PNG)")
     lt.tools_arguments(parser)
     args = parser.parse_args()
-    missing = [tool for tool in ("gnome-shell", "dbus-run-session", "dbus-daemon", "gsettings", "convert", "foot")
+    missing = [tool for tool in ("gnome-shell", "dbus-run-session", "dbus-daemon", "gsettings", "convert")
                if not shutil.which(tool)]
     check(not missing, f"missing {missing}: make test-overlay installs them")
     check(os.path.exists(os.path.join(args.extension, "extension.js")), f"{args.extension} is not built: make gnome-extension")

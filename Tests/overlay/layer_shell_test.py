@@ -547,6 +547,7 @@ def test_an_annotation_session_over_two_terminals_shows_its_ink_and_the_terminal
     tiled side by side, a checklist in one and `stylusctl --help` in the other; scene.py's session
     over them, its ink where it was drawn and the terminals unchanged away from it."""
     import scene
+    check(shutil.which("foot"), "foot is missing: the scene's terminals (make test-overlay installs it)")
     with Session(state=scene.empty_state(ot.ARGS.scratch)) as s:
         page = os.path.join(s.root, "checklist.txt")
         with open(page, "w") as f:
@@ -941,7 +942,7 @@ def main():
     args = parser.parse_args()
     if args.build_tools:
         return build_tools(args.build_tools)
-    missing = [tool for tool in ("sway", "grim", "swaymsg", "wtype", "foot", *(() if args.tools else ("wayland-scanner", "cc")))
+    missing = [tool for tool in ("sway", "grim", "swaymsg", "wtype", *(() if args.tools else ("wayland-scanner", "cc")))
                if not shutil.which(tool)]
     check(not missing, f"missing {missing}: make test-overlay installs them")
     if os.getuid() == 0:
