@@ -5,20 +5,22 @@ GNOME Shell 43 (Wayland, llvmpipe, one 1280x800 virtual monitor, a solid
 #208020 background), one shell start for the whole suite; GNOME Shell 48 with
 --extension .build-gnome/45/... in the Debian 13 root of Tests/desktops. A
 test-only extension (Tests/overlay/gnome/stylus-test-helper@stylusd, made an ES
-module on GNOME 45 and later) takes screenshots with Shell.Screenshot and clicks
-and types with Clutter virtual devices, on a Unix socket.
+module on GNOME 45 and later) takes screenshots with Shell.Screenshot, clicks
+and types with Clutter virtual devices and places windows, on a Unix socket.
 
 Checked where a user sees it: the recorded strokes' ink on the screen, the
 desktop and a fullscreen application visible away from it, the desktop back
 after minimize, transitions ended by the extension's ack, clicks that reach the
-application in filter mode and do not in observe mode, Escape, a killed daemon,
-and the same ink as stylus-canvas draws for the same strokes.
+application in filter mode and do not in observe mode, Escape and every default
+key, the boards, a killed daemon, the same ink as stylus-canvas draws for the
+same strokes, and the README's picture (scene.py over two foot terminals).
 
 GNOME Shell 43 aborts without a system bus when /run/systemd/seats exists: a
 private dbus-daemon stands in. Run as root, the suite runs itself as `nobody`
 (stylusd refuses clients of another user), as the layer-shell suite does.
 
     python3 Tests/overlay/gnome_shell_test.py [--bin DIR] [--canvas FILE] [--extension DIR] [--tools DIR] [--only NAME]
+                                              [--screenshot docs/images/canvas-gnome.png]
 """
 import json
 import os
@@ -384,6 +386,44 @@ def test_the_canvas_is_above_a_fullscreen_application_and_see_through():
         print(f"  over a fullscreen application: {inked:.1%} inked, {visible:.2%} of it visible", flush=True)
 
 
+def test_an_annotation_session_over_two_terminals_shows_its_ink_and_the_terminals_through_it():
+    """The README's GNOME picture (docs/images/canvas-gnome.png with --screenshot): two foot
+    terminals side by side under the top bar, a checklist in one and `stylusctl --help` in the
+    other; scene.py's session over them, its ink where it was drawn and the terminals unchanged
+    away from it."""
+    import scene
+    check(shutil.which("foot"), "foot is missing: the scene's terminals (make test-overlay installs it)")
+    with Daemon(state=scene.empty_state(ot.ARGS.scratch)) as d:
+        with open(os.path.join(d.root, "checklist.txt"), "w") as f:
+            f.write(scene.CHECKLIST)
+        ctl = f"{os.path.join(ot.ARGS.bin, 'stylusctl')} --help | head -30 | cut -c1-62"
+        windows = [(30, 70, 600, 700), (650, 70, 600, 700)]
+        terminals = []
+        try:
+            for (x, y, w, h), (app_id, command) in zip(windows, (("checklist", "cat checklist.txt"),
+                                                                 ("help", f"printf '$ stylusctl --help\\n'; {ctl}"))):
+                # No client-side title bar: GNOME gives foot no server-side one, and the scene reads the text's lines.
+                terminals.append(subprocess.Popen(["foot", "--app-id", app_id, "-o", "csd.preferred=none", "--font", "monospace:size=10",
+                                                   "sh", "-c", f"{command}; exec sleep 600"],
+                                                  env=dict(SHELL.env, GDK_BACKEND="wayland"), cwd=d.root,
+                                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+                deadline = time.monotonic() + 15
+                while SHELL.command_or_none(f"place {app_id} {x} {y} {w} {h}") != "ok":
+                    check(time.monotonic() < deadline and terminals[-1].poll() is None, f"the terminal {app_id} never showed")
+                    time.sleep(0.3)
+            SHELL.command("move 1270 790")   # the pointer out of the picture's way
+            time.sleep(1.0)   # their text drawn
+            settle()
+            d.open_and_wait()
+            print(scene.annotate(d.request, SHELL.screenshot, settle, windows, ot.pixel, check, ot.ARGS.screenshot, scene.write_png),
+                  flush=True)
+        finally:
+            for t in terminals:
+                t.terminate()
+                t.wait(5)
+            settle()
+
+
 def click_reaches_the_application(captures):
     """A click in the middle of the open canvas, over the fullscreen application."""
     with App() as app, Daemon(captures=captures) as d:
@@ -428,6 +468,19 @@ def test_escape_minimizes_the_canvas():
         SHELL.command("key Escape")
         time.sleep(0.5)
         check(len(d.watcher.canvas) == m, f"Escape on the minimized canvas changed it: {d.watcher.canvas[m:]}")
+
+
+def test_every_default_key_does_its_action_on_the_open_canvas():
+    """The default keys (canvas-spec.json's table) from the test helper's Clutter keyboard on
+    the open canvas: the style, the board or the drawing changes after each as its action says.
+    Not `plus`: the extension grabs the accelerator "plus" (no <Shift>), and mutter 43 does not
+    match Shift+= (plus on a US keyboard, as the helper's keyboard types it, as a person does) to
+    that grab, so the key never reaches the canvas; minus, a key without Shift, does."""
+    names = {"delete": "Delete", "escape": "Escape"}
+    with Daemon() as d:
+        d.open_and_wait()
+        ot.check_the_default_keys(lambda name: SHELL.command("key " + "+".join(names.get(k, k) for k in name.split("+"))),
+                                  d.request, "GNOME", unchecked={"plus": "the extension's grab of \"plus\" misses Shift+= (mutter)"})
 
 
 def test_a_killed_daemon_takes_the_canvas_off_the_screen_within_2_s():
@@ -496,8 +549,17 @@ def test_tools_and_colours_draw_as_in_stylus_canvas():
         d.open_and_wait()
         shot = SHELL.screenshot()
         lt.check_styles(shot, DESKTOP, top=TOP_BAR)
-        if ot.ARGS.screenshot:
-            subprocess.run(["convert", "ppm:-", ot.ARGS.screenshot], input=ppm_bytes(shot), check=True)
+
+
+def test_the_white_black_and_grid_boards_cover_the_screen_under_the_ink():
+    """The X11 suite's board test in the extension: `stylusctl background white`, `black` and
+    `grid` each cover at least 99 % of the screen away from the ink (the top bar too: the canvas
+    is above it), the ink drawn on it, and `none` gives the desktop back below the top bar."""
+    with Daemon() as d:
+        strokes = d.request("strokes")["strokes"]
+        d.open_and_wait()
+        ot.check_the_boards(os.path.join(ot.ARGS.bin, "stylusctl"), d.socket, SHELL.screenshot, strokes, DESKTOP,
+                            skip_rows=TOP_BAR)
 
 
 def test_the_palette_shows_where_stylus_canvas_puts_it_and_a_tap_picks_the_colour_without_drawing():
@@ -645,7 +707,7 @@ def main():
     parser = ot.canvas_arguments()
     parser.add_argument("--extension", default=os.path.join(ot.ROOT, ".build-gnome", "43", UUID),
                         help="the extension folder (make gnome-extension builds it): .build-gnome/43/... for GNOME 43-44, 45/... for 45 and later")
-    parser.add_argument("--screenshot", default=None, help="save the styled strokes on the open canvas here (PNG)")
+    parser.add_argument("--screenshot", default=None, help="save the annotation scene (scene.py) over two terminals here (PNG)")
     lt.tools_arguments(parser)
     args = parser.parse_args()
     missing = [tool for tool in ("gnome-shell", "dbus-run-session", "dbus-daemon", "gsettings", "convert")
@@ -667,12 +729,15 @@ def main():
             test_the_extension_shows_the_ink_over_the_desktop_and_minimizes_back_to_it,
             test_a_replayed_double_press_opens_the_canvas_and_its_ink_follows_the_pen,
             test_the_canvas_is_above_a_fullscreen_application_and_see_through,
+            test_an_annotation_session_over_two_terminals_shows_its_ink_and_the_terminals_through_it,
             test_in_filter_mode_a_click_on_the_open_canvas_reaches_the_application,
             test_in_observe_mode_the_open_canvas_takes_the_click,
             test_escape_minimizes_the_canvas,
+            test_every_default_key_does_its_action_on_the_open_canvas,
             test_a_killed_daemon_takes_the_canvas_off_the_screen_within_2_s,
             test_the_extension_draws_the_same_ink_as_stylus_canvas,
             test_tools_and_colours_draw_as_in_stylus_canvas,
+            test_the_white_black_and_grid_boards_cover_the_screen_under_the_ink,
             test_the_palette_shows_where_stylus_canvas_puts_it_and_a_tap_picks_the_colour_without_drawing,
             test_with_the_extension_enabled_stylus_canvas_leaves_the_canvas_to_it,
             test_without_the_extension_stylus_canvas_says_how_to_enable_it_and_draws_no_window,

@@ -2,21 +2,23 @@
 # SPDX-License-Identifier: MIT
 """stylus-canvas on a Wayland desktop with wlr-layer-shell: headless sway 1.7
 (pixman renderer), screenshots with grim, clicks through a small
-wlr-virtual-pointer client built here (Tests/overlay/wayland/pointer.c), Escape
-with wtype, a fullscreen GTK 4 application (Tests/overlay/wayland/app.py).
+wlr-virtual-pointer client built here (Tests/overlay/wayland/pointer.c), keys
+with wtype, a fullscreen GTK 4 application (Tests/overlay/wayland/app.py), two
+foot terminals for the README's picture (scene.py, --screenshot).
 
 Checked where a user sees it: the recorded strokes' ink on screen, the desktop
 (or the fullscreen application) visible everywhere else, the desktop back pixel
 for pixel after minimize, both transitions ended by the canvas's ack; clicks
 that reach the application with --click-through and do not in observe mode;
 a surface on each of two outputs of different sizes; a compositor that goes
-away ends the canvas with a line saying so.
+away ends the canvas with a line saying so; the boards; every default key.
 
 sway refuses to run as root, and stylusd refuses clients of another user: run
 as root, this script copies the programs and the tests into a scratch folder
 and runs itself again there as `nobody`, with sway, stylusd and the canvas.
 
     python3 Tests/overlay/layer_shell_test.py [--bin .build-static/release] [--canvas Overlay/.build-static/release/stylus-canvas] [--only NAME]
+                                              [--screenshot docs/images/canvas-sway.png]
 """
 import glob
 import json
@@ -399,6 +401,17 @@ def test_tools_and_colours_draw_as_their_style_says():
         check_styles(shot, DESKTOP)
 
 
+def test_the_white_black_and_grid_boards_cover_the_screen_under_the_ink():
+    """The X11 suite's board test on a layer surface: `stylusctl background white`, `black` and
+    `grid` each cover at least 99 % of the screen away from the ink, the ink drawn on it, and
+    `none` gives the desktop back."""
+    with Session() as s:
+        strokes = s.stack.request("strokes")["strokes"]
+        s.stack.open_and_wait()
+        ot.check_the_boards(os.path.join(ot.ARGS.bin, "stylusctl"), s.stack.socket, s.sway.screenshot, strokes, DESKTOP,
+                            exclude=[(0, 0, 30)])
+
+
 def test_the_palette_shows_its_swatches_and_a_pen_tap_picks_the_colour_without_drawing():
     """The X11 suite's palette test on a layer surface, its reload of a reordered palette too."""
     lead_in = 8.0
@@ -523,12 +536,59 @@ def test_the_canvas_is_above_a_fullscreen_application_and_see_through():
         strokes = s.stack.request("strokes")["strokes"]
         s.stack.open_and_wait()
         shown = s.sway.screenshot()
-        if getattr(ot.ARGS, "screenshot", None):   # docs/images/canvas-sway.png comes from here
-            subprocess.run(["grim", ot.ARGS.screenshot], env=s.sway.env, check=True, timeout=10)
         inked, visible, n = ink_and_background(shown, strokes, APP)
         check(inked >= 0.90, f"over a fullscreen application only {inked:.1%} of {n} recorded points inked")
         check(visible >= 0.97, f"only {visible:.1%} of the fullscreen application away from the ink is visible")
         print(f"  over a fullscreen application: {inked:.1%} inked, {visible:.2%} of it visible", flush=True)
+
+
+def test_an_annotation_session_over_two_terminals_shows_its_ink_and_the_terminals_through_it():
+    """The README's sway picture (docs/images/canvas-sway.png with --screenshot): two foot terminals
+    tiled side by side, a checklist in one and `stylusctl --help` in the other; scene.py's session
+    over them, its ink where it was drawn and the terminals unchanged away from it."""
+    import scene
+    check(shutil.which("foot"), "foot is missing: the scene's terminals (make test-overlay installs it)")
+    with Session(state=scene.empty_state(ot.ARGS.scratch)) as s:
+        page = os.path.join(s.root, "checklist.txt")
+        with open(page, "w") as f:
+            f.write(scene.CHECKLIST)
+        # Gaps show the desktop between the windows; the pointer, left where a click put it, hides.
+        s.sway.msg("gaps", "outer", "all", "set", "30")
+        s.sway.msg("gaps", "inner", "all", "set", "12")
+        s.sway.msg("seat", "*", "hide_cursor", "200")
+        ctl = f"{os.path.join(ot.ARGS.bin, 'stylusctl')} --help | head -32 | cut -c1-62"
+        terminals, rects = [], {}
+        try:
+            # One after the other, so that sway tiles the checklist on the left.
+            for app_id, command in (("checklist", "cat checklist.txt"), ("help", f"printf '$ stylusctl --help\\n'; {ctl}")):
+                terminals.append(subprocess.Popen(["foot", "--app-id", app_id, "--font", "monospace:size=10", "sh", "-c",
+                                                   f"{command}; exec sleep 600"], env=s.sway.env, cwd=s.root,
+                                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+                deadline = time.monotonic() + 15
+                while app_id not in rects:
+                    check(time.monotonic() < deadline, f"the terminal {app_id} never showed")
+                    time.sleep(0.3)
+                    rects = window_rects(s.sway)
+            time.sleep(1.0)   # their text drawn, the pointer hidden
+            rects = window_rects(s.sway)   # the first one's, now that it shares the output
+            windows = [(r["x"], r["y"], r["width"], r["height"]) for r in (rects["checklist"], rects["help"])]
+            s.stack.open_and_wait()
+            print(scene.annotate(s.stack.request, s.sway.screenshot, s.stack.settle_screen, windows, ot.pixel, check,
+                                 getattr(ot.ARGS, "screenshot", None), scene.write_png), flush=True)
+        finally:
+            for t in terminals:
+                t.terminate()
+                t.wait(5)
+
+
+def window_rects(sway):
+    """Each visible window's rectangle on the screen, by app id."""
+    def walk(node):
+        yield node
+        for child in node.get("nodes", []) + node.get("floating_nodes", []):
+            yield from walk(child)
+    tree = json.loads(subprocess.run(["swaymsg", "-t", "get_tree"], env=sway.env, capture_output=True, text=True, timeout=10).stdout)
+    return {n["app_id"]: n["rect"] for n in walk(tree) if n.get("app_id") and n.get("visible")}
 
 
 def clicks_reach_the_application(overlay_args, pen_captured=False, then_minimized=False):
@@ -581,6 +641,29 @@ def test_escape_minimizes_the_canvas():
         s.stack.watcher.wait(lambda e: e["event"] == "canvas" and e["state"] == "minimized" and e in s.stack.watcher.canvas[n:],
                              5, "minimized after Escape")
         s.stack.wait_overlay("Escape: asking stylusd to minimize", 1)
+
+
+def wtype_key(env, name):
+    """A key as canvas-spec.json names it (`ctrl+shift+z`, `delete`) typed by wtype: the modifiers held around the key."""
+    *modifiers, key = name.split("+")
+    key = {"delete": "Delete", "escape": "Escape"}.get(key, key)
+    argv = ["wtype", "-s", "300"]
+    for m in modifiers:
+        argv += ["-M", m]
+    argv += ["-k", key]
+    for m in reversed(modifiers):
+        argv += ["-m", m]
+    # wtype's keyboard is new to the seat each time: its pause before the key lets the canvas bind it.
+    result = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=10)
+    check(result.returncode == 0, f"wtype {name} failed: {result.stderr.strip()}")
+
+
+def test_every_default_key_does_its_action_on_the_open_canvas():
+    """The default keys (canvas-spec.json's table) typed with wtype on the open layer surface:
+    the style, the board or the drawing changes after each as the key's action says."""
+    with Session() as s:
+        s.stack.open_and_wait()
+        ot.check_the_default_keys(lambda name: wtype_key(s.sway.env, name), s.stack.request, "sway")
 
 
 def test_two_outputs_of_different_sizes_get_a_surface_each_and_share_the_drawing():
@@ -854,7 +937,7 @@ def build_tools(folder):
 
 def main():
     parser = ot.canvas_arguments()
-    parser.add_argument("--screenshot", default=None, help="save the canvas over a fullscreen application here (PNG)")
+    parser.add_argument("--screenshot", default=None, help="save the annotation scene (scene.py) over two terminals here (PNG)")
     tools_arguments(parser)
     args = parser.parse_args()
     if args.build_tools:
@@ -877,16 +960,19 @@ def main():
             test_an_output_plugged_in_while_open_gets_its_surface_and_its_part_of_the_drawing,
             test_the_eraser_clears_the_ink_under_it_and_undo_brings_it_back,
             test_tools_and_colours_draw_as_their_style_says,
+            test_the_white_black_and_grid_boards_cover_the_screen_under_the_ink,
             test_the_palette_shows_its_swatches_and_a_pen_tap_picks_the_colour_without_drawing,
             test_an_output_scaled_to_2_while_open_gets_buffers_at_its_scale,
             test_a_fractionally_scaled_output_gets_buffers_of_its_own_pixels,
             test_without_fractional_scale_the_output_scale_sets_the_buffers,
             test_an_output_at_scale_1_5_gets_buffers_of_its_own_pixels,
             test_the_canvas_is_above_a_fullscreen_application_and_see_through,
+            test_an_annotation_session_over_two_terminals_shows_its_ink_and_the_terminals_through_it,
             test_with_click_through_a_click_on_the_open_canvas_reaches_the_application,
             test_with_the_pen_captured_a_click_on_the_open_canvas_reaches_the_application,
             test_in_observe_mode_the_open_canvas_takes_the_click_and_minimized_gives_it_back,
             test_escape_minimizes_the_canvas,
+            test_every_default_key_does_its_action_on_the_open_canvas,
             test_two_outputs_of_different_sizes_get_a_surface_each_and_share_the_drawing,
             test_monitor_option_puts_the_canvas_on_that_output_only,
             test_a_compositor_that_goes_away_ends_the_canvas_with_a_clear_line,

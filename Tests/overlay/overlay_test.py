@@ -633,7 +633,7 @@ def client_geometry(name):
 
 
 def test_see_through_over_applications():
-    """Applications stay visible through the canvas; ink lies over them (the README's screenshot)."""
+    """Applications stay visible through the canvas; the recording's ink lies over them."""
     apps = [subprocess.Popen(argv, env=DESKTOP_SESSION.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             for argv in (["xlogo", "-geometry", "260x260+800+110"], ["xcalc", "-geometry", "+120+330"])]
     try:
@@ -645,7 +645,7 @@ def test_see_through_over_applications():
             left, top, width, height = client_geometry("xlogo")
             below = DESKTOP_SESSION.screenshot()
             s.open_and_wait()
-            over = DESKTOP_SESSION.screenshot(png=ARGS.screenshot)
+            over = DESKTOP_SESSION.screenshot()
             points = screen_points([t for t in strokes if t.get("tool") != "eraser"], WIDTH, HEIGHT)
             missing = [p for p in points if pixel(over, *p) == pixel(below, *p) and not inked(over, *p)]
             check(len(missing) <= len(points) // 50, f"{len(missing)} of {len(points)} points without ink")
@@ -657,6 +657,32 @@ def test_see_through_over_applications():
             check(window and not changed, f"{len(changed)} of {len(window)} pixels of the application under the canvas changed")
             check(len({pixel(below, *p) for p in window}) > 1, "the application window was not on screen")
             print(f"  {len(window)} application pixels seen through the canvas unchanged", flush=True)
+    finally:
+        for app in apps:
+            app.terminate()
+            app.wait(5)
+
+
+def test_an_annotation_session_over_a_text_editor_shows_its_ink_and_the_windows_through_it():
+    """The README's picture (docs/images/canvas.png with --screenshot): over xedit showing a checklist
+    and xcalc, a line highlighted, an item circled, "Ship it!" written and an arrow, drawn as the mouse
+    draws (scene.py); the ink where it was drawn, both applications unchanged away from it."""
+    import scene
+    page = os.path.join(ARGS.scratch, "checklist.txt")
+    with open(page, "w") as f:
+        f.write(scene.CHECKLIST)
+    apps = [subprocess.Popen(argv, env=DESKTOP_SESSION.env, cwd=ARGS.scratch, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for argv in (["xedit", "-geometry", "600x400+60+90", "checklist.txt"], ["xcalc", "-geometry", "+900+300"])]
+    try:
+        with stack(empty=True) as s:
+            editor, calculator = client_geometry("xedit"), client_geometry("Calculator")
+            time.sleep(1.0)
+            s.open_and_wait()
+            # xedit's text below its buttons, message pane and status line, right of its scroll bar.
+            left, top, width, height = editor
+            text = (left + 20, top + 112, width - 24, height - 114)
+            print(scene.annotate(s.request, DESKTOP_SESSION.screenshot, s.settle_screen, [text, calculator], pixel, check,
+                                 ARGS.screenshot, scene.write_png), flush=True)
     finally:
         for app in apps:
             app.terminate()
@@ -794,6 +820,80 @@ def test_every_default_key_and_a_rebound_one_do_their_actions_on_the_open_canvas
             print(f"  {len(PALETTE) + 20} keys did their actions", flush=True)
         finally:
             s.close()
+
+
+def check_the_default_keys(send, request, what, unchecked=None):
+    """Each key of canvas-spec.json's default table sent (`send(name)`, the table's own name:
+    `ctrl+shift+z`, `plus`, `delete`) to the open canvas, which holds strokes: after each, the
+    daemon's status is as the key's action says (a tool, a palette colour, a board, which the
+    same key takes off again, a width step, undo, redo, clear), Escape last. A key whose action
+    the style already shows goes after the others of its kind, so that each changes something.
+    `unchecked`: keys known not to reach the canvas there, with the reason, which the log says."""
+    keys = dict(canvas_spec.spec()["constants"]["keys"])
+    for key, reason in (unchecked or {}).items():
+        print(f"  {what}: key {key} ({keys.pop(key)}) NOT CHECKED: {reason}", flush=True)
+    steps = canvas_spec.spec()["constants"]["widthSteps"]
+    status = request("status")
+    strokes = status["canvas"]["stroke_count"]
+    check(strokes >= 2, f"{what}: the keys need a drawing of two strokes at least, not {strokes}")
+
+    def press(key, field, expected):
+        send(key)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            got = field(request("status"))
+            if got == expected:
+                return
+            time.sleep(0.05)
+        check(False, f"{what}: key {key} ({keys[key]}): {field(request('status'))}, not {expected}")
+
+    def kind(prefix, field, value):
+        chosen = [(key, action.split(":", 1)[1]) for key, action in keys.items() if action.startswith(prefix)]
+        now = field(request("status"))
+        for key, arg in sorted(chosen, key=lambda c: value(c[1]) == now):
+            if value(arg) is None:   # a colour's place past the palette's end (9 of 8): nothing changes
+                before = field(request("status"))
+                send(key)
+                time.sleep(0.5)
+                check(field(request("status")) == before, f"{what}: key {key} ({keys[key]}) changed {before} to {field(request('status'))}")
+                continue
+            press(key, field, value(arg))
+        return len(chosen)
+    n = kind("tool:", lambda st: st["tool"]["tool"], lambda arg: arg)
+    n += kind("color:", lambda st: st["tool"]["color"], lambda arg: PALETTE[int(arg) - 1] if int(arg) <= len(PALETTE) else None)
+    board = lambda st: st["canvas"].get("background")   # noqa: E731
+    for key, action in keys.items():
+        if action.startswith("background:"):
+            press(key, board, action.split(":", 1)[1])
+            n += 1
+    last = [key for key, action in keys.items() if action.startswith("background:")][-1]
+    press(last, board, "none")   # the board that shows: its key takes it off
+    width = lambda st: st["tool"]["width"]   # noqa: E731
+    start = width(request("status"))
+    up = [key for key, action in keys.items() if action == "width:+"]
+    down = [key for key, action in keys.items() if action == "width:-"]
+    for key in up:
+        press(key, width, min([w for w in steps if w > width(request("status"))] or [steps[-1]]))
+    for key in down:
+        press(key, width, max([w for w in steps if w < width(request("status"))] or [steps[0]]))
+    n += len(up) + len(down)
+    count = lambda st: st["canvas"]["stroke_count"]   # noqa: E731
+    undo = [key for key, action in keys.items() if action == "undo"]
+    redo = [key for key, action in keys.items() if action == "redo"]
+    clear = [key for key, action in keys.items() if action == "clear-canvas"]
+    for key in redo:
+        press(undo[0], count, strokes - 1)
+        press(key, count, strokes)
+    for key in clear:
+        press(key, count, 0)
+        press(undo[0], count, strokes)
+    n += len(undo) + len(redo) + len(clear)
+    minimize = [key for key, action in keys.items() if action == "minimize-canvas"]
+    for key in minimize:
+        press(key, lambda st: st["canvas"]["state"] in ("minimizing", "minimized"), True)
+    n += len(minimize)
+    check(n == len(keys), f"{what}: {len(keys) - n} keys of the table were not tried: the test knows no such action")
+    print(f"  {what}: {n} default keys did their actions (the width by steps from {start})", flush=True)
 
 
 def test_tools_and_colours_draw_as_their_style_says():
@@ -1082,23 +1182,76 @@ def test_daemon_restart_redraws_within_2s():
 WHITE = (255, 255, 255)
 
 
-def board_share(image, strokes, color=WHITE, exclude=()):
-    """Of the pixels away from every pen stroke (12 px) and outside the discs `exclude`,
-    the share that is the board's colour: (share, counted)."""
+def board_share(image, strokes, color=WHITE, exclude=(), matches=None, skip_rows=0):
+    """Of the pixels away from every pen stroke (12 px), outside the discs `exclude` and below
+    the first `skip_rows` rows, the share that is the board's colour (or that `matches(rgb bytes)`
+    accepts): (share, counted)."""
     w, h, rgb = image
     points = screen_points([t for t in strokes if t.get("tool") != "eraser"], w, h)
     near = {(x + dx, y + dy) for x, y in points for dy in range(-12, 13) for dx in range(-12, 13)}
     board, counted = bytes(color), 0
     same = 0
-    for y in range(h):
+    for y in range(skip_rows, h):
         row = rgb[y * w * 3:(y + 1) * w * 3]
         for x in range(w):
             if (x, y) in near or any((x - ex) ** 2 + (y - ey) ** 2 <= r * r for ex, ey, r in exclude):
                 continue
             counted += 1
-            if row[x * 3:x * 3 + 3] == board:
+            if (matches(row[x * 3:x * 3 + 3]) if matches else row[x * 3:x * 3 + 3] == board):
                 same += 1
     return same / max(1, counted), counted
+
+
+BOARD = canvas_spec.spec()["constants"]["board"]
+
+
+def rgb_of(hex_colour):
+    return tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+
+
+def board_matcher(value):
+    """What a pixel of the board `value` is: its colour; for the grid, the paper, a line or
+    (a line antialiased across a pixel's edge) a blend of the two."""
+    if value != "grid":
+        colour = bytes(rgb_of(BOARD[value]))
+        return lambda p: p == colour
+    paper, line = rgb_of(BOARD["gridPaper"]), rgb_of(BOARD["gridLine"])
+    low, high = [min(a, b) - 1 for a, b in zip(paper, line)], [max(a, b) + 1 for a, b in zip(paper, line)]
+    return lambda p: all(lo <= c <= hi for c, lo, hi in zip(p, low, high))
+
+
+def check_the_boards(stylusctl, socket, screenshot, strokes, desktop, exclude=(), skip_rows=0):
+    """`stylusctl background white`, `black`, `grid` on the open canvas: each covers at least 99 %
+    of the pixels away from the ink (the grid's lines visible on its paper) with the ink drawn on
+    it; `background none` shows `desktop` there again. The screen is read until it agrees (the
+    canvas paints when it hears the `background` event), for 5 s at most."""
+    for value in ("white", "black", "grid", "none"):
+        ctl = subprocess.run([stylusctl, "--socket", socket, "background", value], capture_output=True, text=True, timeout=20)
+        check(ctl.returncode == 0 and ctl.stdout.strip() == f"background {value}", f"stylusctl background {value}: {ctl.stdout} {ctl.stderr}")
+        matches = board_matcher(value) if value != "none" else (lambda p, d=bytes(desktop): p == d)
+        deadline = time.monotonic() + 5
+        while True:
+            image = screenshot()
+            share, counted = board_share(image, strokes, exclude=exclude, matches=matches, skip_rows=skip_rows)
+            if share >= 0.99 or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        shown = "the desktop" if value == "none" else f"the {value} board"
+        check(share >= 0.99, f"background {value}: only {share:.2%} of {counted} pixels away from the ink show {shown}")
+        if value == "none":
+            print(f"  none: {share:.2%} of the pixels away from the ink show the desktop again", flush=True)
+            continue
+        n, missing = ink_on_board(image, strokes, rgb_of(BOARD["gridPaper" if value == "grid" else value]))
+        check(len(missing) <= n // 50, f"background {value}: {len(missing)} of {n} points have no ink on the board, e.g. {missing[:5]}")
+        line = ""
+        if value == "grid":
+            paper, on_grid = bytes(rgb_of(BOARD["gridPaper"])), board_matcher("grid")
+            w, h, rgb = image
+            lines = sum(1 for i in range(skip_rows * w * 3, len(rgb), 3) if rgb[i:i + 3] != paper and on_grid(rgb[i:i + 3]))
+            check(lines >= w, f"background grid: only {lines} pixels of the grid's lines on the screen")
+            line = f", {lines} pixels of grid lines"
+        print(f"  {value}: {share:.2%} of {counted} pixels away from the ink are the board{line}; {n - len(missing)} of {n} points inked",
+              flush=True)
 
 
 def ink_on_board(image, strokes, color=WHITE):
@@ -1558,7 +1711,8 @@ def test_a_mouse_click_on_the_palette_picks_its_colour_without_drawing():
 
 TESTS = [test_replay_double_press_opens_the_canvas_with_its_ink, test_minimize_reopen_same_pixels,
          test_the_open_canvas_shows_its_frame_in_the_current_colour_and_no_export_holds_it,
-         test_see_through_over_applications, test_escape_minimizes, test_undo,
+         test_see_through_over_applications, test_an_annotation_session_over_a_text_editor_shows_its_ink_and_the_windows_through_it,
+         test_escape_minimizes, test_undo,
          test_every_default_key_and_a_rebound_one_do_their_actions_on_the_open_canvas, test_undo_redo_and_a_clear_taken_back_on_a_large_drawing_redraw_what_drawing_afresh_draws,
          test_tools_and_colours_draw_as_their_style_says,
          test_an_eraser_set_to_stroke_takes_the_strokes_it_touches_off_the_screen_whole,
@@ -1591,7 +1745,7 @@ def canvas_arguments():
 def main():
     global ARGS, DESKTOP_SESSION
     parser = canvas_arguments()
-    parser.add_argument("--screenshot", default=None, help="save the open canvas over the desktop here (PNG)")
+    parser.add_argument("--screenshot", default=None, help="save the annotation scene (scene.py) over the desktop here (PNG)")
     parser.add_argument("--no-install", action="store_true")
     ARGS = parser.parse_args()
     ARGS.scratch = tempfile.mkdtemp(prefix="stylus-canvas-fixture-")

@@ -6,7 +6,9 @@
 //   screenshot PATH  -> "ok" once PATH holds a PNG of the whole screen
 //   move X Y         -> "ok" after the virtual pointer moved there
 //   click X Y        -> "ok" after a left click there
-//   key NAME         -> "ok" after a press and release of the key (a Clutter keyval name: Escape)
+//   key NAME         -> "ok" after a press and release of the key (a Clutter keyval name: Escape),
+//                       with modifiers held around it when named before it: ctrl+shift+z
+//   place CLASS X Y W H -> "ok" once the window of that WM class (a Wayland app id) has that frame
 const {GLib, Gio, Clutter, Shell} = imports.gi;
 const Main = imports.ui.main;
 
@@ -86,12 +88,41 @@ class TestHelper {
                 });
                 break;
             case 'key': {
-                const keyval = Clutter[`KEY_${args[0]}`];
-                this.keyboard.notify_keyval(now(), keyval, Clutter.KeyState.PRESSED);
-                this.keyboard.notify_keyval(now(), keyval, Clutter.KeyState.RELEASED);
+                const modifiers = {ctrl: 'Control_L', shift: 'Shift_L', alt: 'Alt_L'};
+                const names = args[0].split('+').map(name => modifiers[name] ?? name);
+                const keyvals = names.map(name => Clutter[`KEY_${name}`]);
+                if (keyvals.some(keyval => keyval === undefined)) {
+                    answer(`error unknown key ${args[0]}`);
+                    break;
+                }
+                for (const keyval of keyvals)
+                    this.keyboard.notify_keyval(now(), keyval, Clutter.KeyState.PRESSED);
+                for (const keyval of keyvals.reverse())
+                    this.keyboard.notify_keyval(now(), keyval, Clutter.KeyState.RELEASED);
                 GLib.timeout_add(GLib.PRIORITY_DEFAULT, 50, () => {
                     answer('ok');
                     return GLib.SOURCE_REMOVE;
+                });
+                break;
+            }
+            case 'place': {
+                const [x, y, width, height] = args.slice(1).map(Number);
+                const window = global.get_window_actors().map(actor => actor.get_meta_window())
+                    .find(w => w.get_wm_class() === args[0]);
+                if (!window) {
+                    answer(`error no window ${args[0]}`);
+                    break;
+                }
+                window.move_resize_frame(true, x, y, width, height);
+                // Answered once the frame is there: the client's new size takes a round trip.
+                let tries = 0;
+                GLib.timeout_add(GLib.PRIORITY_DEFAULT, 50, () => {
+                    const r = window.get_frame_rect();
+                    if ((r.x === x && r.y === y && r.width === width && r.height === height) || ++tries > 100) {
+                        answer(tries > 100 ? `error the frame is ${r.x} ${r.y} ${r.width} ${r.height}` : 'ok');
+                        return GLib.SOURCE_REMOVE;
+                    }
+                    return GLib.SOURCE_CONTINUE;
                 });
                 break;
             }
