@@ -219,9 +219,14 @@ def test_the_canvas_shows_its_ink_over_the_desktop_and_minimizes_back_to_it():
         inked, visible, n = ink_and_background(shown, strokes, DESKTOP)
         check(inked >= 0.90, f"only {inked:.1%} of {n} recorded points inked")
         check(visible >= 0.97, f"only {visible:.1%} of the desktop away from the ink is visible (black screen?)")
+        # The open canvas's frame ([canvas] indicator's default) in the current colour, all round.
+        colour = s.stack.request("status")["tool"]["color"]
+        opacity = ot.canvas_spec.spec()["constants"]["indicator"]["frameOpacity"]
+        matching, total = ot.indicator_pixels(shown, "frame", tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5)), opacity, DESKTOP)
+        check(matching >= 0.99 * total, f"the frame: only {matching} of {total} pixels are {colour} at {opacity}")
         minimized_back_to(s.stack, s.sway.screenshot, before)
         print(f"  {inked:.1%} of {n} points inked, {visible:.2%} of the desktop away from the ink unchanged; "
-              "restored pixel for pixel; both transitions acked", flush=True)
+              f"{matching} of {total} frame pixels {colour}; restored pixel for pixel; both transitions acked", flush=True)
 
 
 def test_a_replayed_double_press_opens_the_canvas_and_its_ink_follows_the_pen():

@@ -1315,12 +1315,12 @@ def test_a_white_board_covers_the_screen_under_the_ink_is_exported_and_survives_
         os.environ.pop("STYLUSD_RENDERER", None)
 
 
-def indicator_pixels(image, kind, colour, opacity):
+def indicator_pixels(image, kind, colour, opacity, desktop=None):
     """Of the indicator's pixels (the spec's rectangles), how many show `colour` at `opacity` over
     the desktop (a badge: its box holds some pixel of the colour, its outline and anti-aliasing
     aside): (matching, all)."""
     w, h, _ = image
-    want = tuple(round(c * opacity + d * (1 - opacity)) for c, d in zip(colour, DESKTOP))
+    want = tuple(round(c * opacity + d * (1 - opacity)) for c, d in zip(colour, desktop or DESKTOP))
     rects = canvas_spec.indicator_rects(kind, w, h)
     if kind == "badge":
         x0, y0, bw, bh = rects[0]

@@ -19,6 +19,10 @@ const ACCELERATOR_KEYS = {
     up: 'Up', down: 'Down', left: 'Left', right: 'Right',
 };
 const MODIFIERS = {ctrl: '<Control>', alt: '<Alt>', super: '<Super>', shift: '<Shift>'};
+// Keysyms typed with Shift on common layouts (+ is Shift+= on a US keyboard): mutter
+// matches a grab with its modifiers, so these are grabbed with <Shift> as well.
+const SHIFTED = new Set(['plus', 'question', 'asterisk', 'exclam', 'at', 'numbersign', 'dollar', 'percent', 'asciicircum',
+    'ampersand', 'parenleft', 'parenright', 'underscore', 'colon', 'less', 'greater', 'braceleft', 'braceright', 'bar', 'asciitilde', 'quotedbl']);
 
 // "ctrl+shift+z" -> "<Control><Shift>z"; "plus" -> "plus" (the keysym's name), "f1" -> "F1".
 function accelerator(name) {
@@ -48,13 +52,16 @@ export class KeyGrabs {
             return;
         for (const name of canvasKeyNames()) {
             const keys = accelerator(name);
-            const action = global.display.grab_accelerator(keys, Meta.KeyBindingFlags.NONE);
-            if (action === Meta.KeyBindingAction.NONE) {
-                log_(`cannot grab ${keys}`);
-                continue;
+            const forms = SHIFTED.has(keys) ? [keys, `<Shift>${keys}`] : [keys];
+            for (const form of forms) {
+                const action = global.display.grab_accelerator(form, Meta.KeyBindingFlags.NONE);
+                if (action === Meta.KeyBindingAction.NONE) {
+                    log_(`cannot grab ${form}`);
+                    continue;
+                }
+                Main.wm.allowKeybinding(Meta.external_binding_name_for_action(action), Shell.ActionMode.ALL);
+                this.grabbed.push({action, name});
             }
-            Main.wm.allowKeybinding(Meta.external_binding_name_for_action(action), Shell.ActionMode.ALL);
-            this.grabbed.push({action, name});
         }
     }
 
