@@ -44,7 +44,7 @@ extension ConfigParserChild {
             }
         }
 
-        let topLevel = ["preset", "interval_ms", "debounce_ms", "transition_ms", "bindings", "precision", "canvas", "output"]
+        let topLevel = ["preset", "interval_ms", "debounce_ms", "transition_ms", "bindings", "precision", "canvas", "output", "pens"]
         for key in table.keys where !topLevel.contains(key) {
             report(key, "unknown key; known keys are \(topLevel.joined(separator: ", "))")
         }
@@ -177,6 +177,7 @@ extension ConfigParserChild {
                 }
             }
         }
+        if let pens = table["pens"] { config.pens = parsePens(pens, report: report) }
         if let output = subtable("output", allowed: ["mode", "capture_while_canvas_open", "passthrough"]) {
             if let value = output["mode"] {
                 if let name = value.string, let mode = OutputChoice(rawValue: name) {

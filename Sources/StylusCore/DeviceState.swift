@@ -5,6 +5,8 @@ struct DeviceState {
     var tool: Tool?
     /// The last tool seen in proximity, to tell "a different tool" from a return.
     var lastTool: Tool?
+    /// Who `lastTool` is in the engine's tool table.
+    var pen: PenToolID?
     var tipDown = false
     var buttons = [ButtonTracker](repeating: ButtonTracker(), count: ButtonID.slotCount)
     /// Slots below this have seen a press: what a scan for pending presses

@@ -44,6 +44,7 @@ extension Engine {
             devices[i].adjustedX = axes.x
             devices[i].adjustedY = axes.y
             effects.events.append(.proximity(ProximityEvent(device: id, inProximity: true, tool: tool, time: time)))
+            enterPen(device: i, tool: tool, at: time, into: &effects)
             emitSample(device: i, at: time, into: &effects)
 
         case .proximityOut(let id):

@@ -62,6 +62,8 @@ public struct EngineConfig: Equatable, Sendable, Codable {
     /// `[canvas]` tool, color, width, the keys the file sets: applied over the
     /// style the state file kept at each start, and by a reload that changes them.
     public var style = ConfiguredStyle()
+    /// `[pens.NAME]`, by name: each pen's name and where its style begins.
+    public var pens: [PenConfig] = []
     /// `[canvas] export_dir`: where `submit` writes its PNGs (absolute, or
     /// `~/…`); nil: `$XDG_PICTURES_DIR/stylusd`. Read by the shell.
     public var exportDirectory: String?

@@ -89,6 +89,7 @@ extension EngineEvent {
             w.bool("palette", e.palette)
             w.strings("colors", e.colors.map(\.hex))
             w.double("width", e.style.width)
+            if let pen = e.pen { w.string("pen", pen) }
             w.string("source", e.source.rawValue)
             w.int("time_us", e.time)
         }

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+/// `[pens.NAME]`: which tools the table names (by serial and/or tool id, or
+/// by device and type for a pen without a serial) and the style keys where
+/// each start begins for them, as `[canvas]` is for the shared style.
+public struct PenConfig: Equatable, Sendable, Codable {
+    public var name: String
+    public var serial: UInt64?
+    public var toolID: UInt64?
+    public var device: String?
+    public var type: ToolType?
+    public var style: ConfiguredStyle
+
+    public init(name: String, serial: UInt64? = nil, toolID: UInt64? = nil, device: String? = nil, type: ToolType? = nil,
+                style: ConfiguredStyle = ConfiguredStyle()) {
+        self.name = name
+        self.serial = serial
+        self.toolID = toolID
+        self.device = device
+        self.type = type
+        self.style = style
+    }
+
+    /// Every key the table sets says the same of the tool. A table naming a
+    /// serial without a type names both ends of that pen.
+    public func matches(_ id: PenToolID) -> Bool {
+        (serial == nil || serial == id.serial) && (toolID == nil || toolID == id.toolID)
+            && (device == nil || device == id.device) && (type == nil || type == id.type)
+    }
+
+    /// The name a matching tool gets: the eraser end of a pen named without a type is "NAME eraser".
+    func name(of id: PenToolID) -> String {
+        type == nil && id.type == .eraser ? "\(name) eraser" : name
+    }
+
+    /// The style keys for this tool: the eraser end keeps erasing unless the table is the eraser end's own.
+    func style(of id: PenToolID) -> ConfiguredStyle {
+        var keys = style
+        if id.type == .eraser, type != .eraser { keys.tool = nil }
+        return keys
+    }
+}
+
+extension ToolType: Codable {}
+
+extension EngineConfig {
+    /// The `[pens.NAME]` table that names this tool: the first, by name, that matches.
+    public func penConfig(for id: PenToolID) -> PenConfig? {
+        pens.first { $0.matches(id) }
+    }
+}
