@@ -48,7 +48,14 @@ extension ClientCommand {
                 }
                 width = n
             }
-            self = .tool(tool: tool, color: color, width: width)
+            var pen: String?
+            if let value = fields["pen"] {
+                guard case .string(let name) = value, !name.isEmpty else {
+                    throw ProtocolError(code: .badRequest, message: "\"pen\" must be a pen's name or serial (\"0x…\"; `pens` lists them), not \(Self.quoted(value))")
+                }
+                pen = name
+            }
+            self = .tool(tool: tool, color: color, width: width, pen: pen)
         case .export:
             guard case .string(let path)? = fields["path"] else {
                 throw ProtocolError(code: .badRequest, message: "export needs \"path\": an absolute file name ending in .png or .svg")
@@ -81,6 +88,7 @@ extension ClientCommand {
         case .paletteRegions:
             self = .paletteRegions(try Self.paletteRegions(fields["regions"]))
         case .devices: self = .devices
+        case .pens: self = .pens
         case .reload: self = .reload
         case .precision:
             guard case .string(let action)? = fields["action"], let request = PrecisionRequest(rawValue: action) else {

@@ -140,6 +140,7 @@ extension CommandName {
         case .reload: Reload.self
         case .output: OutputCommand.self
         case .overlay: nil   // stylus-canvas's own report; `status` shows it
+        case .pens: PensCommand.self
         }
     }
 }

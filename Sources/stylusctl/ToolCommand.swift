@@ -3,7 +3,7 @@ import ArgumentParser
 import StylusCore
 import StylusProtocol
 
-/// `stylusctl tool [TOOL] [--color '#RRGGBB'] [--width N]`: the style of the
+/// `stylusctl tool [TOOL] [--color '#RRGGBB'] [--width N] [--pen NAME]`: the style of the
 /// next strokes, shown or changed; the daemon keeps it (every canvas and a
 /// restart see it).
 struct ToolCommand: ParsableCommand {
@@ -18,6 +18,7 @@ struct ToolCommand: ParsableCommand {
     @Option(help: "The colour, #RRGGBB.") var color: String?
     // Unconditional: "--width -3" is a width to refuse by name, not a missing value and an unknown option.
     @Option(parsing: .unconditional, help: "The width, \(Int(StrokeStyle.widthRange.lowerBound))-\(Int(StrokeStyle.widthRange.upperBound)).") var width: Double?
+    @Option(help: "Set this pen's style, in use or not: its name or serial (`stylusctl pens` lists them).") var pen: String?
     @OptionGroup var socket: SocketOption
     @Flag(help: "Print the daemon's JSON result.") var json = false
 
@@ -34,7 +35,7 @@ struct ToolCommand: ParsableCommand {
     }
 
     func run() throws {
-        try runStateCommand(.tool(tool: tool.flatMap(DrawingTool.init(rawValue:)), color: color.flatMap(StrokeColor.init(hex:)), width: width),
+        try runStateCommand(.tool(tool: tool.flatMap(DrawingTool.init(rawValue:)), color: color.flatMap(StrokeColor.init(hex:)), width: width, pen: pen),
                             socket: socket, json: json)
     }
 }
