@@ -401,6 +401,54 @@ def test_strokes_keep_their_style_and_undo_redo_and_an_undone_clear_give_them_ba
         check(ctl.returncode == 0 and c.request("status")["result"]["canvas"]["stroke_count"] == 0, f"stylusctl redo: {ctl.stdout} {ctl.stderr}")
 
 
+def replayed_pens(c, deadline_s=20):
+    """`pens` once the replay has brought both ends of its pen (the eraser end first, 1.3 s in; the pen end 17 s in)."""
+    deadline = time.monotonic() + deadline_s
+    while True:
+        r = c.request("pens")
+        check(r["ok"], f"{r}")
+        pens = r["result"]["pens"]
+        if {p["type"] for p in pens} >= {"pen", "eraser"} or time.monotonic() > deadline:
+            return pens
+        time.sleep(0.1)
+
+
+def test_pens_lists_both_ends_of_the_replayed_pen_and_tool_sets_one_pens_style(root):
+    with Daemon(root, "--replay", RECORDING, "--speed", "20") as d:
+        c = d.connect()
+        pens = replayed_pens(c)
+        check(sorted(p["type"] for p in pens) == ["eraser", "pen"], f"the pen and eraser ends are two tools: {pens}")
+        pen, eraser = (next(p for p in pens if p["type"] == t) for t in ("pen", "eraser"))
+        check(pen["serial"] == eraser["serial"] and pen["serial"].startswith("0x") and pen["serial"] != "0x0", f"{pens}")
+        check(pen["device"].startswith("Wacom Cintiq 22HDT Pen") and pen["name"].startswith(pen["device"] + " (pen")
+              and f"serial {pen['serial']}" in pen["name"], f"{pen}")
+        check(eraser["style"]["tool"] == "eraser" and pen["style"]["tool"] == "pen", f"the eraser end starts as the eraser: {pens}")
+        check(all(p["last_seen_seconds_ago"] >= 0 for p in pens), f"{pens}")
+        # One pen's style set by serial, whichever end is in use: the pen end, not the eraser end.
+        r = c.request("tool", color="#3465a4", pen=pen["serial"])
+        check(r["ok"], f"{r}")
+        styles = {p["type"]: p["style"] for p in c.request("pens")["result"]["pens"]}
+        check(styles["pen"]["color"] == "#3465a4" and styles["eraser"] == eraser["style"], f"{styles}")
+        # An unknown pen is refused with the known ones listed; a pen that is not a string is a bad request.
+        r = c.request("tool", color="#3465a4", pen="0x1")
+        message = r.get("error", {}).get("message", "")
+        check(r["ok"] is False and r["error"]["code"] == "refused" and pen["name"] in message and eraser["name"] in message, f"{r}")
+        r = c.request("tool", color="#3465a4", pen=3)
+        check(r["ok"] is False and r["error"]["code"] == "bad-request", f"{r}")
+        ctl = stylusctl(d, "tool", "--pen", eraser["name"], "--width", "30")
+        check(ctl.returncode == 0, f"stylusctl tool --pen: {ctl.stdout} {ctl.stderr}")
+        ctl = stylusctl(d, "pens")
+        check(ctl.returncode == 0 and pen["name"] in ctl.stdout and eraser["name"] in ctl.stdout and "eraser, #" in ctl.stdout
+              and "width 30" in ctl.stdout, f"stylusctl pens: {ctl.stdout} {ctl.stderr}")
+        kept = c.request("pens")["result"]["pens"]
+        check(d.stop() == 0, "no clean exit")
+    # The state file keeps each tool and its style; seen before this run, they have no last-seen time.
+    with Daemon(root) as d:
+        restored = d.connect().request("pens")["result"]["pens"]
+        strip = lambda ps: [{k: v for k, v in p.items() if k != "last_seen_seconds_ago"} for p in ps]
+        check(strip(restored) == strip(kept) and all("last_seen_seconds_ago" not in p for p in restored), f"{restored} vs {kept}")
+
+
 RENDERER = os.path.join(ROOT, "Overlay", ".build-static", "release", "stylus-canvas")
 
 
@@ -1457,6 +1505,7 @@ TESTS = [test_a_bad_config_at_start_names_file_line_and_key,
          test_symlinks_at_the_socket_path_or_its_directory_are_not_followed,
          test_the_button_topic_reports_every_press_and_release_with_its_gap,
          test_the_configured_style_begins_each_start_and_a_reload_that_changes_it, test_the_python_example_client,
+         test_pens_lists_both_ends_of_the_replayed_pen_and_tool_sets_one_pens_style,
          test_the_style_survives_a_restart, test_toggle_and_ack_reach_subscribers_in_order,
          test_tool_answers_the_style_and_setting_it_changes_status_and_tells_subscribers,
          test_undo_removes_the_last_stroke_tells_subscribers_and_persists]
