@@ -77,6 +77,8 @@ run: release
 # socket and state under .build/demo/; its events shown as stylusctl watch
 # prints them. Ctrl-C stops it. `stylusd replay FILE` is the offline run.
 demo: release
+	@# The canvas the recording opens and minimizes, where there is a display to show it on (as make run).
+	$(if $(DISPLAY)$(WAYLAND_DISPLAY),$(MAKE) --no-print-directory overlay)
 	tools/demo.sh $(ARGS)
 
 # The contributor's loop before every commit (CONTRIBUTING.md): the Swift
@@ -174,6 +176,8 @@ test-firstrun: release
 	python3 Tests/firstrun/readme.py --bin $(BIN)
 	python3 Tests/firstrun/terminal.py --bin $(BIN)
 	python3 Tests/firstrun/first_run.py
+	python3 Tests/firstrun/second_hour.py --bin $(BIN)
+	Tests/firstrun/moved_checkout.sh
 
 # The socket contract against a live daemon on this machine, and the
 # double-press actions a daemon performs itself (exec:, preset:). PNG export
@@ -275,6 +279,7 @@ INSTALL_LINK   := -Xswiftc -use-ld=lld -Xswiftc -L$(CURDIR)/.build-static/stdc++
                   -Xlinker --symbol-ordering-file=$(CURDIR)/packaging/stylusd.order -Xlinker --no-warn-symbol-ordering
 install-build: deps
 	$(call install_missing,libstdc++-12-dev)
+	$(call forget_moved_build,.build-static)
 	@archive=$$($(TOOLCHAIN_CLANG) -print-file-name=libstdc++.a 2>/dev/null); case "$$archive" in \
 		/*) mkdir -p .build-static/stdc++ && ln -sfn "$$archive" .build-static/stdc++/libstdc++.a ;; \
 		*) echo "install-build: libstdc++.a not found (libstdc++-12-dev); the binaries load the shared libstdc++ and use about 1 MiB more" ;; \
@@ -283,8 +288,26 @@ install-build: deps
 	@for p in stylusd stylusctl; do \
 		[ .build-static/release/$$p -nt packaging/stylusd.order ] || rm -f .build-static/release/$$p; \
 	done
-	$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static $(INSTALL_LINK) --product stylusd
-	$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static $(INSTALL_LINK) --product stylusctl
+	$(call swift_tmp,.build-static) $(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static $(INSTALL_LINK) --product stylusd
+	$(call swift_tmp,.build-static) $(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static $(INSTALL_LINK) --product stylusctl
+	@rm -rf .build-static/tmp
+
+# A build folder copied or moved from another checkout: SwiftPM's module cache
+# keeps the old path, and the build fails ("was compiled with module cache path",
+# "missing required module 'SwiftShims'"). The folder's checkout-path says where it
+# was built (before it, SwiftPM's build plan: its paths name the folder); built
+# elsewhere, its module cache is cleared, and SwiftPM rebuilds it.
+define forget_moved_build
+	@if [ -d $(1) ]; then \
+		if [ -f $(1)/checkout-path ]; then [ "$$(cat $(1)/checkout-path)" = "$(CURDIR)" ]; \
+		else ! ls $(1)/*.yaml >/dev/null 2>&1 || grep -qsF '"$(CURDIR)/$(1)/' $(1)/*.yaml; fi \
+		|| { echo "$(1) was built at another path: clearing its module cache"; rm -rf $(1)/*/*/ModuleCache; }; \
+		echo "$(CURDIR)" > $(1)/checkout-path; \
+	fi
+endef
+# SwiftPM's temporary folders (TemporaryDirectory.*, a dozen a build) go under the
+# build folder, removed after the build, not left in /tmp.
+swift_tmp = mkdir -p $(CURDIR)/$(1)/tmp && TMPDIR=$(CURDIR)/$(1)/tmp
 
 # The binaries are stripped as they are installed (the build keeps its symbols).
 # Completions and man pages for both programs come from their argument parsers.
@@ -353,8 +376,8 @@ uninstall:
 	       $(DESTDIR)$(GNOMEVARIANTSDIR) $(DESTDIR)$(dir $(GNOMEVARIANTSDIR)) $(DESTDIR)$(STYLUSLIBDIR) 2>/dev/null
 
 # stylus-canvas, the canvas overlay: Overlay/ is its own SwiftPM package (it
-# uses the root package's StylusClient), so the daemon never needs GTK.
-DEB_OVERLAY      := libgtk-4-dev libwayland-dev libwayland-bin wayland-protocols librust-wayland-protocols-dev libxkbcommon-dev libxcb1-dev libxcb-randr0-dev libxcb-shape0-dev
+# uses the root package's StylusClient), so the daemon never needs its libraries.
+DEB_OVERLAY      := libglib2.0-dev libcairo2-dev libwayland-dev libwayland-bin wayland-protocols librust-wayland-protocols-dev libxkbcommon-dev libxcb1-dev libxcb-randr0-dev libxcb-shape0-dev libxcb-xinput-dev libxcb-xfixes0-dev
 DEB_OVERLAY_TEST := xvfb xauth imagemagick librsvg2-bin x11-apps x11-utils openbox xcompmgr xdotool hsetroot weston sway grim xwayland wtype python3-gi gir1.2-gtk-4.0 \
                     gnome-shell gjs mutter dbus-user-session dbus-x11 kwin-wayland
 # One tree, the shipped build: the tests, make run, install and the .deb use it.
@@ -379,38 +402,32 @@ gnome-extension:
 # Before a build of Overlay/ in scratch folder $(1), whose plan is $(2).yaml:
 # SwiftPM (6.3) keeps its build plan when a file is added to the root package that
 # Overlay/ depends on by path, then fails with "cannot find ... in scope": plan
-# afresh, but only when the root's list of source files changed. GTK's pkg-config
-# flags carry -pthread and -msse, which SwiftPM refuses with a warning at every
-# build: a gtk4.pc of the include paths and libraries only, found first, keeps the
-# build quiet.
+# afresh, but only when the root's list of source files changed.
 define overlay_prepare
-	@mkdir -p Overlay/$(1)/pkgconfig; \
+	@mkdir -p Overlay/$(1); \
 	files=$$(find Sources -name '*.swift' | LC_ALL=C sort | cksum); \
 	if [ "$$files" != "$$(cat Overlay/$(1)/root-sources 2>/dev/null)" ]; then \
 		rm -f Overlay/$(1)/$(2).yaml; echo "$$files" > Overlay/$(1)/root-sources; \
 	fi
 	@Overlay/generate-protocols.sh
-	@{ echo "Name: gtk4"; echo "Description: GTK 4, include paths and libraries only (make overlay)"; \
-	  echo "Version: $$(pkg-config --modversion gtk4)"; \
-	  echo "Cflags: $$(pkg-config --cflags-only-I gtk4)"; echo "Libs: $$(pkg-config --libs gtk4)"; \
-	} > Overlay/$(1)/pkgconfig/gtk4.pc
 endef
-OVERLAY_PKG_CONFIG = PKG_CONFIG_PATH=$(CURDIR)/Overlay/$(1)/pkgconfig$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH}
 
 overlay: deps gnome-extension
 	$(call install_missing,$(DEB_OVERLAY))
+	$(call forget_moved_build,Overlay/.build-static)
 	$(call overlay_prepare,.build-static,release)
 	@# With the Swift runtime inside, like the daemon's: it runs without the toolchain.
-	cd Overlay && $(call OVERLAY_PKG_CONFIG,.build-static) \
+	cd Overlay && $(call swift_tmp,Overlay/.build-static) \
 		$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib -Xswiftc -use-ld=lld --scratch-path .build-static --product stylus-canvas
+	@rm -rf Overlay/.build-static/tmp
 
 # stylus-canvas's own unit tests (Overlay/Tests: its options, the daemon's lines as it
 # reads them, the PNG renderer's sizes), in a debug build apart from the shipped one.
 test-overlay-unit: deps gnome-extension
 	$(call install_missing,$(DEB_OVERLAY))
 	$(call overlay_prepare,.build-test,debug)
-	cd Overlay && $(call OVERLAY_PKG_CONFIG,.build-test) $(SWIFT) build --build-tests --no-color-diagnostics --scratch-path .build-test
-	cd Overlay && $(call OVERLAY_PKG_CONFIG,.build-test) $(SWIFT) test --skip-build --scratch-path .build-test
+	cd Overlay && $(SWIFT) build --build-tests --no-color-diagnostics --scratch-path .build-test
+	cd Overlay && $(SWIFT) test --skip-build --scratch-path .build-test
 
 # The overlay against a live daemon on a headless X11 desktop (screenshots), make run on that desktop (the overlay
 # starts beside the daemon, Ctrl-C stops both), then Wayland: the layer-shell canvas under headless sway

@@ -3,7 +3,8 @@
 import PackageDescription
 
 // stylus-canvas, the canvas overlay: its own package so that the daemon and
-// stylusctl (the root package) build and run on machines without GTK. It
+// stylusctl (the root package) build and run on machines without a display
+// server's libraries (libwayland, libxcb, cairo). It
 // talks to the daemon only through the root package's StylusClient, and
 // draws what the root package's CanvasModel (GTK-free, tested there) decides.
 let package = Package(
@@ -15,10 +16,13 @@ let package = Package(
         .package(name: "stylusd", path: ".."),
     ],
     targets: [
+        // GLib's main loop, GIO (D-Bus to GNOME Shell) and cairo. gio-2.0's pkg-config flags carry
+        // -pthread, which SwiftPM refuses with a warning at every build: its
+        // headers lie under glib-2.0's include path, and the module map links it.
         .systemLibrary(
-            name: "CGtk4",
-            pkgConfig: "gtk4",
-            providers: [.apt(["libgtk-4-dev"])]
+            name: "CGlib",
+            pkgConfig: "glib-2.0 cairo",
+            providers: [.apt(["libglib2.0-dev", "libcairo2-dev"])]
         ),
         // libwayland-client and xkbcommon, and the protocol glue that
         // generate-protocols.sh (run by `make overlay`) writes into generated/,
@@ -28,16 +32,17 @@ let package = Package(
             exclude: ["generated"],
             linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("xkbcommon")]
         ),
-        // libxcb with its RandR (monitors) and SHAPE (click-through, the ink's
-        // outline without a compositor) libraries: the native X11 canvas.
+        // libxcb with its RandR (monitors), SHAPE (click-through, the ink's
+        // outline without a compositor) and XInput 2 (mouse and touch strokes,
+        // told from the tablet's pen by their device) libraries: the native X11 canvas.
         .systemLibrary(
             name: "CXcb",
-            pkgConfig: "xcb xcb-randr xcb-shape",
-            providers: [.apt(["libxcb1-dev", "libxcb-randr0-dev", "libxcb-shape0-dev"])]
+            pkgConfig: "xcb xcb-randr xcb-shape xcb-xinput xcb-xfixes",
+            providers: [.apt(["libxcb1-dev", "libxcb-randr0-dev", "libxcb-shape0-dev", "libxcb-xinput-dev", "libxcb-xfixes0-dev"])]
         ),
         .executableTarget(
             name: "stylus-canvas",
-            dependencies: ["CGtk4", "CWayland", "CXcb", .product(name: "CanvasModel", package: "stylusd"),
+            dependencies: ["CGlib", "CWayland", "CXcb", .product(name: "CanvasModel", package: "stylusd"),
                            .product(name: "StylusClient", package: "stylusd"),
                            .product(name: "StylusProtocol", package: "stylusd")]
         ),

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The overlay on the X server: toggle → first frame, pen sample → ink, and memory, beside gromit-mpx
-and beside the GTK 4 window the native X11 canvas replaced (STYLUS_CANVAS_X11=gtk).
+"""The overlay on the X server: toggle → first frame, pen sample → ink, and memory, beside gromit-mpx.
+The native xcb canvas only: GTK 4 left stylus-canvas, and the last figures of the GTK 4
+window it replaced (STYLUS_CANVAS_X11=gtk, measured in the same run) are in docs/PERFORMANCE.md.
 
 A headless desktop like the overlay tests' (Xvfb, openbox, xcompmgr). Everything
 seen is read back from the X server (XGetImage on the root window through ctypes:
@@ -413,7 +414,7 @@ def bench_gromit(args, desktop, x, strokes):
         proc.wait(5)
 
 
-def report_toggles(args, desktop, x, canvas="stylus-canvas", peers=True):
+def report_toggles(args, desktop, x, canvas="stylus-canvas"):
     times, rss, strokes = bench_canvas(args, desktop, x)
     check_compositor(desktop, "the overlay's toggles")
     points = sum(len(t["points"]) for t in strokes)
@@ -421,8 +422,6 @@ def report_toggles(args, desktop, x, canvas="stylus-canvas", peers=True):
           f"p50 {percentile(times, 50):.1f} ms, p99 {percentile(times, 99):.1f} ms, max {max(times):.1f} ms", flush=True)
     print(f"{canvas} RSS: never shown {mib(rss['never shown'])}; shown with the recording's {len(strokes)} strokes "
           f"({points} points) {mib(rss['shown'])}; hidden again {mib(rss['hidden again'])}", flush=True)
-    if not peers:
-        return
     gromit, detail = bench_gromit(args, desktop, x, strokes)
     check_compositor(desktop, "gromit-mpx's toggles")
     if gromit is None:
@@ -435,7 +434,7 @@ def report_toggles(args, desktop, x, canvas="stylus-canvas", peers=True):
               f"{mib(detail['shown'])}; hidden again {mib(detail['hidden again'])}", flush=True)
 
 
-def report_ink(args, desktop, x, canvas="stylus-canvas", peers=True):
+def report_ink(args, desktop, x, canvas="stylus-canvas"):
     ink = bench_ink(args, desktop, XLooks(x))
     check_compositor(desktop, "the ink latency run")
     t, iv = ink["latencies"], ink["intervals"]
@@ -472,20 +471,14 @@ def main():
     try:
         x = X(desktop.display)
         # A part that cannot be measured says why; a benchmark never fails the build.
-        # The native X11 canvas, then the GTK 4 window it replaced (STYLUS_CANVAS_X11=gtk), in the same run.
-        for canvas, gtk in (("stylus-canvas (x11)", False), ("stylus-canvas (GTK 4, STYLUS_CANVAS_X11=gtk)", True)):
-            if gtk:
-                desktop.env["STYLUS_CANVAS_X11"] = "gtk"
-            try:
-                for part, report in (("toggle", report_toggles), ("ink", report_ink)):
-                    if args.only in (None, part):
-                        try:
-                            check_compositor(desktop, "the desktop's start")
-                            report(args, desktop, x, canvas=canvas, peers=not gtk)
-                        except ot.Failure as error:
-                            print(f"overlay bench, {canvas}, {part}: NOT MEASURED: {error}", flush=True)
-            finally:
-                desktop.env.pop("STYLUS_CANVAS_X11", None)
+        canvas = "stylus-canvas (x11)"
+        for part, report in (("toggle", report_toggles), ("ink", report_ink)):
+            if args.only in (None, part):
+                try:
+                    check_compositor(desktop, "the desktop's start")
+                    report(args, desktop, x, canvas=canvas)
+                except ot.Failure as error:
+                    print(f"overlay bench, {canvas}, {part}: NOT MEASURED: {error}", flush=True)
     finally:
         desktop.close()
         shutil.rmtree(args.scratch, ignore_errors=True)

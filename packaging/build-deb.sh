@@ -92,9 +92,8 @@ if find "$stage/usr/bin" -name gnome-shell | grep -q .; then echo "build-deb: th
 
 # The shared libraries the three binaries need, with the versions their
 # symbols require (dpkg-shlibdeps reads a debian/control, so it gets one).
-# --warnings=1: the overlay links every library of pkg-config's gtk4 (pango,
-# graphene ...) and uses a few directly; libgtk-4-1 needs them all anyway,
-# so "useless dependency" says nothing here.
+# --warnings=1: "useless dependency" warnings (a library linked whose symbols
+# another one already brings) say nothing here.
 shlib=$(mktemp -d)
 trap 'rm -rf "$shlib"' EXIT
 mkdir "$shlib/debian"
@@ -104,7 +103,7 @@ depends=$(cd "$shlib" && dpkg-shlibdeps -O --warnings=1 -e"$here/$bin/stylusd" -
 [ -n "$depends" ] || { echo "build-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 # A dependency that dpkg-shlibdeps must have found; if one is missing the
 # binaries were not linked as expected.
-for required in libinput10 libevdev2 libwacom9 libgtk-4-1 libc6; do
+for required in libinput10 libevdev2 libwacom9 libcairo2 libwayland-client0 libxcb1 libc6; do
     echo "$depends" | grep -q "\\b$required\\b" || { echo "build-deb: $required missing from Depends: $depends" >&2; exit 1; }
 done
 

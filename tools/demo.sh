@@ -17,14 +17,23 @@ rm -f "$demo/state.json" "$demo/stylusd.log"
 socket=$demo/stylusd.sock
 ctl="STYLUSD_SOCKET=$socket $bin/stylusctl"
 
+# submit draws its PNG with the canvas's renderer: the one built here, as in make run.
+canvas=$(pwd)/Overlay/.build-static/release/stylus-canvas
+if [ -z "${STYLUSD_RENDERER:-}" ] && [ -x "$canvas" ]; then
+    export STYLUSD_RENDERER="$canvas"
+fi
+
 # No configuration file of the user's: the defaults.
 XDG_CONFIG_HOME=$demo/config "$bin/stylusd" --replay "$recording" --loop --socket "$socket" \
     --state-file "$demo/state.json" "$@" >/dev/null 2>"$demo/stylusd.log" &
 daemon=$!
+overlay=
 stop() {
     trap - INT TERM EXIT
+    [ -z "$overlay" ] || kill -TERM "$overlay" 2>/dev/null || true
     kill -TERM "$daemon" 2>/dev/null || true
     wait "$daemon" 2>/dev/null || true
+    [ -z "$overlay" ] || wait "$overlay" 2>/dev/null || true
     echo "make demo: stopped; the daemon's log is $demo/stylusd.log" >&2
 }
 trap 'stop; exit 0' INT TERM
@@ -37,6 +46,19 @@ until STYLUSD_SOCKET=$socket "$bin/stylusctl" status >/dev/null 2>&1; do
         echo "make demo: stylusd did not start (above: its log)" >&2
         exit 1
     fi
+    sleep 0.1
+    tries=$((tries + 1))
+done
+# The recording's double presses open and minimize the canvas: shown where there is a
+# display and the canvas is built (make demo builds it then), as make run shows it.
+if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -x "$canvas" ]; then
+    echo "make demo: starting the canvas overlay ($canvas; its log is $demo/stylus-canvas.log)" >&2
+    STYLUSD_SOCKET=$socket "$canvas" >/dev/null 2>"$demo/stylus-canvas.log" &
+    overlay=$!
+fi
+# The recording's pen is added as its replay starts: the watcher's first line then says pen, as status does.
+tries=0
+while [ $tries -lt 30 ] && ! STYLUSD_SOCKET=$socket "$bin/stylusctl" status | grep -q '^input *pen'; do
     sleep 0.1
     tries=$((tries + 1))
 done

@@ -1,16 +1,24 @@
 // SPDX-License-Identifier: MIT
-/// What a key does on the open canvas, the same on X11 (GDK keyvals) and
-/// Wayland (xkb keysyms), which share the X keysym numbers.
-public enum CanvasKey: Equatable, Sendable {
-    case minimize, undo, redo
+public import StylusCore
 
-    /// Escape minimizes; Ctrl+Z undoes; Ctrl+Shift+Z and Ctrl+Y redo; anything else is not the canvas's.
-    public init?(keysym: UInt32, control: Bool, shift: Bool) {
-        switch keysym {
-        case 0xff1b: self = .minimize                               // Escape
-        case 0x7a where control, 0x5a where control: self = shift ? .redo : .undo   // z, Z (a where clause binds to one pattern)
-        case 0x79 where control, 0x59 where control: self = .redo                   // y, Y
-        default: return nil
-        }
+/// What a key does on the open canvas, the same on X11 (core keysyms),
+/// Wayland (xkb keysyms) and GTK (GDK keyvals), which share the X keysym numbers.
+public enum CanvasKey: Equatable, Sendable {
+    /// Escape: the canvas's own, so that it works without the daemon's answer
+    /// (and will end a text entry first).
+    case minimize
+    /// Any other key the key table can name: the daemon performs what
+    /// `[canvas.keys]` or the default keys (CanvasSpec.keys) bind it to.
+    case forward(CanvasKeyName)
+
+    /// Nil for a key no table can name (a lone Shift, "!", a dead key).
+    public init?(keysym: UInt32, control: Bool, shift: Bool, alt: Bool = false, super logo: Bool = false) {
+        var modifiers: CanvasKeyName.Modifiers = []
+        if control { modifiers.insert(.ctrl) }
+        if shift { modifiers.insert(.shift) }
+        if alt { modifiers.insert(.alt) }
+        if logo { modifiers.insert(.super) }
+        guard let name = CanvasKeyName(keysym: keysym, modifiers: modifiers) else { return nil }
+        self = name.modifiers.isEmpty && name.key == "escape" ? .minimize : .forward(name)
     }
 }

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+import StylusCore
+
 /// Renderer constants of canvas-spec.json that no model type owns: the
 /// renderers (stylus-canvas here, the GNOME extension through build.sh) draw
 /// with these, and CanvasSpecTests holds them to the file, so a change to a
@@ -15,4 +17,24 @@ public enum CanvasSpec {
     public static let hoverRingWidth = 3.0
     /// A palette glyph's inset from its button's edge, as a share of the side.
     public static let paletteGlyphInsetShare = 0.18
+
+    /// What a key does on the open canvas unless `[canvas.keys]` says otherwise,
+    /// in the order the docs list it. The daemon performs these (the `key`
+    /// command); the canvas keeps Escape for itself (it minimizes, and will end
+    /// a text entry first), so its entry here is what a client's `key` gets.
+    public static let keys: [(key: String, action: String)] = [
+        ("p", "tool:pen"), ("h", "tool:highlighter"), ("e", "tool:eraser"), ("l", "tool:line"), ("a", "tool:arrow"),
+        ("r", "tool:rectangle"), ("o", "tool:ellipse"), ("x", "tool:laser"),
+        ("1", "color:1"), ("2", "color:2"), ("3", "color:3"), ("4", "color:4"), ("5", "color:5"),
+        ("6", "color:6"), ("7", "color:7"), ("8", "color:8"), ("9", "color:9"),
+        ("w", "background:white"), ("k", "background:black"), ("g", "background:grid"),
+        ("plus", "width:+"), ("minus", "width:-"),
+        ("ctrl+z", "undo"), ("ctrl+shift+z", "redo"), ("ctrl+y", "redo"),
+        ("delete", "clear-canvas"), ("escape", "minimize-canvas"),
+    ]
+
+    /// `keys` read: every name and action in it is valid (CanvasKeysSpecTests).
+    public static let keyTable: [CanvasKeyName: Action] = Dictionary(uniqueKeysWithValues: keys.map { entry in
+        (try! CanvasKeyName.parse(entry.key).get(), try! Action.parse(entry.action).get())
+    })
 }

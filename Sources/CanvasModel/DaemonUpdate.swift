@@ -12,6 +12,8 @@ public enum DaemonUpdate: Sendable, Equatable {
     /// After `connected` and each `tool` event: whether the canvas shows its
     /// palette, and its colours (nil: the daemon did not say; keep the last).
     case palette(shown: Bool, colors: [InkColor]?)
+    /// After `connected` (from `status`) and each `background` event: the board under the ink.
+    case background(CanvasBackground)
     /// A pen came or went (a `device` event, then `status`): the pens' surfaces now.
     case pens([PenSurface])
     /// An `output` event: the daemon started or stopped capturing the pen.

@@ -91,6 +91,11 @@ public struct SVGDrawing: Sendable {
     /// painted first and never erased; nil leaves the picture transparent
     /// where there is no ink, as the canvas is.
     public func document(background: String?) -> String {
+        document(underlay: background.map { "<rect width=\"100%\" height=\"100%\" fill=\"\($0)\"/>\n" } ?? "")
+    }
+
+    /// `underlay`: SVG painted first, under every stroke and never erased (a board).
+    func document(underlay: String) -> String {
         let w = width, h = height
         let blocks = stride(from: 0, to: erased.count, by: Self.nesting).map { erased[$0..<min($0 + Self.nesting, erased.count)] }
         func mask(_ id: String, _ lines: String) -> String {
@@ -99,7 +104,7 @@ public struct SVGDrawing: Sendable {
                 + "<g stroke=\"black\" stroke-linecap=\"round\" stroke-linejoin=\"round\" fill=\"none\">\n\(lines)</g>\n</mask>\n"
         }
         var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(w) \(h)\" width=\"\(w)\" height=\"\(h)\">\n"
-        if let background { out += "<rect width=\"100%\" height=\"100%\" fill=\"\(background)\"/>\n" }
+        out += underlay
         if !erased.isEmpty {
             out += "<defs>\n"
             for (i, cut) in erased.enumerated() { out += mask("erase-\(i + 1)", cut.eraser) }

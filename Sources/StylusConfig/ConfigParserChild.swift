@@ -38,6 +38,8 @@ import Glibc
 ///     [canvas]
 ///     max_points = 262144
 ///     max_strokes = 16384
+///     [canvas.keys]               # key name = action, over the default keys
+///     q = "tool:pen"
 ///     [output]
 ///     mode = "auto"               # observe | filter | auto
 ///     capture_while_canvas_open = true
@@ -126,7 +128,8 @@ public enum ConfigParserChild {
               let setInFile = reader.array("setInFile", { $0.string.flatMap(PresetSetting.init(rawValue:)) }),
               let palette = reader.array("palette", { $0.string.flatMap(StrokeColor.init(hex:)) }),
               let eraser = reader.string("eraser").flatMap(EraserMode.init(rawValue:)),
-              let showPalette = reader.string("showPalette").flatMap(PaletteVisibility.init(rawValue:)) else { return nil }
+              let showPalette = reader.string("showPalette").flatMap(PaletteVisibility.init(rawValue:)),
+              let pointer = reader.string("pointer").flatMap(CanvasPointer.init(rawValue:)) else { return nil }
         if let value = reader.take("style") {
             guard let style = configuredStyle(value) else { return nil }
             config.style = style
@@ -138,14 +141,24 @@ public enum ConfigParserChild {
                 config.pens.append(pen)
             }
         }
+        if let value = reader.take("background") {
+            guard let board = value.string.flatMap(CanvasBackground.init(name:)) else { return nil }
+            config.background = board
+        }
         if let value = reader.take("exportDirectory") {
             guard let directory = value.string else { return nil }
             config.exportDirectory = directory
+        }
+        guard case .object(let keys)? = reader.take("canvasKeys") else { return nil }
+        for (key, value) in keys {
+            guard let action = value.string.flatMap(Action.init(rawValue:)) else { return nil }
+            config.canvasKeys[key] = action
         }
         guard reader.isDone else { return nil }
         config.palette = palette
         config.eraser = eraser
         config.showPalette = showPalette
+        config.pointer = pointer
         config.doublePressIntervalMS = interval
         config.debounceMS = debounce
         config.transitionMS = transition

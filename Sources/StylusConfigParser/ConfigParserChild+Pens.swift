@@ -46,8 +46,10 @@ extension ConfigParserChild {
                 }
             }
             if let value = table["color"] {
-                if let color = value.string.flatMap(StrokeColor.init(hex:)) { pen.style.color = color } else {
-                    report("\(path).color", "expected a colour \"#RRGGBB\" (six hex digits, e.g. \"#3465a4\"), found \(value.string.map { "\"\($0)\"" } ?? value.typeName)")
+                switch value.string.map(ColorName.parse) {
+                case .success(let color)?: pen.style.color = color
+                case .failure(let error)?: report("\(path).color", error.message)
+                case nil: report("\(path).color", "expected a colour (a CSS colour name, \"#RGB\" or \"#RRGGBB\", e.g. \"crimson\"), found \(value.typeName)")
                 }
             }
             if let value = table["width"] {

@@ -44,9 +44,14 @@ extension ConfigParserChild {
             }
         }
 
+        // A typo, or a key written without its unit (`interval` for `interval_ms`).
+        func suggestion(_ key: String, _ known: [String]) -> String {
+            let near = nearestWord(key, among: known) ?? known.first { $0.hasPrefix(key + "_") }
+            return near.map { "did you mean \"\($0)\"? " } ?? ""
+        }
         let topLevel = ["preset", "interval_ms", "debounce_ms", "transition_ms", "bindings", "precision", "canvas", "output", "pens"]
         for key in table.keys where !topLevel.contains(key) {
-            report(key, "unknown key; known keys are \(topLevel.joined(separator: ", "))")
+            report(key, "unknown key; \(suggestion(key, topLevel))known keys are \(topLevel.joined(separator: ", "))")
         }
         func integer(_ table: TOMLTable, _ key: String, _ path: String) -> Int? {
             guard let value = table[key] else { return nil }
@@ -71,7 +76,7 @@ extension ConfigParserChild {
             }
             if let allowed {
                 for k in sub.keys where !allowed.contains(k) {
-                    report("\(key).\(k)", "unknown key; known keys are \(allowed.joined(separator: ", "))")
+                    report("\(key).\(k)", "unknown key; \(suggestion(k, allowed))known keys are \(allowed.joined(separator: ", "))")
                 }
             }
             return sub
@@ -118,7 +123,7 @@ extension ConfigParserChild {
                 }
             }
         }
-        if let canvas = subtable("canvas", allowed: ["max_points", "max_strokes", "tool", "color", "width", "palette", "eraser", "export_dir", "show_palette"]) {
+        if let canvas = subtable("canvas", allowed: ["max_points", "max_strokes", "tool", "color", "width", "palette", "eraser", "export_dir", "show_palette", "keys", "pointer", "background"]) {
             if let v = integer(canvas, "max_points", "canvas.max_points") { config.canvasLimits.maxPoints = v }
             if let v = integer(canvas, "max_strokes", "canvas.max_strokes") { config.canvasLimits.maxStrokes = v }
             if let value = canvas["tool"] {
@@ -129,10 +134,10 @@ extension ConfigParserChild {
                 }
             }
             if let value = canvas["color"] {
-                if let text = value.string, let color = StrokeColor(hex: text) {
-                    config.style.color = color
-                } else {
-                    report("canvas.color", "expected a colour \"#RRGGBB\" (six hex digits, e.g. \"#3465a4\"), found \(value.string.map { "\"\($0)\"" } ?? "\(value.typeName)")")
+                switch value.string.map(ColorName.parse) {
+                case .success(let color)?: config.style.color = color
+                case .failure(let error)?: report("canvas.color", error.message)
+                case nil: report("canvas.color", "expected a colour (a CSS colour name, \"#RGB\" or \"#RRGGBB\", e.g. \"crimson\"), found \(value.typeName)")
                 }
             }
             if let width = number(canvas, "width", "canvas.width") {
@@ -151,15 +156,16 @@ extension ConfigParserChild {
             }
             if let value = canvas["palette"] {
                 let items = value.array ?? []
-                let colors = items.compactMap { $0.string.flatMap(StrokeColor.init(hex:)) }
+                let colors = items.compactMap { $0.string.flatMap(StrokeColor.init(css:)) }
                 if value.array != nil, (1...16).contains(items.count), colors.count == items.count {
                     config.palette = colors
                 } else {
-                    // The first entry that is not a colour, by its place in the list, where there is one.
-                    let bad = items.firstIndex { $0.string.flatMap(StrokeColor.init(hex:)) == nil }
-                    let found = bad.map { i in "; entry \(i + 1) is \(items[i].string.map { "\"\($0)\"" } ?? "a \(items[i].typeName)")" }
-                        ?? (value.array == nil ? "; found \(value.typeName)" : "; found \(items.count)")
-                    report("canvas.palette", "expected 1 to 16 colours \"#RRGGBB\", e.g. [\"#d61a1c\", \"#3465a4\", \"#000000\"]\(found)")
+                    // The first entry that is not a colour, by its place in the list, where there is one, and why.
+                    let bad = items.firstIndex { $0.string.flatMap(StrokeColor.init(css:)) == nil }
+                    let found = bad.map { i in
+                        if case .failure(let error)? = items[i].string.map(ColorName.parse) { "; entry \(i + 1): \(error.message)" } else { "; entry \(i + 1) is a \(items[i].typeName)" }
+                    } ?? (value.array == nil ? "; found \(value.typeName)" : "; found \(items.count)")
+                    report("canvas.palette", "expected 1 to 16 colours (CSS colour names, \"#RGB\" or \"#RRGGBB\"), e.g. [\"crimson\", \"#3465a4\", \"black\"]\(found)")
                 }
             }
             if let value = canvas["eraser"] {
@@ -169,11 +175,28 @@ extension ConfigParserChild {
                     report("canvas.eraser", "\(value.string.map { "unknown eraser \"\($0)\"" } ?? "expected a string, found \(value.typeName)"); use \(EraserMode.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")) (pixel: clears the ink under its path; stroke: removes each stroke it touches)")
                 }
             }
+            if let value = canvas["keys"] {
+                config.canvasKeys = canvasKeys(value, lines: lines, report: report)
+            }
+            if let value = canvas["background"] {
+                if let name = value.string, let background = CanvasBackground(name: name) {
+                    config.background = background
+                } else {
+                    report("canvas.background", "\(value.string.map { "unknown background \"\($0)\"" } ?? "expected a string, found \(value.typeName)"); use \(CanvasBackground.spellings) (the board under the ink; none: the desktop)")
+                }
+            }
             if let value = canvas["show_palette"] {
                 if let name = value.string, let visibility = PaletteVisibility(rawValue: name) {
                     config.showPalette = visibility
                 } else {
                     report("canvas.show_palette", "\(value.string.map { "unknown value \"\($0)\"" } ?? "expected a string, found \(value.typeName)"); use \(PaletteVisibility.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")) (on-request: after a palette action or command; always: whenever the canvas is open)")
+                }
+            }
+            if let value = canvas["pointer"] {
+                if let name = value.string, let pointer = CanvasPointer(rawValue: name) {
+                    config.pointer = pointer
+                } else {
+                    report("canvas.pointer", "\(value.string.map { "unknown value \"\($0)\"" } ?? "expected a string, found \(value.typeName)"); use \(CanvasPointer.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")) (draw: the mouse and touch draw on the open canvas; pass: they reach the windows below)")
                 }
             }
         }

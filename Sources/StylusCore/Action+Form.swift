@@ -16,6 +16,7 @@ extension Action {
         case tool
         case color
         case width
+        case background
         case palette
         case preset
         case exec
@@ -30,6 +31,7 @@ extension Action {
             case .tool: "TOOL"
             case .color: "COLOR"
             case .width: "STEP"
+            case .background: "BOARD"
             case .exec: "COMMAND"
             case .key: "KEYS"
             case .click: "BUTTON"
@@ -47,6 +49,7 @@ extension Action {
             case .tool: "tool:eraser"
             case .color: "color:next"
             case .width: "width:+"
+            case .background: "background:next"
             case .exec: "exec:notify-send hi"
             case .key: "key:CTRL+Z"
             case .click: "click:right"
@@ -61,9 +64,8 @@ extension Action {
             case .togglePrecision: "turns precision mode on or off"
             case .undo: "takes back the last stroke or clear"
             case .redo: "takes again what undo took back"
-            case .tool: "next strokes' tool: \(DrawingTool.allCases.map(\.rawValue).joined(separator: ", ")) or previous"
-            case .color: "next strokes' colour: #RRGGBB, or next or previous in the palette"
-            case .width: "next strokes' width a step up (+) or down (-)"
+            case .tool, .color, .width: "next strokes' \(self == .color ? "colour" : rawValue): \(StyleArgument(self)!.accepted)"
+            case .background: "the board under the ink: none, white, black, grid, a CSS colour name, #RRGGBB or next"
             case .palette: "shows or hides the canvas's palette"
             case .clearCanvas: "removes every stroke"
             case .openCanvas: "opens the canvas"
@@ -83,9 +85,8 @@ extension Action {
         public var completions: [String] {
             switch self {
             case .preset: Action.presetNames.map { "preset:\($0)" }
-            case .tool: DrawingTool.allCases.map { "tool:\($0.rawValue)" } + ["tool:previous"]
-            case .color: ["color:next", "color:previous", "color:#"]
-            case .width: ["width:+", "width:-"]
+            case .tool, .color, .width: StyleArgument(self)!.words.map { "\(rawValue):\($0)" } + (self == .color ? ["color:#"] : [])
+            case .background: ["next", "none", "white", "black", "grid", "#"].map { "background:\($0)" }
             case .click: PointerButton.allCases.map { "click:\($0.rawValue)" }
             case .exec, .key: ["\(rawValue):"]
             default: [rawValue]

@@ -37,28 +37,11 @@ extension Action {
             return .success(.exec(argument))
         case .key:
             return KeyChord.parse(argument).map(Action.key)
-        case .tool:
-            if argument == "previous" { return .success(.style(.previousTool)) }
-            guard let tool = DrawingTool(rawValue: argument) else {
-                return .failure(ActionError("unknown tool \"\(argument)\"; use \(Form.tool.completions.joined(separator: ", "))"))
-            }
-            return .success(.style(.set(tool: tool, color: nil, width: nil)))
-        case .color:
-            switch argument {
-            case "next": return .success(.style(.nextColor))
-            case "previous": return .success(.style(.previousColor))
-            default:
-                guard let color = StrokeColor(hex: argument) else {
-                    return .failure(ActionError("\"\(argument)\" is not a colour; use #RRGGBB (six hex digits, e.g. color:#3465a4), color:next or color:previous"))
-                }
-                return .success(.style(.set(tool: nil, color: color, width: nil)))
-            }
-        case .width:
-            switch argument {
-            case "+": return .success(.style(.wider))
-            case "-": return .success(.style(.narrower))
-            default: return .failure(ActionError("width: takes + or -, e.g. \"width:+\" (the steps are \(StyleRequest.widthSteps.map { StyleRequest.describe($0) }.joined(separator: ", ")))"))
-            }
+        case .tool, .color, .width:
+            return StyleArgument(Form(rawValue: name)!)!.parse(argument).map(Action.style)
+        case .background:
+            return BackgroundRequest(actionArgument: argument).map { .success(.background($0)) }
+                ?? .failure(ActionError("unknown background \"\(argument)\"; use background:next or \(CanvasBackground.spellings)"))
         case .click:
             guard let button = PointerButton(rawValue: argument.lowercased()) else {
                 return .failure(ActionError("unknown click button \"\(argument)\"; use \(PointerButton.allCases.map { "click:\($0.rawValue)" }.joined(separator: ", "))"))

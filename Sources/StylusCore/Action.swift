@@ -15,8 +15,10 @@ public enum Action: Hashable, Sendable {
     /// Takes again what undo took back, like the `redo` command.
     case redo
     /// Changes the style of the next stroke: `tool:NAME`, `tool:previous`,
-    /// `color:#RRGGBB`, `color:next`, `color:previous`, `width:+`, `width:-`.
+    /// `color:NAME`, `color:#RRGGBB`, `color:next`, `color:previous`, `width:N`, `width:+`, `width:-`.
     case style(StyleRequest)
+    /// Changes the board under the ink: `background:white|black|grid|none|next|#rrggbb`.
+    case background(BackgroundRequest)
     /// Shows the canvas's palette, or hides it (`palette`).
     case palette
     case clearCanvas
@@ -45,7 +47,7 @@ public enum Action: Hashable, Sendable {
     public var isPerformedByShell: Bool {
         switch self {
         case .preset, .exec, .key, .click, .submit: true
-        case .toggleCanvas, .togglePrecision, .undo, .redo, .style, .palette, .clearCanvas, .openCanvas, .minimizeCanvas, .discard, .none: false
+        case .toggleCanvas, .togglePrecision, .undo, .redo, .style, .background, .palette, .clearCanvas, .openCanvas, .minimizeCanvas, .discard, .none: false
         }
     }
 
@@ -58,8 +60,9 @@ public enum Action: Hashable, Sendable {
         case .redo: .redo
         case .style(.set(let tool, _, _)) where tool != nil: .tool
         case .style(.previousTool): .tool
-        case .style(.wider), .style(.narrower): .width
+        case .style(.wider), .style(.narrower), .style(.set(nil, nil, _?)): .width
         case .style: .color
+        case .background: .background
         case .palette: .palette
         case .clearCanvas: .clearCanvas
         case .openCanvas: .openCanvas

@@ -96,6 +96,8 @@ public struct Canvas: Equatable, Sendable {
     public internal(set) var previousTool = DrawingTool.highlighter
     /// The tools seen and each one's style; `style` is the first one's.
     public internal(set) var pens = ToolTable()
+    /// The board under the ink (`background` command and action, `[canvas] background`).
+    public internal(set) var background = CanvasBackground.none
     /// The steps undo can take back, oldest first, at most `historyLimit`.
     /// Strokes restored from the state file have no step of their own: undo
     /// removes them one by one, newest first, when the history is used up.
@@ -116,9 +118,10 @@ public struct Canvas: Equatable, Sendable {
 
     public init() {}
 
-    public init(state: CanvasState, strokes: [Stroke], style: StrokeStyle = StrokeStyle()) {
+    public init(state: CanvasState, strokes: [Stroke], style: StrokeStyle = StrokeStyle(), background: CanvasBackground = .none) {
         self.style = style
         pens.base = style
+        self.background = background
         // A restored canvas never resumes mid-transition: it lands where the
         // transition was heading.
         switch state {

@@ -26,4 +26,8 @@ public enum Command: Equatable, Sendable {
     /// Where the canvas's palette is (the canvas reports it; empty: nowhere).
     case paletteRegions([PaletteRegion])
     case precision(PrecisionRequest)
+    /// A piece of a stroke a canvas's mouse, touchpad or touchscreen draws.
+    case draw(DrawRequest)
+    /// Changes the board under the ink.
+    case background(BackgroundRequest)
 }

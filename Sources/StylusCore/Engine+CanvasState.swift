@@ -69,6 +69,7 @@ extension Engine {
         case .open:
             canvas.state = .minimizing
             for i in devices.indices { endStroke(device: i, at: time, into: &effects) }
+            releaseCanvasSources()
         }
         canvas.transition = Canvas.Transition(source: source, deadline: time + Microseconds(config.transitionMS) * 1000,
                                               result: canvas.state == .minimizing ? result : nil)

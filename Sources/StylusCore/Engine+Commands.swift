@@ -35,6 +35,8 @@ extension Engine {
             if regions == paletteRegions { return .unchanged(reason: "the palette already has these \(counted(regions.count, "region"))") }
             paletteRegions = regions
             return .done
+        case .background(let request):
+            return changeBackground(request, source: .command, at: time, into: &effects)
         case .precision(let request):
             let wanted: Bool = switch request {
             case .enable: true
@@ -46,6 +48,8 @@ extension Engine {
             }
             setPrecision(enabled: wanted, source: .command, at: time, into: &effects)
             return .done
+        case .draw(let request):
+            return draw(request, at: time, into: &effects)
         }
     }
 

@@ -25,6 +25,8 @@ extension Engine {
             outcome = Self.doublePressOutcome(redo(source: source, at: time, into: &effects))
         case .style(let request):
             outcome = Self.doublePressOutcome(changeStyle(request, source: source, at: time, into: &effects))
+        case .background(let request):
+            outcome = Self.doublePressOutcome(changeBackground(request, source: source, at: time, into: &effects))
         case .palette:
             outcome = Self.doublePressOutcome(setPalette(.toggle, source: source, at: time, into: &effects))
         case .clearCanvas:

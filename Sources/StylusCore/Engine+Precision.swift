@@ -19,7 +19,7 @@ extension Engine {
 
     private func precisionTarget(device i: Int) -> (active: Bool, scale: Double) {
         let d = devices[i]
-        guard precisionEnabled, d.tipDown else { return (false, 1) }
+        guard precisionEnabled, d.tipDown, !d.id.isCanvasSource else { return (false, 1) }
         let p = config.precision
         let active = d.precisionActive
             ? d.axes.pressure < p.fullSpeedPressure

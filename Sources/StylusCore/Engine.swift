@@ -39,6 +39,7 @@ public struct Engine: Sendable {
         self.debounceUS = Microseconds(config.debounceMS) * 1000
         canvas.style = config.style.applied(to: canvas.style)
         canvas.pens.base = canvas.style
+        if let background = config.background { canvas.background = background }
     }
 
     /// Replaces the configuration; canvas, strokes and precision are kept.
@@ -56,7 +57,12 @@ public struct Engine: Sendable {
     /// palette's colours or `show_palette` changing, in a `tool` event.
     public mutating func reconfigure(_ config: EngineConfig, at time: Microseconds, into effects: inout Effects) {
         let shown = paletteShown, colors = self.config.palette, configured = self.config.style, earlier = self.config
+        let configuredBackground = self.config.background
         reconfigure(config)
+        // As for the style: only a value the file changed, so a board the user chose since stays.
+        if let background = config.background, background != configuredBackground {
+            _ = changeBackground(.set(background), source: .command, at: time, into: &effects)
+        }
         var changed = paletteShown != shown || config.palette != colors
         // Only the keys whose value the file changed: another key's, unchanged, leaves the style the user chose.
         let shownStyle = canvas.style
@@ -77,11 +83,13 @@ public struct Engine: Sendable {
         showCurrentPen()
         _ = applyCanvasKeys(config.style)
         _ = applyPenConfig(since: nil)
+        if let background = config.background { self.canvas.background = background }
         self.precisionEnabled = precisionEnabled
         updateFullness()
     }
 
-    public var deviceIDs: [DeviceID] { devices.map(\.id) }
+    /// The tablets' devices; not the canvas's pointer and touch (`StrokeSource`).
+    public var deviceIDs: [DeviceID] { devices.lazy.map(\.id).filter { !$0.isCanvasSource } }
 
     public func deviceInfo(_ id: DeviceID) -> DeviceInfo? {
         devices.first(where: { $0.id == id })?.info

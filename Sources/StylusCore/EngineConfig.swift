@@ -59,14 +59,22 @@ public struct EngineConfig: Equatable, Sendable, Codable {
     public var eraser = EraserMode.pixel
     /// When the canvas shows its palette (`[canvas] show_palette`).
     public var showPalette = PaletteVisibility.onRequest
+    /// Whether an open canvas draws with the mouse and touch (`[canvas] pointer`).
+    public var pointer = CanvasPointer.draw
     /// `[canvas]` tool, color, width, the keys the file sets: applied over the
     /// style the state file kept at each start, and by a reload that changes them.
     public var style = ConfiguredStyle()
     /// `[pens.NAME]`, by name: each pen's name and where its style begins.
     public var pens: [PenConfig] = []
+    /// `[canvas] background`, when the file sets it: the board at each start, over the
+    /// state file's, and after a reload that changes it.
+    public var background: CanvasBackground?
     /// `[canvas] export_dir`: where `submit` writes its PNGs (absolute, or
     /// `~/…`); nil: `$XDG_PICTURES_DIR/stylusd`. Read by the shell.
     public var exportDirectory: String?
+    /// `[canvas.keys]`: canonical key name (`CanvasKeyName`) -> action, over
+    /// the canvas's default keys (CanvasSpec.keys); `none` unbinds one. Read by the shell.
+    public var canvasKeys: [String: Action] = [:]
     /// `[output]`: read by the shell, not by the engine.
     public var output = OutputConfig()
     /// The preset these settings started from (`preset` in the file, or a
@@ -125,7 +133,7 @@ public struct EngineConfig: Equatable, Sendable, Codable {
         var found: [ConfigProblem] = []
         func check(_ key: String, _ value: Int, _ range: ClosedRange<Int>, unit: String) {
             if !range.contains(value) {
-                found.append(ConfigProblem(key: key, message: "\(value) \(unit) is outside \(range.lowerBound)...\(range.upperBound) \(unit)"))
+                found.append(ConfigProblem(key: key, message: "\(value) \(unit) is outside \(range.lowerBound)-\(range.upperBound) \(unit)"))
             }
         }
         check("interval_ms", doublePressIntervalMS, Self.intervalRangeMS, unit: "ms")
@@ -140,7 +148,7 @@ public struct EngineConfig: Equatable, Sendable, Codable {
             found.append(ConfigProblem(key: "bindings", message: "needs exactly one action per side button"))
         }
         for n in padBindings.keys where !(0..<ButtonID.maxPadButtons).contains(n) {
-            found.append(ConfigProblem(key: "bindings.pad-\(n)", message: "pad buttons are numbered 0...\(ButtonID.maxPadButtons - 1)"))
+            found.append(ConfigProblem(key: "bindings.pad-\(n)", message: "pad buttons are numbered 0-\(ButtonID.maxPadButtons - 1)"))
         }
         let p = precision
         if !(p.minimumScale > 0 && p.minimumScale <= 1) {
@@ -156,13 +164,13 @@ public struct EngineConfig: Equatable, Sendable, Codable {
             found.append(ConfigProblem(key: "precision.report_step", message: "\(p.reportStep) is outside (0, 1]"))
         }
         for (name, v) in [("x1", p.curve.x1), ("y1", p.curve.y1), ("x2", p.curve.x2), ("y2", p.curve.y2)] where !(0...1).contains(v) {
-            found.append(ConfigProblem(key: "precision.curve.\(name)", message: "\(v) is outside 0...1"))
+            found.append(ConfigProblem(key: "precision.curve.\(name)", message: "\(v) is outside 0-1"))
         }
         if canvasLimits.maxPoints < 1 || canvasLimits.maxPoints > 16_777_216 {
-            found.append(ConfigProblem(key: "canvas.max_points", message: "\(canvasLimits.maxPoints) is outside 1...16777216"))
+            found.append(ConfigProblem(key: "canvas.max_points", message: "\(canvasLimits.maxPoints) is outside 1-16777216"))
         }
         if canvasLimits.maxStrokes < 1 || canvasLimits.maxStrokes > 1_048_576 {
-            found.append(ConfigProblem(key: "canvas.max_strokes", message: "\(canvasLimits.maxStrokes) is outside 1...1048576"))
+            found.append(ConfigProblem(key: "canvas.max_strokes", message: "\(canvasLimits.maxStrokes) is outside 1-1048576"))
         }
         return found
     }

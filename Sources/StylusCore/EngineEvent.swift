@@ -11,6 +11,7 @@ public enum EngineEvent: Equatable, Sendable {
     case precision(PrecisionEvent)
     case button(ButtonEvent)
     case tool(ToolEvent)
+    case background(BackgroundEvent)
 
     public var time: Microseconds {
         switch self {
@@ -23,6 +24,7 @@ public enum EngineEvent: Equatable, Sendable {
         case .precision(let e): e.time
         case .button(let e): e.time
         case .tool(let e): e.time
+        case .background(let e): e.time
         }
     }
 }

@@ -43,12 +43,12 @@ public struct PaletteRegion: Equatable, Hashable, Sendable {
     }
 
     /// The selection a region's `select` names: any style action
-    /// (`tool:pen`, `color:#3465a4`, `color:next`, `width:+`); nil and the
+    /// (`tool:pen`, `color:#3465a4`, `color:crimson`, `color:next`, `width:+`); nil and the
     /// reason for anything else.
     public static func selection(_ text: String) -> Result<StyleRequest, ActionError> {
         switch Action.parse(text) {
         case .success(.style(let request)): .success(request)
-        case .success: .failure(ActionError("\"\(text)\" is not a palette selection; use tool:NAME, color:#RRGGBB, color:next, color:previous, width:+ or width:-"))
+        case .success: .failure(ActionError("\"\(text)\" is not a palette selection; use tool:NAME, color:NAME, color:#RRGGBB, color:next, color:previous, width:N, width:+ or width:-"))
         case .failure(let error): .failure(error)
         }
     }

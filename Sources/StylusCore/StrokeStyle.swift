@@ -21,7 +21,7 @@ public enum DrawingTool: String, CaseIterable, Equatable, Hashable, Sendable, Co
     public var drawsWhole: Bool { isShape || self == .highlighter }
 }
 
-/// An ink colour, `#RRGGBB` on the wire and in config.toml.
+/// An ink colour, `#rrggbb` in what the daemon says; what people write is read by `ColorName`.
 public struct StrokeColor: Equatable, Hashable, Sendable {
     public var red: UInt8
     public var green: UInt8

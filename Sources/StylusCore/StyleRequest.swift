@@ -8,8 +8,14 @@ public enum StyleRequest: Hashable, Sendable {
     case previousTool
     case nextColor
     case previousColor
+    /// The palette's colour at this place, from 1 (`color:3`, the canvas's key 3), so
+    /// keys and buttons follow a palette `[canvas] palette` changes.
+    case paletteColor(Int)
     case wider
     case narrower
+
+    /// The most colours a palette holds (`[canvas] palette`).
+    public static let paletteLimit = 16
 
     /// The widths `width:+` and `width:-` step through, in reference pixels.
     public static let widthSteps: [Double] = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64]
@@ -35,6 +41,11 @@ public enum StyleRequest: Hashable, Sendable {
             let step = self == .nextColor ? 1 : -1
             let index = here.map { ($0 + step + palette.count) % palette.count } ?? (step > 0 ? 0 : palette.count - 1)
             next.color = palette[index]
+        case .paletteColor(let place):
+            guard palette.indices.contains(place - 1) else {
+                return .failure(Unchanged("the palette has \(palette.count) colours; there is no colour \(place)"))
+            }
+            next.color = palette[place - 1]
         case .wider:
             guard let width = Self.widthSteps.first(where: { $0 > style.width }) else {
                 return .failure(Unchanged("the width is already \(Self.describe(style.width)), the widest"))

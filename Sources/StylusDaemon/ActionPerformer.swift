@@ -58,7 +58,7 @@ final class ActionPerformer {
         case .submit:
             if case .pad = request.button { return submit(.pad) }
             return submit(.pen)
-        case .toggleCanvas, .togglePrecision, .undo, .redo, .style, .palette, .clearCanvas, .openCanvas, .minimizeCanvas, .discard, .none:
+        case .toggleCanvas, .togglePrecision, .undo, .redo, .style, .background, .palette, .clearCanvas, .openCanvas, .minimizeCanvas, .discard, .none:
             return nil   // the engine's own
         }
     }

@@ -19,6 +19,7 @@ extension CommandHandler {
     /// encoding (a client polling status, or a reload loop, costs a copy).
     struct StatusKey: Equatable {
         var canvas: CanvasState, strokes: Int, points: Int, full: Bool, hasContent: Bool, style: StrokeStyle, palette: Bool
+        var background: CanvasBackground
         var precisionEnabled: Bool, precisionActive: Bool
         var devices: [DeviceID], buttonOnlyReason: String?
         var config: EngineConfig
@@ -33,7 +34,7 @@ extension CommandHandler {
         let c = engine.canvas
         let output = outputStatus()
         let overlay = runningOverlay
-        let key = StatusKey(canvas: c.state, strokes: c.strokes.count, points: c.pointCount, full: c.isFull, hasContent: c.hasContent, style: c.style, palette: engine.paletteShown,
+        let key = StatusKey(canvas: c.state, strokes: c.strokes.count, points: c.pointCount, full: c.isFull, hasContent: c.hasContent, style: c.style, palette: engine.paletteShown, background: c.background,
                             precisionEnabled: engine.precisionEnabled, precisionActive: engine.precisionActive,
                             devices: engine.deviceIDs, buttonOnlyReason: buttonOnlyReason, config: engine.config,
                             output: output, overlay: overlay, changed: changed, reason: reason,

@@ -175,12 +175,16 @@ final class CommandHandler {
         case .tool(let tool, let color, let width, nil): return .now(perform(.style(.set(tool: tool, color: color, width: width)), id, now))
         case .tool(let tool, let color, let width, let pen?):
             return .now(perform(.penStyle(.set(tool: tool, color: color, width: width), pen: pen), id, now))
+        case .styleStep(let request, nil): return .now(perform(.style(request), id, now))
+        case .styleStep(let request, let pen?): return .now(perform(.penStyle(request, pen: pen), id, now))
         case .pens: return .now(Response.success(id: id, PensResult(engine.pens, now: now)))
         case .palette(let request): return .now(perform(.palette(request), id, now))
         case .paletteRegions(let regions):
             paletteOwner = regions.isEmpty ? nil : client
             return .now(perform(.paletteRegions(regions), id, now))
         case .precision(let action): return .now(perform(.precision(action), id, now))
+        case .background(nil): return .now(status(id))
+        case .background(let request?): return .now(perform(.background(request), id, now))
         case .export(let path, let width, let height): return .export(id: id, .file(path: path, width: width, height: height))
         case .submit: return .export(id: id, .submit)
         case .discard: return .now(perform(.discard, id, now))
@@ -198,10 +202,12 @@ final class CommandHandler {
             return .afterReload(id: id)
         case .output(let choice):
             return .switchOutput(id: id, to: choice)
+        case .draw(let request): return .now(drawn(request, engine.perform(.draw(request), at: now, into: &effects), id))
         case .overlay(let report):
             if overlay?.report != report { log("the canvas overlay reports: \(report.backend), \(report.outputs) output\(report.outputs == 1 ? "" : "s")") }
             overlay = (report, peer, topics.isEmpty ? nil : client)
             return .now(status(id))
+        case .key(let name): return pressed(name, id, now)
         }
     }
 
@@ -214,7 +220,7 @@ final class CommandHandler {
     /// The last `status` answer for each `changed`, with what it said (`StatusKey`).
     var statusCache: [Bool?: (key: StatusKey, encoded: Response.EncodedResult)] = [:]
 
-    private func perform(_ command: Command, _ id: JSONValue, _ now: Int64) -> [UInt8] {
+    func perform(_ command: Command, _ id: JSONValue, _ now: Int64) -> [UInt8] {
         switch engine.perform(command, at: now, into: &effects) {
         case .done: return status(id, changed: true)
         case .unchanged(let reason): return status(id, changed: false, reason: reason)

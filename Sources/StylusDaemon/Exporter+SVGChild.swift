@@ -9,7 +9,7 @@ import Glibc
 
 /// The SVG helper, `stylusd render-svg-child`: this program run as a child of the daemon.
 extension Exporter {
-    /// `stylusd render-svg-child PATH WIDTHxHEIGHT`: the strokes (`StrokeRecords`,
+    /// `stylusd render-svg-child PATH WIDTHxHEIGHT [BACKGROUND]`: the strokes (`StrokeRecords`,
     /// or the JSON of `strokes`) on standard input, the SVG written to PATH through a
     /// temporary file beside it. Prints the reason and exits 1 on failure.
     public static func svgChildMain(_ arguments: [String]) -> Int32 {
@@ -17,15 +17,16 @@ extension Exporter {
             _ = writeAll(STDOUT_FILENO, Array((message + "\n").utf8))
             return 1
         }
-        let size = arguments.count == 2 ? arguments[1].split(separator: "x").compactMap { Int($0) } : []
-        guard size.count == 2, ExportFormat.sideRange.contains(size[0]), ExportFormat.sideRange.contains(size[1]) else {
-            return fail("usage: stylusd \(svgChildCommand) PATH WIDTHxHEIGHT (strokes as JSON on standard input)")
+        let size = (2...3).contains(arguments.count) ? arguments[1].split(separator: "x").compactMap { Int($0) } : []
+        let board = arguments.count == 3 ? CanvasBackground(name: arguments[2]) : CanvasBackground.none
+        guard size.count == 2, ExportFormat.sideRange.contains(size[0]), ExportFormat.sideRange.contains(size[1]), let board else {
+            return fail("usage: stylusd \(svgChildCommand) PATH WIDTHxHEIGHT [BACKGROUND] (strokes as JSON on standard input)")
         }
         let path = arguments[0]
         guard let input = try? readToEnd(STDIN_FILENO), let strokes = StrokeRecords.decode(input) else {
             return fail("cannot write \(path): the strokes on standard input are neither stylusd's stroke records nor the JSON `strokes` answers with")
         }
-        let document = svg(strokes, width: size[0], height: size[1])
+        let document = svg(strokes, width: size[0], height: size[1], board: board)
         do {
             try replaceFileAtomically(path, with: Array(document.utf8), temporary: temporaryPath(for: path), mode: 0o644)
         } catch {
@@ -34,14 +35,14 @@ extension Exporter {
         return 0
     }
 
-    /// The drawing as the export's SVG: ink on transparent, as the PNG is.
-    static func svg(_ strokes: [Stroke], width: Int, height: Int) -> String {
+    /// The drawing as the export's SVG: ink on the board, or on transparent where there is none, as the PNG is.
+    static func svg(_ strokes: [Stroke], width: Int, height: Int, board: CanvasBackground = .none) -> String {
         var drawing = SVGDrawing(width: width, height: height)
         for stroke in strokes {
             drawing.add(style: stroke.style, points: stroke.points.map {
                 InkPoint(x: Double($0.x), y: Double($0.y), pressure: Double($0.pressure))
             })
         }
-        return drawing.document(background: nil)
+        return drawing.document(board: board)
     }
 }

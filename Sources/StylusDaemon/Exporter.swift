@@ -60,6 +60,8 @@ public final class Exporter {
         var hasContent: Bool
         /// The points the picture holds: a submit whose drawing changed meanwhile writes it again.
         var pointCount: Int = 0
+        /// The board the picture is drawn on (the canvas's, when the job was queued).
+        var background: CanvasBackground = .none
     }
 
     let environment: [String: String]
@@ -175,7 +177,7 @@ public final class Exporter {
         if target.format == .png, case .failure(let error) = findRenderer() { return error }
         let input = StrokeRecords.encode(canvas.strokes)
         queue.append(Job(target: target, submit: submit, waiter: waiter, input: input, strokeCount: canvas.strokes.count,
-                         hasContent: canvas.hasContent, pointCount: canvas.pointCount))
+                         hasContent: canvas.hasContent, pointCount: canvas.pointCount, background: canvas.background))
         if running == nil, let failed = startNext(now: now).first {
             return failed.outcome.failure
         }
@@ -194,7 +196,9 @@ public final class Exporter {
                 switch findRenderer() {
                 case .success(let renderer):
                     program = renderer
+                    // Only with a board: a renderer from before boards still writes plain ink.
                     arguments = [renderer, "--render-png", job.target.path, "--size", size]
+                        + (job.background == .none ? [] : ["--background", job.background.name])
                 case .failure(let error):
                     failed.append((job, .failure(error)))
                     continue
@@ -202,6 +206,7 @@ public final class Exporter {
             case .svg:
                 program = svgWriter
                 arguments = [ChildProcess.runningProgram ?? "stylusd", Self.svgChildCommand, job.target.path, size]
+                    + (job.background == .none ? [] : [job.background.name])
             }
             do {
                 let child = try ChildProcess(executable: program, arguments: arguments, input: job.input, niceness: Self.niceness, maxOutputBytes: 64 * 1024)

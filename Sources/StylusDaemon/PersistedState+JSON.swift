@@ -14,7 +14,13 @@ extension PersistedState {
         let points = strokes.reduce(0) { $0 + $1.x.count }
         var out: [UInt8] = []
         out.reserveCapacity(96 + strokes.count * 96 + points * 64)
-        out.append(contentsOf: #"{"canvas":"#.utf8)
+        out.append(UInt8(ascii: "{"))
+        if let background {
+            out.append(contentsOf: #""background":"#.utf8)
+            JSONString.appendQuoted(background, to: &out)
+            out.append(UInt8(ascii: ","))
+        }
+        out.append(contentsOf: #""canvas":"#.utf8)
         JSONString.appendQuoted(canvas, to: &out)
         if let pens { guard Self.append(pens: pens, to: &out) else { return nil } }
         out.append(contentsOf: #","precision_enabled":"#.utf8)

@@ -19,7 +19,8 @@ extension StatusResult {
         let hasPen = devices.contains { $0.kind == "pen" }
         self.init(
             canvas: CanvasInfo(state: c.state.rawValue, hasContent: c.hasContent, strokeCount: c.strokes.count,
-                               pointCount: c.pointCount, full: c.isFull),
+                               pointCount: c.pointCount, full: c.isFull, pointer: engine.config.pointer.rawValue,
+                               background: c.background.name),
             precision: PrecisionInfo(enabled: engine.precisionEnabled, active: engine.precisionActive),
             input: InputInfo(mode: hasPen ? "pen" : "button-only", reason: hasPen ? nil : buttonOnlyReason, devices: devices),
             config: ConfigInfo(intervalMS: engine.config.doublePressIntervalMS, debounceMS: engine.config.debounceMS,

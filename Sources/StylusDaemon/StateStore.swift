@@ -45,9 +45,11 @@ struct PersistedState: Codable, Equatable {
     var style: StyleColumns?
     /// The tools seen, most recent first, with their styles; `style` is where a new one starts.
     var pens: [PenColumns]?
+    /// The board under the ink, by its name; absent for none (and from a daemon before boards).
+    var background: String?
 
     enum CodingKeys: String, CodingKey {
-        case version, canvas, precisionEnabled = "precision_enabled", strokes, style, pens
+        case version, canvas, precisionEnabled = "precision_enabled", strokes, style, pens, background
     }
 
     init(canvas: Canvas, precisionEnabled: Bool) {
@@ -62,6 +64,7 @@ struct PersistedState: Codable, Equatable {
         let base = canvas.pens.base
         style = StyleColumns(tool: base.tool.rawValue, color: base.color.hex, width: base.width)
         pens = Self.pens(of: canvas)
+        background = canvas.background == .none ? nil : canvas.background.name
     }
 
     /// The canvas this describes, or why it cannot be one.
@@ -91,7 +94,12 @@ struct PersistedState: Codable, Equatable {
         }
         var current = StrokeStyle()
         if let style { current = try Self.style(tool: style.tool, color: style.color, width: style.width, of: "the style") }
-        var restored = Canvas(state: state, strokes: result, style: current)
+        var board = CanvasBackground.none
+        if let background {
+            guard let b = CanvasBackground(name: background) else { throw .invalid("unknown background \"\(background)\" (\(CanvasBackground.spellings))") }
+            board = b
+        }
+        var restored = Canvas(state: state, strokes: result, style: current, background: board)
         restorePens(into: &restored, base: current)
         return (restored, precisionEnabled)
     }

@@ -29,31 +29,42 @@ extension ClientCommand {
         case .undo: self = .undo
         case .redo: self = .redo
         case .tool:
-            var tool: DrawingTool?, color: StrokeColor?, width: Double?
-            if let value = fields["tool"] {
-                guard case .string(let name) = value, let t = DrawingTool(rawValue: name) else {
-                    throw ProtocolError(code: .badRequest, message: "unknown tool \(Self.quoted(value)); tools are \(DrawingTool.allCases.map(\.rawValue).joined(separator: ", "))")
-                }
-                tool = t
-            }
-            if let value = fields["color"] {
-                guard case .string(let text) = value, let c = StrokeColor(hex: text) else {
-                    throw ProtocolError(code: .badRequest, message: "\"color\" must be #RRGGBB (six hex digits, e.g. \"#3465a4\"), not \(Self.quoted(value))")
-                }
-                color = c
-            }
-            if let value = fields["width"] {
-                guard case .number(let n) = value, StrokeStyle.widthRange.contains(n) else {
-                    throw ProtocolError(code: .badRequest, message: "\"width\" must be a number from \(Int(StrokeStyle.widthRange.lowerBound)) to \(Int(StrokeStyle.widthRange.upperBound)) (pixels of a drawing 1600 wide), not \(Self.quoted(value))")
-                }
-                width = n
-            }
+            // Each field read as a binding's tool:, color: or width: would be; a step
+            // (previous, next, + or -) changes from the current style, so it comes alone.
             var pen: String?
             if let value = fields["pen"] {
                 guard case .string(let name) = value, !name.isEmpty else {
                     throw ProtocolError(code: .badRequest, message: "\"pen\" must be a pen's name or serial (\"0x…\"; `pens` lists them), not \(Self.quoted(value))")
                 }
                 pen = name
+            }
+            var requests: [(field: String, request: StyleRequest)] = []
+            for argument in StyleArgument.allCases {
+                guard let value = fields[argument.rawValue] else { continue }
+                switch (argument, value) {
+                case (.width, .number(let n)) where StrokeStyle.widthRange.contains(n):
+                    requests.append((argument.rawValue, .set(tool: nil, color: nil, width: n)))
+                case (_, .string(let text)):
+                    switch argument.parse(text) {
+                    case .success(let request): requests.append((argument.rawValue, request))
+                    case .failure(let error) where argument == .color:
+                        throw ProtocolError(code: .badRequest, message: "\"color\": \(error.message)")
+                    case .failure: throw ProtocolError(code: .badRequest, message: Self.badStyleValue(argument, value))
+                    }
+                default: throw ProtocolError(code: .badRequest, message: Self.badStyleValue(argument, value))
+                }
+            }
+            var tool: DrawingTool?, color: StrokeColor?, width: Double?
+            for (field, request) in requests {
+                switch request {
+                case .set(let t, let c, let w): (tool, color, width) = (t ?? tool, c ?? color, w ?? width)
+                default:
+                    guard requests.count == 1 else {
+                        throw ProtocolError(code: .badRequest, message: "\"\(field)\": \(Self.quoted(fields[field]!)) is a step from the current style; send it without \(requests.filter { $0.field != field }.map { "\"\($0.field)\"" }.joined(separator: " and "))")
+                    }
+                    self = .styleStep(request, pen: pen)
+                    return
+                }
             }
             self = .tool(tool: tool, color: color, width: width, pen: pen)
         case .export:
@@ -95,6 +106,15 @@ extension ClientCommand {
                 throw ProtocolError(code: .badRequest, message: "precision needs \"action\": \"enable\", \"disable\" or \"toggle\"")
             }
             self = .precision(request)
+        case .background:
+            guard let value = fields["background"] else {
+                self = .background(nil)
+                return
+            }
+            guard case .string(let name) = value, let request = BackgroundRequest(name: name) else {
+                throw ProtocolError(code: .badRequest, message: "unknown background \(Self.quoted(value)); use \(CanvasBackground.spellings), or next")
+            }
+            self = .background(request)
         case .subscribe: self = .subscribe(try topics())
         case .unsubscribe: self = .unsubscribe(try topics())
         case .output:
@@ -121,6 +141,18 @@ extension ClientCommand {
                 throw ProtocolError(code: .badRequest, message: "overlay takes \"width\" and \"height\" together, or neither")
             }
             self = .overlay(OverlayReport(backend: backend, outputs: Int(n), width: area.first, height: area.last))
+        case .key:
+            self = .key(try Self.canvasKey(fields["key"]))
+        case .draw: self = .draw(try Self.draw(fields))
+        }
+    }
+
+    /// What the `tool` command's field takes, and the value it was sent.
+    static func badStyleValue(_ argument: StyleArgument, _ value: JSONValue) -> String {
+        switch argument {
+        case .tool: "unknown tool \(quoted(value)); tools are \(DrawingTool.allCases.map(\.rawValue).joined(separator: ", ")), or \"previous\""
+        case .color: "\"color\" must be a CSS colour name, #RGB or #RRGGBB (a string, e.g. \"crimson\" or \"#3465a4\"), or \"next\" or \"previous\", not \(quoted(value))"
+        case .width: "\"width\" must be a number from \(Int(StrokeStyle.widthRange.lowerBound)) to \(Int(StrokeStyle.widthRange.upperBound)) (pixels of a drawing 1600 wide), or \"+\" or \"-\", not \(quoted(value))"
         }
     }
 

@@ -8,13 +8,21 @@ public enum ClientCommand: Equatable, Sendable {
     /// No change: the current style; else the style with these parts changed,
     /// of the pen tool `pen` names (name or serial) or else of the one in use.
     case tool(tool: DrawingTool?, color: StrokeColor?, width: Double?, pen: String? = nil)
+    /// The `tool` command with a step from the current style: `"tool":"previous"`,
+    /// `"color":"next"` or `"previous"`, `"width":"+"` or `"-"`; of `pen`'s style as for `tool`.
+    case styleStep(StyleRequest, pen: String? = nil)
     case palette(PaletteRequest)
     case paletteRegions([PaletteRegion])
     case precision(PrecisionRequest)
+    /// No request: the current board; else the board changed.
+    case background(BackgroundRequest?)
     case subscribe([Topic])
     case unsubscribe([Topic])
     case output(OutputChoice)
     case overlay(OverlayReport)
+    /// A key pressed on the open canvas, for the daemon to perform its action.
+    case key(CanvasKeyName)
+    case draw(DrawRequest)
 
     public var name: CommandName {
         switch self {
@@ -27,7 +35,7 @@ public enum ClientCommand: Equatable, Sendable {
         case .clear: .clear
         case .undo: .undo
         case .redo: .redo
-        case .tool: .tool
+        case .tool, .styleStep: .tool
         case .export: .export
         case .submit: .submit
         case .discard: .discard
@@ -36,11 +44,14 @@ public enum ClientCommand: Equatable, Sendable {
         case .devices: .devices
         case .reload: .reload
         case .precision: .precision
+        case .background: .background
         case .subscribe: .subscribe
         case .unsubscribe: .unsubscribe
         case .output: .output
         case .overlay: .overlay
         case .pens: .pens
+        case .key: .key
+        case .draw: .draw
         }
     }
 
@@ -49,6 +60,7 @@ public enum ClientCommand: Equatable, Sendable {
         switch self {
         case .precision(let request): ["action": .string(request.rawValue)]
         case .palette(let request): ["action": .string(request.rawValue)]
+        case .background(let request?): ["background": .string(request.name)]
         case .paletteRegions(let regions):
             ["regions": .array(regions.map { r in
                 .object(["x": .number(r.x), "y": .number(r.y), "width": .number(r.width), "height": .number(r.height),
@@ -56,6 +68,7 @@ public enum ClientCommand: Equatable, Sendable {
             })]
         case .subscribe(let topics), .unsubscribe(let topics): ["topics": .array(topics.map { .string($0.rawValue) })]
         case .output(let mode): ["mode": .string(mode.rawValue)]
+        case .key(let name): ["key": .string(name.description)]
         case .overlay(let report):
             ["backend": .string(report.backend), "outputs": .number(Double(report.outputs))].merging(
                 [("width", report.width), ("height", report.height)].compactMap { k, v in v.map { (k, JSONValue.number(Double($0))) } }) { a, _ in a }
@@ -64,6 +77,10 @@ public enum ClientCommand: Equatable, Sendable {
         case .tool(let tool, let color, let width, let pen):
             [:].merging([("tool", tool.map { JSONValue.string($0.rawValue) }), ("color", color.map { .string($0.hex) }),
                          ("width", width.map { .number($0) }), ("pen", pen.map { .string($0) })].compactMap { k, v in v.map { (k, $0) } }) { a, _ in a }
+        case .styleStep(let request, let pen):
+            (StyleArgument.spelling(of: request).map { [$0.argument.rawValue: JSONValue.string($0.word)] } ?? [:])
+                .merging(pen.map { ["pen": .string($0)] } ?? [:]) { a, _ in a }
+        case .draw(let request): Self.fields(of: request)
         default: [:]
         }
     }

@@ -4,7 +4,7 @@
 /// derive from this list. Adding a command is a case here, its decoding in
 /// `ClientCommand.init(name:fields:)`, and its handler in the daemon.
 public enum CommandName: String, CaseIterable, Codable, Sendable {
-    case status, toggle, open, minimize, ack, strokes, clear, undo, redo, tool, export, submit, discard, palette, paletteRegions = "palette-regions", precision, subscribe, unsubscribe, devices, reload, output, overlay, pens
+    case status, toggle, open, minimize, ack, strokes, clear, undo, redo, tool, export, submit, discard, palette, paletteRegions = "palette-regions", precision, background, subscribe, unsubscribe, devices, reload, output, overlay, key, draw, pens
 
     /// The argument a command takes beyond `id` and `cmd`.
     public enum Argument: Sendable, Equatable {
@@ -24,6 +24,12 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case paletteAction
         /// `"regions"`: an array of `PaletteRegion` objects.
         case paletteRegions
+        /// `"key"`: a `CanvasKeyName`, e.g. "ctrl+z".
+        case keyName
+        /// `"source"`, `"phase"`, `"points"` and (optional) `"aspect"`: a `DrawRequest`.
+        case draw
+        /// `"background"`: a `BackgroundRequest`'s name (none: the current board).
+        case background
     }
 
     public var argument: Argument? {
@@ -36,6 +42,9 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case .export: .export
         case .palette: .paletteAction
         case .paletteRegions: .paletteRegions
+        case .key: .keyName
+        case .draw: .draw
+        case .background: .background
         default: nil
         }
     }
@@ -58,6 +67,7 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case .discard: "Throw the drawing away: minimize and clear (undo brings it back)."
         case .palette: "Show, hide or toggle the canvas's palette of tools, colours and widths."
         case .paletteRegions: "Tell stylusd where the canvas's palette is (stylus-canvas sends it)."
+        case .background: "Show or set the board under the ink: none, white, black, grid, #rrggbb or next."
         case .precision: "Enable, disable or toggle precision mode."
         case .subscribe: "Print events as they happen."
         case .unsubscribe: "Stop receiving events of some topics."
@@ -66,6 +76,8 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case .reload: "Make the daemon re-read its configuration file."
         case .output: "Switch how pen input reaches the desktop: observe (releases the pen at once), filter or auto."
         case .overlay: "Tell stylusd how the canvas overlay reaches the screen (stylus-canvas sends it; status shows it)."
+        case .key: "Do what a key does on the open canvas ([canvas.keys]; stylus-canvas sends the keys it does not handle)."
+        case .draw: "Draw a piece of a mouse or touch stroke on the open canvas (stylus-canvas sends it)."
         }
     }
 

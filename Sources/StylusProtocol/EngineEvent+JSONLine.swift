@@ -50,6 +50,7 @@ extension EngineEvent {
         case .stroke(let e):
             w.string("event", "stroke")
             w.int("device", e.device.rawValue)
+            w.string("source", e.source.rawValue)
             w.int("index", e.index)
             w.int("points", e.points)
             w.int("time_us", e.time)
@@ -92,6 +93,11 @@ extension EngineEvent {
             if let pen = e.pen { w.string("pen", pen) }
             w.string("source", e.source.rawValue)
             w.int("time_us", e.time)
+        case .background(let e):
+            w.string("event", "background")
+            w.string("background", e.background.name)
+            w.string("source", e.source.rawValue)
+            w.int("time_us", e.time)
         }
         return w.finishLine()
     }
@@ -130,6 +136,8 @@ extension EngineEvent {
             return line
         case .tool(let e):
             return "\(seconds) tool \(e.style.tool.rawValue), \(e.style.color.hex), width \(e.style.width)\(e.palette ? ", palette shown" : "") (\(e.source.rawValue))"
+        case .background(let e):
+            return "\(seconds) background \(e.background.name) (\(e.source.rawValue))"
         }
     }
 }

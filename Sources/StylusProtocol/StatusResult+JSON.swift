@@ -16,9 +16,11 @@ extension StatusResult {
         w.object {
             $0.key("canvas")
             $0.object { o in
+                if let background = canvas.background { o.key("background"); o.string(background) }
                 o.key("full"); o.bool(canvas.full)
                 o.key("has_content"); o.bool(canvas.hasContent)
                 o.key("point_count"); o.int(canvas.pointCount)
+                if let pointer = canvas.pointer { o.key("pointer"); o.string(pointer) }
                 o.key("state"); o.string(canvas.state)
                 o.key("stroke_count"); o.int(canvas.strokeCount)
             }

@@ -10,10 +10,17 @@ public struct StatusResult: Codable, Equatable, Sendable {
         public var strokeCount: Int
         public var pointCount: Int
         public var full: Bool
+        /// `[canvas] pointer`: `draw` (the canvas takes the mouse and touch while
+        /// open, and draws with them) or `pass`; absent from a daemon before `draw`.
+        public var pointer: String?
+        /// The board under the ink (`none`, `white`, `black`, `grid`, `#rrggbb`); absent from a daemon before boards.
+        public var background: String?
         enum CodingKeys: String, CodingKey {
-            case state, hasContent = "has_content", strokeCount = "stroke_count", pointCount = "point_count", full
+            case state, hasContent = "has_content", strokeCount = "stroke_count", pointCount = "point_count", full, pointer, background
         }
-        public init(state: String, hasContent: Bool, strokeCount: Int, pointCount: Int, full: Bool) {
+        public init(state: String, hasContent: Bool, strokeCount: Int, pointCount: Int, full: Bool, pointer: String? = nil, background: String? = nil) {
+            self.pointer = pointer
+            self.background = background
             self.state = state
             self.hasContent = hasContent
             self.strokeCount = strokeCount

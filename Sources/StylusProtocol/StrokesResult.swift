@@ -36,8 +36,12 @@ public struct StrokesResult: Codable, Equatable, Sendable {
         public var points: [Point]
         /// The name of the pen tool that drew it; absent for a stroke from no pen tool.
         public var pen: String?
-        public init(device: UInt32, tool: String, color: String? = nil, width: Double? = nil, points: [Point]) {
+        /// What drew it: `pen`, `pointer` or `touch` (`StrokeSource`; `device` is
+        /// the source's reserved id for the last two); absent from a daemon before `draw`.
+        public var source: String?
+        public init(device: UInt32, tool: String, color: String? = nil, width: Double? = nil, points: [Point], source: String? = nil) {
             self.device = device
+            self.source = source
             self.tool = tool
             self.color = color
             self.width = width
@@ -63,7 +67,7 @@ public struct StrokesResult: Codable, Equatable, Sendable {
         self.canvas = canvas.state.rawValue
         strokes = canvas.strokes.map {
             var stroke = StrokeResult(device: $0.device.rawValue, tool: $0.style.tool.rawValue, color: $0.style.color.hex, width: $0.style.width,
-                                      points: $0.points.map(Point.init))
+                                      points: $0.points.map(Point.init), source: $0.source.rawValue)
             stroke.pen = $0.pen
             return stroke
         }

@@ -14,7 +14,7 @@ public enum Topic: String, CaseIterable, Codable, Sendable {
     /// The daemon's output: which mode runs (observe, filter) and why. Not an
     /// engine event: sent when the mode or the requested mode changes.
     case output
-    /// The style the next stroke gets: sent when it changes.
+    /// The style the next stroke gets, and the board under the ink (`background` events): sent when they change.
     case tool
 
     /// What `subscribe` without `topics` means: every topic but the raw
@@ -30,7 +30,7 @@ public enum Topic: String, CaseIterable, Codable, Sendable {
         case .device: self = .device
         case .proximity: self = .pen
         case .button: self = .button
-        case .tool: self = .tool
+        case .tool, .background: self = .tool
         }
     }
 
@@ -44,7 +44,7 @@ public enum Topic: String, CaseIterable, Codable, Sendable {
         case "proximity", "pen", "dropped": self = .pen
         case "output": self = .output
         case "button": self = .button
-        case "tool": self = .tool
+        case "tool", "background": self = .tool
         default: return nil
         }
     }

@@ -25,6 +25,13 @@ struct Config: ParsableCommand {
             }
             let bytes: [UInt8]
             do { bytes = try readConfigFile(file) } catch {
+                // Every key is optional: no file at the default path is the daemon's usual case, not a problem.
+                if self.file == nil, error.errno.rawValue == ENOENT {
+                    let defaults = EngineConfig()
+                    emit("\(file): no such file; stylusd runs on the defaults (interval \(defaults.doublePressIntervalMS) ms, "
+                         + "debounce \(defaults.debounceMS) ms, transition \(defaults.transitionMS) ms)")
+                    return
+                }
                 printError("stylusctl: \(file): \(error.errno.reason)")
                 throw ExitCode(Status.badConfig)
             }

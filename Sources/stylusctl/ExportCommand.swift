@@ -54,15 +54,21 @@ struct SubmitCommand: ParsableCommand {
         discussion: """
             The PNG goes to [canvas] export_dir, by default $XDG_PICTURES_DIR/stylusd (~/Pictures/stylusd), \
             named by the local date and time. The canvas event says "result":"submitted" with the file's path; \
-            `undo` brings the strokes back.
+            `undo` brings the strokes back. Waits, as toggle does, for the canvas to minimize (--no-wait: not).
             """)
     @OptionGroup var socket: SocketOption
+    @OptionGroup var wait: WaitOption
     @Flag(help: "Print the daemon's JSON result.") var json = false
 
     func run() throws {
         try client { () throws(StylusClientError) in
-            let response = try socket.connect().send(.submit)
+            let connection = try socket.connect()
+            // As the canvas verbs: a submit refused while the canvas opens is sent again once it is open,
+            // and the minimize that follows it is waited for (the line after the file's says the state reached).
+            let waiter: TransitionWait? = try wait.noWait ? nil : TransitionWait(connection)
+            let response = if let waiter { try waiter.send(.submit) } else { try connection.send(.submit) }
             emit(json ? stylusctl.json(try response.raw()) : describeExport(try response.typed(ExportResult.self)))
+            if let reached = try waiter?.settle(), !json { emit(describeStatus(reached, only: .canvas)) }
         }
     }
 }

@@ -173,10 +173,13 @@ struct MonitorModel {
         if let pen {
             let serial = pen.serial.map { $0 == 0 ? "none" : "0x" + String($0, radix: 16) } ?? "-"
             out.append("Tool       \(pen.tool), serial \(serial), device \(pen.device), \(pen.inProximity ? "in proximity" : "out of proximity")")
-            out.append("Position   x \(fixed(pen.x, 4))  y \(fixed(pen.y, 4))    adjusted x \(fixed(pen.adjustedX, 4))  y \(fixed(pen.adjustedY, 4))")
-            out.append("Pressure   " + Self.bar(pen.pressure, threshold: threshold, width: 40) + " \(fixed(pen.pressure, 3))")
+            // Away from the tablet the last sample's numbers (or the driver's zeros and -64°) would read as a pen at rest.
+            let away = !pen.inProximity
+            out.append(away ? "Position   - (pen away)"
+                       : "Position   x \(fixed(pen.x, 4))  y \(fixed(pen.y, 4))    adjusted x \(fixed(pen.adjustedX, 4))  y \(fixed(pen.adjustedY, 4))")
+            out.append(away ? "Pressure   -" : "Pressure   " + Self.bar(pen.pressure, threshold: threshold, width: 40) + " \(fixed(pen.pressure, 3))")
             out.append("           " + (threshold.map { "| = precision threshold \(fixed($0, 2)) (full speed at and above)" } ?? "(precision threshold unknown)"))
-            out.append("Tilt       x \(signed(pen.tiltX))°  y \(signed(pen.tiltY))°")
+            out.append(away ? "Tilt       -" : "Tilt       x \(signed(pen.tiltX))°  y \(signed(pen.tiltY))°")
             out.append("Tip        \(pen.tip ? "down" : "up")")
         } else {
             out.append("Tool       no pen seen yet (bring the pen near the tablet)")

@@ -28,8 +28,11 @@ extension ResponseLine {
         do {
             return try result(as: R.self)
         } catch {
+            // The daemon's messages for a refusal, a bad value and a failure say all a user needs; the code
+            // only helps where stylusctl and stylusd disagree about the protocol (an unknown command).
+            let plain: Set<ProtocolError.Code> = [.refused, .badRequest, .failed]
             throw ok || error.code == .badJSON ? StylusClientError(.protocolViolation, error.message)
-                : StylusClientError(.commandFailed(error.code), error.code == .refused ? error.message : "\(error.code.rawValue): \(error.message)")
+                : StylusClientError(.commandFailed(error.code), plain.contains(error.code) ? error.message : "\(error.code.rawValue): \(error.message)")
         }
     }
 }

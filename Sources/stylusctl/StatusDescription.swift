@@ -19,7 +19,7 @@ enum StatusPart {
     init(_ command: ClientCommand) {
         switch command {
         case .toggle, .open, .minimize, .ack, .clear, .undo, .redo, .discard: self = .canvas
-        case .tool, .palette: self = .tool
+        case .tool, .styleStep, .palette: self = .tool
         case .precision: self = .precision
         case .output: self = .output
         default: self = .all

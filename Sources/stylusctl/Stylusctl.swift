@@ -84,34 +84,9 @@ func unknownWord(_ kind: String, _ word: String, among names: [String]) -> Strin
     return "unknown \(kind) \"\(word)\"" + (suggestion.isEmpty ? "; \(kind)s are \(names.joined(separator: ", "))" : suggestion)
 }
 
-/// `; did you mean "toggle"?` for the nearest word within two edits
-/// (a transposition counts as one), or "" when nothing is that near.
+/// `; did you mean "toggle"?` for the nearest word (`nearestWord`), or "" when nothing is that near.
 func didYouMean(_ word: String, among candidates: [String]) -> String {
-    var best: (word: String, distance: Int)?
-    for candidate in candidates {
-        let d = editDistance(word, candidate)
-        if d <= min(2, max(1, word.count / 3)), d < (best?.distance ?? .max) { best = (candidate, d) }
-    }
-    return best.map { "; did you mean \"\($0.word)\"?" } ?? ""
-}
-
-/// Insertions, deletions, substitutions and swaps of neighbours needed to turn `a` into `b`.
-func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
-    if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-    var rows = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
-    for i in 0...a.count { rows[i][0] = i }
-    for j in 0...b.count { rows[0][j] = j }
-    for i in 1...a.count {
-        for j in 1...b.count {
-            let cost = a[i - 1] == b[j - 1] ? 0 : 1
-            rows[i][j] = min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost)
-            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                rows[i][j] = min(rows[i][j], rows[i - 2][j - 2] + 1)
-            }
-        }
-    }
-    return rows[a.count][b.count]
+    nearestWord(word, among: candidates).map { "; did you mean \"\($0)\"?" } ?? ""
 }
 
 extension CommandName {
@@ -119,9 +94,9 @@ extension CommandName {
     var subcommand: ParsableCommand.Type? {
         switch self {
         case .status: StateCommand<StatusKind>.self
-        case .toggle: StateCommand<ToggleKind>.self
-        case .open: StateCommand<OpenKind>.self
-        case .minimize: StateCommand<MinimizeKind>.self
+        case .toggle: CanvasCommand<ToggleKind>.self
+        case .open: CanvasCommand<OpenKind>.self
+        case .minimize: CanvasCommand<MinimizeKind>.self
         case .ack: StateCommand<AckKind>.self
         case .clear: StateCommand<ClearKind>.self
         case .undo: StateCommand<UndoKind>.self
@@ -129,8 +104,9 @@ extension CommandName {
         case .tool: ToolCommand.self
         case .export: ExportCommand.self
         case .submit: SubmitCommand.self
-        case .discard: StateCommand<DiscardKind>.self
+        case .discard: CanvasCommand<DiscardKind>.self
         case .palette: PaletteCommand.self
+        case .background: BackgroundCommand.self
         case .paletteRegions: nil   // stylus-canvas's report of where its palette is
         case .strokes: Strokes.self
         case .precision: PrecisionCommand.self
@@ -141,6 +117,8 @@ extension CommandName {
         case .output: OutputCommand.self
         case .overlay: nil   // stylus-canvas's own report; `status` shows it
         case .pens: PensCommand.self
+        case .key: nil   // a canvas forwards the keys pressed on it
+        case .draw: nil   // a canvas's pointer strokes
         }
     }
 }

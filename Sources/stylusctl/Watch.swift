@@ -40,7 +40,10 @@ struct Watch: ParsableCommand {
 
     /// "watching canvas, double-press …; now: canvas minimized (0 strokes), …".
     static func firstLine(topics: [Topic], status: StatusResult) -> String {
-        let input = status.input.mode == "pen" ? "pen" : "button-only"
+        // As `status` says it: the pens by name, or why there is none.
+        let pens = status.input.devices.filter { $0.kind == "pen" }.map(\.name)
+        let input = status.input.mode == "pen" ? "pen" + (pens.isEmpty ? "" : " " + pens.joined(separator: ", "))
+            : "button-only" + (status.input.reason.map { " (\($0))" } ?? "")
         return "watching \(topics.map(\.rawValue).joined(separator: ", ")) (Ctrl-C stops); now: canvas \(status.canvas.state) "
             + "(\(counted(status.canvas.strokeCount, "stroke"))), precision \(status.precision.enabled ? "enabled" : "disabled"), input \(input)"
             + (status.output.map { ", output \($0.mode)" } ?? "")

@@ -179,3 +179,40 @@ struct CanvasSpecTests {
         }
     }
 }
+
+@Suite("The board constants (canvas-spec.json board)")
+struct CanvasBoardSpecTests {
+    typealias Spec = CanvasSpecFile
+
+    @Test func theBoardConstantsAreTheRenderers() {
+        #expect(Spec.constant("board.white") as? String == CanvasBoard.white.hex)
+        #expect(Spec.constant("board.black") as? String == CanvasBoard.black.hex)
+        #expect(Spec.constant("board.gridPaper") as? String == CanvasBoard.gridPaper.hex)
+        #expect(Spec.constant("board.gridLine") as? String == CanvasBoard.gridLine.hex)
+        #expect(Spec.number("board.gridSpacing") == CanvasBoard.gridSpacing)
+        #expect(Spec.number("board.gridLineWidth") == CanvasBoard.gridLineWidth)
+    }
+
+    @Test func theGridStartsAtTheAreasCornerAndScalesWithIt() {
+        // 1600 px wide: a line every 40 px, the first at 0.
+        #expect(CanvasBoard.gridLines(origin: 0, length: 100, areaWidth: 1600) == [0, 40, 80])
+        // A window 1000 px into an area 3200 wide: the lines 80 apart go on where the first window's stopped.
+        #expect(CanvasBoard.gridLines(origin: 1000, length: 200, areaWidth: 3200) == [40, 120])
+        #expect(CanvasBoard.gridLineWidth(areaWidth: 3200) == 2)
+        #expect(CanvasBoard.gridLineWidth(areaWidth: 400) == 1)
+        #expect(CanvasBoard.paper(.none) == nil)
+        #expect(CanvasBoard.paper(.color(StrokeColor(hex: "#123456")!)) == StrokeColor(hex: "#123456"))
+    }
+}
+
+extension CanvasBoardSpecTests {
+    @Test func theGridVectors() {
+        for v in Spec.vectors("boardGrid") {
+            let origin = double(v["origin"]), length = double(v["length"]), area = double(v["areaWidth"])
+            let lines = (v["lines"] as! [Any]).map(double)
+            let got = CanvasBoard.gridLines(origin: origin, length: length, areaWidth: area)
+            #expect(got.count == lines.count && zip(got, lines).allSatisfy { near($0, $1) }, "boardGrid \(v): the model gives \(got)")
+            #expect(near(CanvasBoard.gridLineWidth(areaWidth: area), double(v["lineWidth"])), "boardGrid \(v)")
+        }
+    }
+}

@@ -77,15 +77,6 @@ private func p(_ x: Double, _ pressure: Double = 0.5) -> InkPoint { InkPoint(x: 
     #expect(book.liveStrokes.map(\.style) == [marker, InkStyle()])
 }
 
-@Test func escapeUndoAndRedoKeys() {
-    #expect(CanvasKey(keysym: 0xff1b, control: false, shift: false) == .minimize)
-    #expect(CanvasKey(keysym: 0x7a, control: true, shift: false) == .undo)
-    #expect(CanvasKey(keysym: 0x5a, control: true, shift: true) == .redo)
-    #expect(CanvasKey(keysym: 0x79, control: true, shift: false) == .redo)
-    #expect(CanvasKey(keysym: 0x7a, control: false, shift: false) == nil, "a plain z is the applications'")
-    #expect(CanvasKey(keysym: 0x61, control: true, shift: false) == nil)
-}
-
 @Test func aLaserStrokeStaysUntilItsTimeIsUpAndIsNeverTakenForAConfirmedStroke() {
     var book = StrokeBook()
     let laser = InkStyle(tool: .laser)

@@ -40,14 +40,14 @@ struct CanvasStyleConfigTests {
 
     @Test(arguments: [
         ("tool = \"brush\"", "canvas.tool", "unknown tool \"brush\""),
-        ("color = \"#12345\"", "canvas.color", "expected a colour \"#RRGGBB\""),
+        ("color = \"#12345\"", "canvas.color", "\"#12345\" is not a colour; use #RGB or #RRGGBB"),
         ("width = 0", "canvas.width", "0 is out of range; use 1 to 64"),
         ("width = 64.5", "canvas.width", "64.5 is out of range; use 1 to 64"),
         ("width = 10000", "canvas.width", "10000 is out of range"),
         ("palette = []", "canvas.palette", "expected 1 to 16 colours"),
-        ("palette = [\"red\"]", "canvas.palette", "expected 1 to 16 colours"),
+        ("palette = [\"reed\"]", "canvas.palette", "expected 1 to 16 colours"),
         ("palette = [\"#000000\", \"#zzzzzz\"]", "canvas.palette",
-         "expected 1 to 16 colours \"#RRGGBB\", e.g. [\"#d61a1c\", \"#3465a4\", \"#000000\"]; entry 2 is \"#zzzzzz\""),
+         "expected 1 to 16 colours (CSS colour names, \"#RGB\" or \"#RRGGBB\"), e.g. [\"crimson\", \"#3465a4\", \"black\"]; entry 2: \"#zzzzzz\" is not a colour"),
         ("eraser = \"strokes\"", "canvas.eraser", "unknown eraser \"strokes\"; use \"pixel\" or \"stroke\""),
         ("eraser = 1", "canvas.eraser", "expected a string, found integer"),
         ("export_dir = \"Pictures\"", "canvas.export_dir", "expected a folder as an absolute path or one starting with ~/"),

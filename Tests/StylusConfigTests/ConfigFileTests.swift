@@ -64,7 +64,7 @@ struct ConfigFileTests {
     }
 
     @Test(arguments: [
-        ("interval_ms = 100\n", 1, "interval_ms", "100 ms is outside 150...1000 ms"),
+        ("interval_ms = 100\n", 1, "interval_ms", "100 ms is outside 150-1000 ms"),
         ("\n\ninterval_ms = \"fast\"\n", 3, "interval_ms", "expected a whole number, found string"),
         ("colour = 1\n", 1, "colour", "unknown key"),
         ("preset = \"turbo\"\n", 1, "preset", "unknown preset \"turbo\""),
@@ -74,7 +74,7 @@ struct ConfigFileTests {
         ("[precision]\nminimum_scale = 2\n", 2, "precision.minimum_scale", "2.0 is outside (0, 1]"),
         ("[precision]\nspeed = 2\n", 2, "precision.speed", "unknown key"),
         ("[canvas]\nmax_points = 0\n", 2, "canvas.max_points", "0 is outside"),
-        ("# comment\ndebounce_ms = 101\n", 2, "debounce_ms", "101 ms is outside 0...100 ms"),
+        ("# comment\ndebounce_ms = 101\n", 2, "debounce_ms", "101 ms is outside 0-100 ms"),
     ] as [(String, Int, String, String)])
     func aBadValueNamesTheFileTheLineAndTheKey(text: String, line: Int, key: String, message: String) throws {
         let e = try #require(Self.error(text))

@@ -194,7 +194,7 @@ struct EngineConfigTests {
         #expect(keys.contains("precision.minimum_scale"))
         #expect(keys.contains("precision.curve.x1"))
         #expect(keys.contains("bindings.pad-64"))
-        #expect(c.problems().first { $0.key == "interval_ms" }?.message == "149 ms is outside 150...1000 ms")
+        #expect(c.problems().first { $0.key == "interval_ms" }?.message == "149 ms is outside 150-1000 ms")
     }
 
     @Test func theIntervalBoundsAreInclusive() {

@@ -138,7 +138,7 @@ struct PaletteTests {
         #expect(PaletteRegion.selection("color:#3465a4") == .success(.set(tool: nil, color: Self.blue, width: nil)))
         #expect(PaletteRegion.selection("width:-") == .success(.narrower))
         #expect(PaletteRegion.selection("tool:ellipse") == .success(.set(tool: .ellipse, color: nil, width: nil)))
-        #expect(PaletteRegion.selection("undo") == .failure(ActionError("\"undo\" is not a palette selection; use tool:NAME, color:#RRGGBB, color:next, color:previous, width:+ or width:-")))
+        #expect(PaletteRegion.selection("undo") == .failure(ActionError("\"undo\" is not a palette selection; use tool:NAME, color:NAME, color:#RRGGBB, color:next, color:previous, width:N, width:+ or width:-")))
         guard case .failure(let e) = PaletteRegion.selection("tool:brush") else {
             Issue.record("tool:brush accepted")
             return

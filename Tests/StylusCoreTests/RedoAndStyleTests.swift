@@ -208,7 +208,7 @@ struct RedoAndStyleTests {
         for text in ["redo", "tool:highlighter", "tool:previous", "color:#3465a4", "color:next", "color:previous", "width:+", "width:-"] {
             #expect(Action(rawValue: text)?.rawValue == text, "\(text)")
         }
-        for (text, message) in [("tool:brush", "unknown tool \"brush\""), ("color:#12345", "\"#12345\" is not a colour"), ("width:3", "width: takes + or -")] {
+        for (text, message) in [("tool:brush", "unknown tool \"brush\""), ("color:#12345", "\"#12345\" is not a colour"), ("width:65", "the width is 1 to 64"), ("width:x", "the width is 1 to 64")] {
             guard case .failure(let error) = Action.parse(text) else {
                 Issue.record("\(text) parsed")
                 continue

@@ -42,7 +42,7 @@ struct PaletteProtocolTests {
         #expect(Self.message(#"{"cmd":"palette-regions","regions":[{"x":0,"y":0,"width":0.1,"height":0.1,"select":"tool:brush"}]}"#)?
                 .hasPrefix("regions[0].select: unknown tool \"brush\"") == true)
         #expect(Self.message(#"{"cmd":"palette-regions","regions":[{"x":0,"y":0,"width":0.1,"height":0.1,"select":"undo"}]}"#)
-                == "regions[0].select: \"undo\" is not a palette selection; use tool:NAME, color:#RRGGBB, color:next, color:previous, width:+ or width:-")
+                == "regions[0].select: \"undo\" is not a palette selection; use tool:NAME, color:NAME, color:#RRGGBB, color:next, color:previous, width:N, width:+ or width:-")
         #expect(Self.message(#"{"cmd":"palette-regions","regions":[{"x":0,"y":0,"width":0.1,"height":0.1,"select":"width:+","colour":"red"}]}"#)
                 == "regions[0] has an unknown field \"colour\"; its fields are x, y, width, height, select")
         #expect(Self.message(#"{"cmd":"palette","action":"open"}"#) == "palette needs \"action\": \"show\", \"hide\" or \"toggle\", not \"open\"")

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import StylusConfig
 import StylusCore
 import StylusProtocol
 import Testing

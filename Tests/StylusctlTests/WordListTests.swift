@@ -7,11 +7,11 @@ import Testing
 
 @Suite("stylusctl's words come from the protocol's lists")
 struct WordListTests {
-    /// A protocol command's stylusctl name: `subscribe` is `watch`; `unsubscribe`, `overlay` and `palette-regions` (a canvas's own reports) have none.
+    /// A protocol command's stylusctl name: `subscribe` is `watch`; `unsubscribe`, `overlay`, `palette-regions` (a canvas's own reports), `key` (a canvas's keys) and `draw` (a canvas's strokes) have none.
     static let expectedNames = CommandName.allCases.compactMap { name -> String? in
         switch name {
         case .subscribe: "watch"
-        case .unsubscribe, .overlay, .paletteRegions: nil
+        case .unsubscribe, .overlay, .paletteRegions, .key, .draw: nil
         default: name.rawValue
         }
     } + ["monitor", "calibrate", "config", "completions"]
@@ -19,7 +19,7 @@ struct WordListTests {
     /// The list itself, spelled out: a command added or renamed shows up here.
     @Test func theCommandNamesAreTheseWords() {
         #expect(Self.expectedNames == ["status", "toggle", "open", "minimize", "ack", "strokes", "clear", "undo",
-                                       "redo", "tool", "export", "submit", "discard", "palette", "precision", "watch", "devices", "reload", "output", "pens", "monitor", "calibrate", "config", "completions"])
+                                       "redo", "tool", "export", "submit", "discard", "palette", "precision", "background", "watch", "devices", "reload", "output", "pens", "monitor", "calibrate", "config", "completions"])
     }
 
     @Test func theSubcommandsAreTheCommandNames() {

@@ -272,6 +272,45 @@ def test_tool_answers_the_style_and_setting_it_changes_status_and_tells_subscrib
         check(r["ok"] and r["result"]["changed"] is False and "already" in r["result"]["reason"], f"{r}")
 
 
+def test_colour_names_and_steps_are_taken_over_the_socket_and_by_stylusctl_and_said_as_rrggbb(root):
+    with Daemon(root) as d:
+        watcher, c = d.connect(), d.connect()
+        watcher.request("subscribe", topics=["tool"])
+        r = c.request("tool", tool="pen", color="Crimson", width=8)
+        check(r["ok"] and r["result"]["tool"]["color"] == "#dc143c", f"a name is answered as #rrggbb: {r}")
+        e = watcher.next_event()
+        check(e["event"] == "tool" and e["color"] == "#dc143c", f"the event says #rrggbb: {e}")
+        check(c.request("tool", color="#fff")["result"]["tool"]["color"] == "#ffffff", "#rgb is #rrggbb")
+        before = c.request("tool")["result"]["tool"]
+        r = c.request("tool", color="crimsn")
+        check(r["ok"] is False and r["error"]["code"] == "bad-request"
+              and r["error"]["message"] == '"color": unknown colour "crimsn"; did you mean crimson?', f"{r}")
+        r = c.request("tool", color="next", width=3)
+        check(r["ok"] is False and r["error"]["code"] == "bad-request" and "step" in r["error"]["message"], f"a step with another field: {r}")
+        check(c.request("tool")["result"]["tool"] == before, "a refused request changed the style")
+        # The steps a binding takes, over the socket.
+        check(c.request("tool", width="+")["result"]["tool"]["width"] == 12, "width + is the next step")
+        check(c.request("tool", width="-")["result"]["tool"]["width"] == 8, "width - is the step before")
+        check(c.request("tool", tool="eraser")["result"]["tool"]["tool"] == "eraser", "eraser")
+        check(c.request("tool", tool="previous")["result"]["tool"]["tool"] == "pen", "tool previous goes back to the pen")
+        check(c.request("tool", color="#d61a1c")["ok"], "a palette colour")
+        check(c.request("tool", color="next")["result"]["tool"]["color"] == "#f57900", "color next is the palette's next")
+        check(c.request("tool", color="previous")["result"]["tool"]["color"] == "#d61a1c", "color previous")
+        # stylusctl takes what a binding takes.
+        ctl = stylusctl(d, "tool", "highlighter", "--color", "Gold", "--width", "12")
+        check(ctl.returncode == 0 and ctl.stdout == "tool       highlighter, #ffd700, width 12\n", f"{ctl.returncode} {ctl.stdout!r} {ctl.stderr!r}")
+        for args, said in [(["previous"], "pen, #ffd700, width 12"), (["--color", "next"], "pen, #d61a1c, width 12"),
+                           (["--color", "previous"], "pen, #ffffff, width 12"), (["--width", "+"], "pen, #ffffff, width 16"),
+                           (["--width", "-"], "pen, #ffffff, width 12")]:
+            ctl = stylusctl(d, "tool", *args)
+            check(ctl.returncode == 0 and ctl.stdout == f"tool       {said}\n", f"{args}: {ctl.returncode} {ctl.stdout!r} {ctl.stderr!r}")
+        ctl = stylusctl(d, "tool", "--color", "crimsn")
+        check(ctl.returncode == 64 and 'unknown colour "crimsn"; did you mean crimson?' in ctl.stderr, f"{ctl.returncode} {ctl.stderr!r}")
+        shown = c.request("status")["result"]["tool"]["palette"]
+        ctl = stylusctl(d, "palette")
+        check(ctl.returncode == 0 and c.request("status")["result"]["tool"]["palette"] is (not shown), f"palette alone toggles: {ctl.stderr!r}")
+
+
 def test_every_bad_style_value_is_a_bad_request_naming_it_and_the_range_and_changes_nothing(root):
     with Daemon(root) as d:
         c = d.connect()
@@ -711,6 +750,40 @@ def test_submit_and_discard_are_double_press_actions(root):
         check('"discard"' in text and '"submit"' in text, f"the bindings are not in status: {text[:400]}")
 
 
+def test_background_sets_and_answers_the_board_tells_subscribers_refuses_a_bad_one_and_survives_a_restart(root):
+    with Daemon(root) as d:
+        watcher, c = d.connect(), d.connect()
+        watcher.request("subscribe", topics=["tool"])
+        r = c.request("background")
+        check(r["ok"] and r["result"]["canvas"]["background"] == "none" and "changed" not in r["result"], f"{r}")
+        r = c.request("background", background="white")
+        check(r["ok"] and r["result"]["changed"] is True and r["result"]["canvas"]["background"] == "white", f"{r}")
+        check(c.request("status")["result"]["canvas"]["background"] == "white", "status does not have the new board")
+        e = watcher.next_event()
+        check(e["event"] == "background" and e["background"] == "white" and e["source"] == "command" and e["time_us"] > 0, f"{e}")
+        r = c.request("background", background="white")
+        check(r["result"]["changed"] is False and r["result"]["reason"] == "the background already is white", f"{r}")
+        for value, named in [("paper", '"paper"'), (3, "3"), ("#12345", '"#12345"')]:
+            r = c.request("background", background=value)
+            check(r["ok"] is False and r["error"]["code"] == "bad-request" and named in r["error"]["message"]
+                  and "none, white, black, grid, a CSS colour name or #rrggbb" in r["error"]["message"], f"{value}: {r}")
+        check(c.request("background")["result"]["canvas"]["background"] == "white", "a refused request changed the board")
+        ctl = stylusctl(d, "background", "next")
+        check(ctl.returncode == 0 and ctl.stdout.strip() == "background black", f"stylusctl background next: {ctl.stdout} {ctl.stderr}")
+        check(watcher.next_event()["background"] == "black", "the change from stylusctl was not sent")
+        ctl = stylusctl(d, "background")
+        check(ctl.returncode == 0 and ctl.stdout.strip() == "background black", f"stylusctl background: {ctl.stdout} {ctl.stderr}")
+        ctl = stylusctl(d, "background", "paper")
+        check(ctl.returncode != 0 and "paper" in ctl.stderr, f"stylusctl background paper: {ctl.returncode} {ctl.stderr}")
+        check(c.request("background", background="#1E1E1E")["result"]["canvas"]["background"] == "#1e1e1e", "a colour board")
+        check(d.stop() == 0, "no clean exit")
+    with open(os.path.join(root, "state", "stylusd", "state.json")) as f:
+        saved = json.load(f)
+    check(saved["background"] == "#1e1e1e", f"{saved}")
+    with Daemon(root) as d:
+        check(d.connect().request("background")["result"]["canvas"]["background"] == "#1e1e1e", "the board was not restored")
+
+
 def test_the_style_survives_a_restart(root):
     style = {"tool": "ellipse", "color": "#75507b", "width": 24}
     with Daemon(root) as d:
@@ -837,6 +910,39 @@ def test_a_bad_config_at_start_names_file_line_and_key(root):
     check(any(f"{config}:2: bindings.BTN_STYLUS: unknown action" in l for l in d.log), f"{d.log}")
 
 
+def test_canvas_keys_do_their_actions_while_open_and_a_bad_key_table_is_refused_with_its_line(root):
+    """The key command: a default key and a rebound one do their actions on the open canvas,
+    an unbound key and any key while minimized are refused and change nothing; a
+    [canvas.keys] binding one key twice stops the daemon naming the second line."""
+    config = os.path.join(root, "config", "stylusd")
+    os.makedirs(config)
+    with open(os.path.join(config, "config.toml"), "w") as f:
+        f.write('[canvas.keys]\nq = "tool:eraser"\np = "none"\n')
+    with Daemon(root) as d:
+        c = d.connect()
+        r = c.request("key", key="h")
+        check(not r["ok"] and r["error"]["code"] == "refused" and "open" in r["error"]["message"], f"a key while minimized: {r}")
+        c.request("open")
+        c.request("ack")
+        r = c.request("key", key="h")
+        check(r["ok"] and r["result"]["changed"] and r["result"]["tool"]["tool"] == "highlighter", f"{r}")
+        check(c.request("key", key="3")["result"]["tool"]["color"] == "#edd400", "3 is the third colour")
+        check(c.request("key", key="Q")["result"]["tool"]["tool"] == "eraser", "the rebound q")
+        r = c.request("key", key="p")
+        check(not r["ok"] and r["error"]["message"] == "key p is not bound", f"{r}")
+        r = c.request("key", key="hyper+p")
+        check(not r["ok"] and r["error"]["code"] == "bad-request" and "hyper" in r["error"]["message"], f"{r}")
+        check(c.request("tool")["result"]["tool"]["tool"] == "eraser", "a refused key changed the style")
+        check(c.request("key", key="escape")["result"]["canvas"]["state"] == "minimizing", "escape minimizes")
+    bad = os.path.join(root, "bad.toml")
+    with open(bad, "w") as f:
+        f.write('[canvas.keys]\n"ctrl+z" = "undo"\n"Control+Z" = "redo"\n')
+    d = Daemon(root, "--config", bad, wait=False)
+    status = d.wait_exit()
+    check(status == 78, f"exit status {status}")
+    check(any(f"{bad}:3: canvas.keys.Control+Z: the same key" in l for l in d.log), f"{d.log}")
+
+
 def activated(root, sock_type):
     listener = socket.socket(socket.AF_UNIX, sock_type)
     path = os.path.join(root, "run", "stylusd", "stylusd.sock")
@@ -919,9 +1025,10 @@ def test_stylusctl_exit_statuses_and_watch_into_a_pipe(root):
           and "not running" not in wrong.stderr, f"{wrong.returncode} {wrong.stderr}")
     # A 5 s transition: the second toggle and watch's subscription must come
     # inside it, each a stylusctl start (about 0.1 s under a sanitizer, more on a busy host).
+    # --no-wait: the daemon's own answers (stylusctl would wait for the transition's end).
     with Daemon(root, "--transition-ms", "5000") as d:
-        check(stylusctl(d, "toggle").returncode == 0, "toggle")
-        refused = stylusctl(d, "toggle")
+        check(stylusctl(d, "toggle", "--no-wait").returncode == 0, "toggle")
+        refused = stylusctl(d, "toggle", "--no-wait")
         check(refused.returncode == 3 and "transition" in refused.stderr, f"{refused.returncode} {refused.stderr}")
         out = os.path.join(root, "watch.ndjson")
         with open(out, "w") as f:
@@ -1469,7 +1576,79 @@ sys.stdin.readline()
         check(any("the canvas overlay reports: layer-shell, 2 outputs" in line for line in d.log), f"not logged: {d.log[-3:]}")
 
 
+def test_a_canvas_draws_pointer_and_touch_strokes_kept_like_the_pens_and_bad_ones_change_nothing(root):
+    """`draw`: a canvas's mouse or touch stroke is recorded, announced and listed with its source,
+    undone, kept over a restart; every bad piece is refused with its reason and changes nothing."""
+    with Daemon(root, "--transition-ms", "0") as d:
+        c, watcher = d.connect(), d.connect()
+        r = c.request("draw", source="pointer", phase="down", points=[[0.5, 0.5]])
+        check(r["error"]["code"] == "refused" and "minimized" in r["error"]["message"], f"drew on a minimized canvas: {r}")
+        check(c.request("status")["result"]["canvas"].get("pointer") == "draw", "status does not say [canvas] pointer")
+        c.request("open")
+        watcher.request("subscribe", topics=["canvas"])
+        r = c.request("draw", source="pointer", phase="down", points=[[0.1, 0.2]], aspect=0.5625)
+        check(r["ok"] and r["result"]["stroke"] == 0 and r["result"]["points"] == 1, f"{r}")
+        check(c.request("draw", source="pointer", phase="move", points=[[0.2, 0.3], [0.3, 0.4, 0.5]])["result"]["points"] == 3, "move")
+        check(c.request("draw", source="pointer", phase="up", points=[[0.4, 0.5]])["ok"], "up")
+        e = watcher.next_event()
+        check(e["event"] == "stroke" and e["source"] == "pointer" and e["points"] == 4 and isinstance(e["device"], int), f"{e}")
+        strokes = c.request("strokes")["result"]["strokes"]
+        check(len(strokes) == 1 and strokes[0]["source"] == "pointer" and [p[:3] for p in strokes[0]["points"]][-1] == [0.4, 0.5, 1], f"{strokes}")
+        before = c.request("strokes")["result"]
+        bad = [({"source": "pointer", "phase": "move", "points": [[0.5, 0.5]]}, "move without down"),
+               ({"source": "touch", "phase": "up"}, "up without down"),
+               ({"source": "pointer", "phase": "down", "points": [[1e300, 0.5]]}, "outside the canvas"),
+               ({"source": "pointer", "phase": "down", "points": [[1.2, 0.5]]}, "outside the canvas"),
+               ({"source": "pointer", "phase": "down", "points": [[0.5, 0.5, 7]]}, "pressure"),
+               ({"source": "pointer", "phase": "down", "points": [[0.5, 0.5]] * 1025}, "at most 1024"),
+               ({"source": "mouse", "phase": "down", "points": [[0.5, 0.5]]}, "source"),
+               ({"source": "pen", "phase": "down", "points": [[0.5, 0.5]]}, "source"),
+               ({"source": "pointer", "phase": "hover", "points": [[0.5, 0.5]]}, "phase"),
+               ({"source": "pointer", "phase": "down", "points": [["a", 0.5]]}, "numbers"),
+               ({"source": "pointer", "phase": "down", "points": 3}, "points"),
+               ({"source": "pointer", "phase": "down", "points": [[0.5, 0.5]], "aspect": -1}, "aspect")]
+        for fields, reason in bad:
+            r = c.request("draw", **fields)
+            check(not r["ok"] and reason in r["error"]["message"], f"{fields}: {r}")
+        # NaN is not JSON: a client that writes it gets a bad request too.
+        c.send_raw(b'{"id":"nan","cmd":"draw","source":"pointer","phase":"down","points":[[NaN,0.5]]}\n')
+        r = c.read()
+        check(not r["ok"], f"NaN drew: {r}")
+        check(c.request("strokes")["result"] == before, "a bad draw changed the drawing")
+        check(c.request("undo")["result"]["canvas"]["stroke_count"] == 0, "undo")
+        check(c.request("redo")["result"]["canvas"]["stroke_count"] == 1, "redo")
+        # A stroke in progress when the canvas minimizes ends there; the next move needs a down.
+        c.request("draw", source="touch", phase="down", points=[[0.6, 0.6]])
+        c.request("draw", source="touch", phase="move", points=[[0.7, 0.6]])
+        c.request("minimize")
+        check(c.request("draw", source="touch", phase="move", points=[[0.8, 0.6]])["error"]["code"] == "refused", "drew while minimized")
+        kept = c.request("strokes")["result"]["strokes"]
+        check([s["source"] for s in kept] == ["pointer", "touch"], f"{[s['source'] for s in kept]}")
+    with Daemon(root) as d:
+        check(d.connect().request("strokes")["result"]["strokes"] == kept, "a restart lost the pointer strokes or their source")
+
+
+def test_canvas_pointer_in_the_config_is_in_status_and_a_reload_changes_it(root):
+    config = os.path.join(root, "config", "stylusd", "config.toml")
+    os.makedirs(os.path.dirname(config))
+    with open(config, "w") as f:
+        f.write("[canvas]\npointer = \"pass\"\n")
+    with Daemon(root) as d:
+        c = d.connect()
+        check(c.request("status")["result"]["canvas"]["pointer"] == "pass", "[canvas] pointer not read at start")
+        with open(config, "w") as f:
+            f.write("[canvas]\n\npointer = \"click\"\n")
+        r = c.request("reload")
+        check(not r["ok"] and f"{config}:3: canvas.pointer: unknown value" in r["error"]["message"], f"{r}")
+        check(c.request("status")["result"]["canvas"]["pointer"] == "pass", "a bad reload changed it")
+        with open(config, "w") as f:
+            f.write("[canvas]\npointer = \"draw\"\n")
+        check(c.request("reload")["result"]["canvas"]["pointer"] == "draw", "a reload did not apply it")
+
+
 TESTS = [test_a_bad_config_at_start_names_file_line_and_key,
+         test_a_canvas_draws_pointer_and_touch_strokes_kept_like_the_pens_and_bad_ones_change_nothing,
+         test_canvas_pointer_in_the_config_is_in_status_and_a_reload_changes_it,
          test_a_bad_export_names_the_value_and_the_drawing_and_daemon_carry_on,
          test_a_client_that_stops_reading_never_delays_the_others, test_a_corrupt_state_file_is_moved_aside,
          test_a_double_press_bound_to_submit_or_discard_ends_the_drawing,
@@ -1487,6 +1666,7 @@ TESTS = [test_a_bad_config_at_start_names_file_line_and_key,
          test_bad_requests_get_errors_and_the_connection_stays_usable,
          test_discard_minimizes_clears_and_undo_takes_it_back,
          test_every_bad_palette_region_is_a_bad_request_naming_it_and_changes_nothing,
+         test_colour_names_and_steps_are_taken_over_the_socket_and_by_stylusctl_and_said_as_rrggbb,
          test_every_bad_style_value_is_a_bad_request_naming_it_and_the_range_and_changes_nothing,
          test_export_to_a_full_disk_says_so_and_leaves_no_file,
          test_export_without_a_size_draws_the_running_canvases_area,
@@ -1514,8 +1694,10 @@ TESTS = [test_a_bad_config_at_start_names_file_line_and_key,
          test_the_configured_style_begins_each_start_and_a_reload_that_changes_it, test_the_python_example_client,
          test_pens_lists_both_ends_of_the_replayed_pen_and_tool_sets_one_pens_style,
          test_the_style_survives_a_restart, test_toggle_and_ack_reach_subscribers_in_order,
+         test_background_sets_and_answers_the_board_tells_subscribers_refuses_a_bad_one_and_survives_a_restart,
          test_tool_answers_the_style_and_setting_it_changes_status_and_tells_subscribers,
-         test_undo_removes_the_last_stroke_tells_subscribers_and_persists]
+         test_undo_removes_the_last_stroke_tells_subscribers_and_persists,
+         test_canvas_keys_do_their_actions_while_open_and_a_bad_key_table_is_refused_with_its_line]
 
 
 def main():

@@ -50,7 +50,7 @@ def cli_checks(stylusd, folder):
     yield ("headerless without --desc", r.returncode != 0 and ":1: event before any device description" in r.stderr and "--desc" in r.stderr,
            f"status {r.returncode}, stderr {r.stderr!r}")
     r = subprocess.run([stylusd, "replay", "--interval-ms", "100", str(folder / "Wacom_DTH2242_Pen.events")], capture_output=True, text=True)
-    yield ("interval out of range", r.returncode != 0 and "--interval-ms: 100 ms is outside 150...1000 ms" in r.stderr,
+    yield ("interval out of range", r.returncode != 0 and "--interval-ms: 100 ms is outside 150-1000 ms" in r.stderr,
            f"status {r.returncode}, stderr {r.stderr!r}")
     r = subprocess.run([stylusd, "replay", "/nonexistent.events"], capture_output=True, text=True)
     yield ("missing file", r.returncode != 0 and "/nonexistent.events: open failed: No such file or directory" in r.stderr,

@@ -53,7 +53,7 @@ if [ $inside = 1 ]; then
 
     echo "test-deb: installing $(basename "$deb") on a clean Debian 12 root ($root)"
     in_root apt-get update -qq >/dev/null || fatal "apt-get update in the root"
-    # dpkg -i stops at the missing libraries (libinput10, GTK 4 ...); apt
+    # dpkg -i stops at the missing libraries (libinput10, cairo ...); apt
     # installs them from the archive and finishes the configuration.
     in_root dpkg -i /tmp/stylusd.deb >"$work/dpkg-i.log" 2>&1 || true
     in_root env DEBIAN_FRONTEND=noninteractive apt-get -f install -y -qq --no-install-recommends >"$work/apt-f-install.log" 2>&1 \
@@ -116,7 +116,7 @@ if [ $inside = 1 ]; then
         pass "the installed daemon stopped on SIGTERM"
     fi
 
-    # The overlay starts far enough to parse its options: GTK 4 and the rest
+    # The overlay starts far enough to parse its options: cairo, GLib and the rest
     # are loaded by then. Its man page (written by hand) names every option.
     if usage=$(in_root stylus-canvas --help 2>&1); then
         page=$(in_root sh -c 'zcat /usr/share/man/man1/stylus-canvas.1.gz' | tr -d '\\')
@@ -193,7 +193,7 @@ if [ $inside = 1 ]; then
     else
         fail "systemd-analyze --user verify: $out"
     fi
-    # verify passes when a command exists by chance (GTK's dependencies
+    # verify passes when a command exists by chance (a dependency might
     # happen to bring procps): each one must be the package's own or come
     # from a package it depends on.
     depends=$(in_root dpkg-query -W -f='${Depends}' stylusd | sed 's/ *([^)]*)//g; s/, */\n/g')

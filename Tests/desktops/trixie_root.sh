@@ -13,8 +13,8 @@
 set -eu
 suite=trixie
 # The suites run the release builds of this machine (Debian 12) inside: the
-# libraries stylus-canvas links come with GTK 4. No compiler: the small Wayland
-# clients of the layer-shell suite are built on the host.
+# libraries stylus-canvas links (GLib, cairo, xcb, wayland-client) come with GNOME
+# Shell and sway. No compiler: the small Wayland clients of the layer-shell suite are built on the host.
 packages="gnome-shell gjs mutter dbus dbus-user-session libglib2.0-bin python3 python3-gi gir1.2-gtk-4.0
 sway grim wtype xwayland kwin-wayland imagemagick libinput10 libevdev2 libwacom9 libgl1-mesa-dri
 fonts-dejavu-core util-linux mount"

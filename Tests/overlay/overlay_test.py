@@ -477,10 +477,12 @@ DESKTOP_SESSION = None
 
 
 @contextlib.contextmanager
-def stack(overlay_args=(), replay=False, pen_captured=False, filter_without_capture=False):
-    """Without `replay`, the daemon starts from the strokes the whole recording drew (`drawn_state`), minimized."""
+def stack(overlay_args=(), replay=False, pen_captured=False, filter_without_capture=False, config=None, empty=False):
+    """Without `replay`, the daemon starts from the strokes the whole recording drew (`drawn_state`), minimized,
+    or with none (`empty`); `config` the text of its config.toml."""
     with private_directory("stylus-canvas-test-") as root:
-        s = Stack(ARGS, DESKTOP_SESSION, root, overlay_args, replay, None if replay else drawn_state(), pen_captured,
+        write_config(root, config)
+        s = Stack(ARGS, DESKTOP_SESSION, root, overlay_args, replay, None if replay or empty else drawn_state(), pen_captured,
                   filter_without_capture)
         try:
             yield s
@@ -489,6 +491,18 @@ def stack(overlay_args=(), replay=False, pen_captured=False, filter_without_capt
             if os.environ.get("OVERLAY_LOG"):
                 print("\n".join(l for _, l in s.overlay_log), file=sys.stderr)
 
+
+def write_config(root, text):
+    """`text` as the daemon's config.toml under `root` (its XDG_CONFIG_HOME), if any."""
+    if text is None:
+        return
+    os.makedirs(os.path.join(root, "stylusd"), exist_ok=True)
+    with open(os.path.join(root, "stylusd", "config.toml"), "w") as f:
+        f.write(text)
+
+
+# Filter mode lets the mouse click through the open canvas only with the pointer left to the desktop.
+POINTER_PASS = '[canvas]\npointer = "pass"\n'
 
 STATE = None
 
@@ -715,6 +729,64 @@ def test_undo_redo_and_a_clear_taken_back_on_a_large_drawing_redraw_what_drawing
     check(checked and int(checked.group(1)) >= 20, f"not every redraw was checked: {run.stdout}")
 
 
+def test_every_default_key_and_a_rebound_one_do_their_actions_on_the_open_canvas():
+    """Real key presses (XTEST) on the focused canvas: each default key changes the style or
+    the drawing as its action does (the daemon's answer to `tool` after each), a key rebound
+    in [canvas.keys] does its new action and an unbound one nothing; Escape minimizes."""
+    with private_directory("stylus-canvas-test-") as root:
+        os.makedirs(os.path.join(root, "stylusd"))
+        with open(os.path.join(root, "stylusd", "config.toml"), "w") as f:
+            f.write('[canvas.keys]\nq = "tool:eraser"\nh = "none"\n')
+        s = Stack(ARGS, DESKTOP_SESSION, root, (), False, drawn_state())
+        try:
+            strokes = len(s.request("strokes")["strokes"])
+            s.open_and_wait()
+            subprocess.run(["xdotool", "search", "--name", "^stylus-canvas$", "windowactivate", "--sync"],
+                           env=DESKTOP_SESSION.env, capture_output=True)
+
+            def press(key, what, expected):
+                subprocess.run(["xdotool", "key", key], env=DESKTOP_SESSION.env, check=True)
+                deadline = time.monotonic() + 5
+                while time.monotonic() < deadline:
+                    status = s.request("status")
+                    if what(status) == expected:
+                        return
+                    time.sleep(0.05)
+                check(False, f"key {key}: {what(s.request('status'))}, not {expected}")
+
+            def tool(status):
+                return status["tool"]["tool"]
+
+            def color(status):
+                return status["tool"]["color"]
+
+            def width(status):
+                return status["tool"]["width"]
+
+            def count(status):
+                return status["canvas"]["stroke_count"]
+            for key, name in [("p", "pen"), ("e", "eraser"), ("l", "line"), ("a", "arrow"), ("r", "rectangle"),
+                              ("o", "ellipse"), ("x", "laser"), ("q", "eraser"), ("p", "pen")]:
+                press(key, tool, name)
+            subprocess.run(["xdotool", "key", "h"], env=DESKTOP_SESSION.env, check=True)   # unbound by the file
+            for i, hex_colour in enumerate(PALETTE):
+                press(str(i + 1), color, hex_colour)
+            press("plus", width, 12)
+            press("minus", width, 8)
+            press("KP_Add", width, 12)
+            press("ctrl+z", count, strokes - 1)
+            press("ctrl+shift+z", count, strokes)
+            press("ctrl+z", count, strokes - 1)
+            press("ctrl+y", count, strokes)
+            press("Delete", count, 0)
+            press("ctrl+z", count, strokes)
+            check(tool(s.request("status")) == "pen", "h, unbound in [canvas.keys], changed the tool")
+            press("Escape", lambda st: st["canvas"]["state"] in ("minimizing", "minimized"), True)
+            print(f"  {len(PALETTE) + 20} keys did their actions", flush=True)
+        finally:
+            s.close()
+
+
 def test_tools_and_colours_draw_as_their_style_says():
     """The layer-shell suite's styled strokes on X11: a blue pen line, a yellow highlighter over
     it and over itself, a green arrow, a purple rectangle, each as the renderer rule says."""
@@ -919,13 +991,14 @@ def click_target():
         xev.wait(5)
 
 
-def click_reaches_window_below(overlay_args, pen_captured=False, filter_without_capture=False):
-    """A small xev window under the open canvas; a click on it; whether xev saw the press."""
-    with stack(overlay_args, pen_captured=pen_captured, filter_without_capture=filter_without_capture) as s, \
+def click_reaches_window_below(overlay_args, pen_captured=False, filter_without_capture=False, config=None, drawn=None):
+    """A small xev window under the open canvas; a click on it; whether xev saw the press.
+    `drawn`, a list, gets the strokes the daemon holds after the click."""
+    with stack(overlay_args, pen_captured=pen_captured, filter_without_capture=filter_without_capture, config=config) as s, \
             click_target() as seen:
         since = time.monotonic()
         s.open_and_wait()
-        if "--click-through" in overlay_args or pen_captured:
+        if "--click-through" in overlay_args or (pen_captured and config == POINTER_PASS):
             s.wait_overlay("click-through: empty input region", 5, since)
         subprocess.run(["xdotool", "mousemove", "400", "375", "click", "1"], env=DESKTOP_SESSION.env, check=True)
         # The press reaches xev or it does not; give a loaded machine 2 s to tell.
@@ -933,6 +1006,8 @@ def click_reaches_window_below(overlay_args, pen_captured=False, filter_without_
         while time.monotonic() < end and not any("ButtonPress" in l for l in seen):
             time.sleep(0.05)
         subprocess.run(["xdotool", "mousemove", "0", "0"], env=DESKTOP_SESSION.env, check=True)
+        if drawn is not None:
+            drawn.extend(s.request("strokes")["strokes"])
         return any("ButtonPress" in l for l in seen)
 
 
@@ -944,10 +1019,25 @@ def test_without_click_through_the_canvas_takes_the_click():
     check(not click_reaches_window_below([]), "without --click-through the click went through the canvas to the window below")
 
 
-def test_with_the_pen_captured_the_canvas_lets_clicks_through():
-    """Filter mode: the daemon holds the pen, so the canvas needs no pointer input and a mouse keeps working under it."""
-    check(click_reaches_window_below([], pen_captured=True),
-          "with the daemon in filter mode (capturing the pen) the canvas still took the click")
+def test_with_the_pen_captured_and_pointer_pass_the_canvas_lets_clicks_through():
+    """Filter mode with `[canvas] pointer = "pass"`: the daemon holds the pen, so the canvas needs no
+    pointer input and a mouse keeps working under it."""
+    drawn = []
+    check(click_reaches_window_below([], pen_captured=True, config=POINTER_PASS, drawn=drawn),
+          "with the daemon in filter mode (capturing the pen) and pointer = pass the canvas still took the click")
+    check(not [t for t in drawn if t.get("source") == "pointer"], "with pointer = pass the click drew a stroke")
+
+
+def test_with_the_pen_captured_a_click_on_the_open_canvas_draws_rather_than_passing():
+    """Filter mode with the default `[canvas] pointer = "draw"`: the open canvas takes the mouse
+    over its whole window, so the click is a dot of the canvas's, not a click on the window below."""
+    drawn = []
+    check(not click_reaches_window_below([], pen_captured=True, drawn=drawn),
+          "with pointer = draw the click went through the open canvas to the window below")
+    pointer = [t for t in drawn if t.get("source") == "pointer"]
+    check(len(pointer) == 1, f"the click drew {len(pointer)} pointer strokes: {[(t.get('source'), len(t['points'])) for t in drawn[-3:]]}")
+    x, y = screen_points(pointer, WIDTH, HEIGHT)[0]
+    check(abs(x - 400) <= 2 and abs(y - 375) <= 2, f"the click's dot is at {(x, y)}, not at (400, 375)")
 
 
 def test_in_filter_mode_without_the_pen_captured_the_canvas_takes_the_click():
@@ -980,6 +1070,89 @@ def test_daemon_restart_redraws_within_2s():
         print(f"  same {len(strokes)} strokes on screen {time.monotonic() - stopped:.2f} s after the daemon stopped", flush=True)
 
 
+WHITE = (255, 255, 255)
+
+
+def board_share(image, strokes, color=WHITE, exclude=()):
+    """Of the pixels away from every pen stroke (12 px) and outside the discs `exclude`,
+    the share that is the board's colour: (share, counted)."""
+    w, h, rgb = image
+    points = screen_points([t for t in strokes if t.get("tool") != "eraser"], w, h)
+    near = {(x + dx, y + dy) for x, y in points for dy in range(-12, 13) for dx in range(-12, 13)}
+    board, counted = bytes(color), 0
+    same = 0
+    for y in range(h):
+        row = rgb[y * w * 3:(y + 1) * w * 3]
+        for x in range(w):
+            if (x, y) in near or any((x - ex) ** 2 + (y - ey) ** 2 <= r * r for ex, ey, r in exclude):
+                continue
+            counted += 1
+            if row[x * 3:x * 3 + 3] == board:
+                same += 1
+    return same / max(1, counted), counted
+
+
+def ink_on_board(image, strokes, color=WHITE):
+    """The pen strokes' points with ink on the board: some pixel within 2 px clearly not the board's colour."""
+    w, h, _ = image
+    points = screen_points([t for t in strokes if t.get("tool") != "eraser"], w, h)
+
+    def inked_here(x, y):
+        return any(sum(abs(a - b) for a, b in zip(pixel(image, xx, yy), color)) > 60
+                   for yy in range(max(0, y - 2), min(h, y + 3)) for xx in range(max(0, x - 2), min(w, x + 3)))
+    missing = [p for p in points if not inked_here(*p)]
+    return len(points), missing
+
+
+def test_a_white_board_covers_the_screen_under_the_ink_is_exported_and_survives_a_restart():
+    """`stylusctl background white` on the open canvas: at least 99 % of the pixels away from the
+    ink are white and the ink is still drawn on it; a PNG export has the same board under the
+    same ink; a restarted daemon gives it back; `background none` shows the desktop again."""
+    os.environ["STYLUSD_RENDERER"] = ARGS.canvas
+    try:
+        with stack() as s:
+            strokes = s.request("strokes")["strokes"]
+            s.open_and_wait()
+
+            def board(value):
+                since = time.monotonic()
+                ctl = subprocess.run([os.path.join(ARGS.bin, "stylusctl"), "--socket", s.socket, "background", value],
+                                     capture_output=True, text=True, timeout=20)
+                check(ctl.returncode == 0 and ctl.stdout.strip() == f"background {value}", f"stylusctl background {value}: {ctl.stdout} {ctl.stderr}")
+                s.wait_overlay(f"background {value}", 5, since)
+                s.settle_screen()
+
+            def check_white(image, what):
+                share, counted = board_share(image, strokes, exclude=[(0, 0, 30)])
+                n, missing = ink_on_board(image, strokes)
+                print(f"  {what}: {share:.2%} of {counted} pixels away from the ink are white; {n - len(missing)} of {n} points inked", flush=True)
+                check(share >= 0.99, f"{what}: only {share:.2%} of the pixels away from the ink are the white board")
+                check(len(missing) <= n // 50, f"{what}: {len(missing)} of {n} points have no ink on the board, e.g. {missing[:5]}")
+
+            board("white")
+            check_white(DESKTOP_SESSION.screenshot(), "the canvas")
+            png = os.path.join(s.root, "board.png")
+            r = s.request("export", path=png, width=WIDTH, height=HEIGHT)
+            check((r["width"], r["height"]) == (WIDTH, HEIGHT), f"{r}")
+            check_white(flattened(["cat", png]), "the exported PNG")
+
+            s.daemon.terminate()
+            s.daemon.wait(10)
+            stopped = time.monotonic()
+            s.start_daemon(replay=False)
+            check(s.request("status")["canvas"].get("background") == "white", "the restarted daemon lost the board")
+            s.wait_overlay("reconnected", 5, stopped)
+            s.wait_overlay("strokes:", 5, stopped)
+            s.settle_screen()
+            check_white(DESKTOP_SESSION.screenshot(), "after a restart")
+
+            board("none")
+            share, counted = board_share(DESKTOP_SESSION.screenshot(), strokes, DESKTOP, exclude=[(0, 0, 30)])
+            check(share >= 0.99, f"without the board only {share:.2%} of the pixels away from the ink show the desktop")
+    finally:
+        os.environ.pop("STYLUSD_RENDERER", None)
+
+
 def test_killed_daemon_hides_within_3s():
     with stack() as s:
         s.open_and_wait()
@@ -997,7 +1170,7 @@ def test_a_canvas_hidden_while_click_through_takes_the_clicks_when_shown_in_obse
     (observe mode: here the proxy stops saying captures_pen, and the overlay reconnects); opened
     again, the canvas takes the clicks (the window manager's frame must not keep the old empty
     input shape)."""
-    with stack([], pen_captured=True) as s, click_target() as seen:
+    with stack([], pen_captured=True, config=POINTER_PASS) as s, click_target() as seen:
         since = time.monotonic()
         s.open_and_wait()
         s.wait_overlay("click-through: empty input region", 5, since)
@@ -1036,6 +1209,47 @@ def test_without_a_window_manager_the_canvas_covers_the_monitor():
                 tree = subprocess.run(["xwininfo", "-root", "-tree"], env=desktop.env, capture_output=True, text=True).stdout
                 windows = [line.strip() for line in tree.splitlines() if '"stylus-canvas"' in line]
                 check(windows and all(f"{WIDTH}x{HEIGHT}+0+0" in w for w in windows), f"the canvas windows: {windows}")
+            finally:
+                s.close()
+    finally:
+        desktop.close()
+
+
+def canvas_settles(desktop, strokes, what, timeout=5):
+    """check_canvas on screenshots until it passes (the canvas redraws after a change), or its last failure."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return check_canvas(desktop.screenshot(), strokes, [(0, 0, 30)], what)
+        except Failure:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
+def test_without_a_compositor_the_ink_shows_over_the_desktop_and_one_that_comes_or_goes_changes_nothing_seen():
+    """No compositing manager: a 32-bit window's clear pixels would be black, so the canvas is
+    shaped to its ink and the desktop shows around it. A compositor that starts while the canvas
+    shows, and one that dies, are followed at once: the screen keeps the ink and the desktop."""
+    desktop = Desktop(compositor=False)
+    try:
+        with private_directory("stylus-canvas-test-") as root:
+            s = Stack(ARGS, desktop, root, (), False, drawn_state(), False, False)
+            try:
+                strokes = s.request("strokes")["strokes"]
+                s.open_and_wait()
+                s.wait_overlay("no compositing manager: the canvas window is shaped to its ink", 5)
+                n = canvas_settles(desktop, strokes, "no compositor")
+                compositor = subprocess.Popen(["xcompmgr"], env=desktop.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                try:
+                    s.wait_overlay("a compositing manager started", 5)
+                    canvas_settles(desktop, strokes, "a compositor started")
+                finally:
+                    compositor.kill()
+                    compositor.wait(5)
+                s.wait_overlay("the compositing manager went", 5)
+                canvas_settles(desktop, strokes, "the compositor killed")
+                print(f"  {n} points inked, the desktop around them, with no compositor, one started and one killed", flush=True)
             finally:
                 s.close()
     finally:
@@ -1096,7 +1310,7 @@ def test_a_daemon_that_dies_holding_the_pen_leaves_no_click_through_canvas():
     pen back to the desktop. Until the canvas hides, it takes the clicks itself (a pen stroke
     would otherwise click the applications under a canvas still on screen); once hidden, a
     click reaches the window below again."""
-    with stack([], pen_captured=True) as s, click_target() as seen:
+    with stack([], pen_captured=True, config=POINTER_PASS) as s, click_target() as seen:
         since = time.monotonic()
         s.open_and_wait()
         s.wait_overlay("click-through: empty input region", 5, since)
@@ -1114,19 +1328,170 @@ def test_a_daemon_that_dies_holding_the_pen_leaves_no_click_through_canvas():
               f"after SIGKILL until it hid", flush=True)
 
 
+# ---------------------------------------------------------------- the mouse draws
+
+BLUE = (0x34, 0x65, 0xa4)
+
+
+def mouse_drag(points, pause="0.03"):
+    """A left-button drag through `points` (screen pixels) with xdotool's XTEST pointer, then the pointer to the corner."""
+    argv = ["xdotool", "mousemove", str(points[0][0]), str(points[0][1]), "sleep", pause, "mousedown", "1"]
+    for x, y in points[1:]:
+        argv += ["sleep", pause, "mousemove", str(x), str(y)]
+    argv += ["sleep", pause, "mouseup", "1", "sleep", pause, "mousemove", "0", "0"]
+    subprocess.run(argv, env=DESKTOP_SESSION.env, check=True)
+
+
+def near_colour(image, x, y, colour, reach=2, tolerance=40):
+    """Whether a pixel within `reach` of (x, y) shows `colour`."""
+    return any(all(abs(a - b) <= tolerance for a, b in zip(pixel(image, x + dx, y + dy), colour))
+               for dy in range(-reach, reach + 1) for dx in range(-reach, reach + 1))
+
+
+def check_drag_inked(image, drag, colour, what):
+    """Ink of `colour` along every segment of the drag (its middles and ends)."""
+    along = [p for a, b in zip(drag, drag[1:]) for p in (a, ((a[0] + b[0]) // 2, (a[1] + b[1]) // 2))] + [drag[-1]]
+    missing = [p for p in along if not near_colour(image, *p, colour)]
+    check(not missing, f"{what}: no {colour} ink at {len(missing)} of {len(along)} points of the drag, e.g. "
+          f"{[(p, pixel(image, *p)) for p in missing[:3]]}")
+
+
+def check_drag_bare(image, drag, what):
+    still = [p for p in drag if inked(image, *p)]
+    check(not still, f"{what}: ink remains at {len(still)} of {len(drag)} points of the drag, e.g. {still[:3]}")
+
+
+def pointer_stroke(s, since_events):
+    """The `stroke` event of the canvas's mouse stroke, after the first `since_events` canvas events."""
+    return s.watcher.wait(lambda e: e["event"] == "stroke" and e.get("source") == "pointer" and e in s.watcher.canvas[since_events:],
+                          5, "a stroke event from the pointer")
+
+
+def test_a_mouse_drag_on_the_open_canvas_draws_a_stroke_kept_like_the_pens():
+    """[canvas] pointer = "draw" (the default): an xdotool drag on the open canvas leaves ink of
+    the current colour where it went; the daemon records it with "source":"pointer" where
+    dragged; it stays through a minimize and an opening, and through a daemon restart (the
+    state file); `stylusctl undo` takes it off the screen and out of `strokes`."""
+    drag = [(200 + 40 * i, 500 - 15 * i) for i in range(16)]
+    with stack(empty=True) as s:
+        s.request("tool", color="#3465a4")
+        s.open_and_wait()
+        since = time.monotonic()
+        n = len(s.watcher.canvas)
+        mouse_drag(drag)
+        e = pointer_stroke(s, n)
+        s.wait_overlay("strokes: 1", 5, since)
+        s.settle_screen()
+        check_drag_inked(DESKTOP_SESSION.screenshot(), drag, BLUE, "after the drag")
+        strokes = s.request("strokes")["strokes"]
+        check(len(strokes) == 1 and strokes[0]["source"] == "pointer" and strokes[0]["color"] == "#3465a4" and e["index"] == 0,
+              f"the daemon's strokes: {[(t.get('source'), t['color'], len(t['points'])) for t in strokes]}")
+        pts = screen_points(strokes, WIDTH, HEIGHT)
+        check(max(abs(x - drag[0][0]) + abs(y - drag[0][1]) for x, y in pts[:1]) <= 3
+              and abs(pts[-1][0] - drag[-1][0]) + abs(pts[-1][1] - drag[-1][1]) <= 3,
+              f"the recorded stroke runs {pts[0]} to {pts[-1]}, the drag {drag[0]} to {drag[-1]}")
+        check(all(min(abs(x - dx) + abs(y - dy) for dx, dy in drag) <= 3 for x, y in pts),
+              "a recorded point lies off the drag")
+        s.minimize_and_wait()
+        check_drag_bare(DESKTOP_SESSION.screenshot(), drag, "minimized")
+        s.open_and_wait()
+        check_drag_inked(DESKTOP_SESSION.screenshot(), drag, BLUE, "opened again")
+        s.daemon.terminate()
+        s.daemon.wait(10)
+        stopped = time.monotonic()
+        s.start_daemon(replay=False)
+        check(s.request("strokes")["strokes"] == strokes, "the restarted daemon does not hold the mouse's stroke as it was")
+        s.wait_overlay("reconnected", 5, stopped)
+        s.wait_overlay("strokes: 1", 5, stopped)
+        s.settle_screen()
+        check_drag_inked(DESKTOP_SESSION.screenshot(), drag, BLUE, "after the daemon restarted")
+        since = time.monotonic()
+        undo = subprocess.run([os.path.join(ARGS.bin, "stylusctl"), "--socket", s.socket, "undo"], capture_output=True, text=True)
+        check(undo.returncode == 0, f"stylusctl undo: {undo.returncode} {undo.stdout} {undo.stderr}")
+        s.wait_overlay("(undo, 0 strokes)", 5, since)
+        s.settle_screen()
+        check_drag_bare(DESKTOP_SESSION.screenshot(), drag, "after stylusctl undo")
+        check(s.request("strokes")["strokes"] == [], "undo left the stroke in strokes")
+        print(f"  a {len(drag)}-point drag: {len(pts)} points recorded as the pointer's, blue on screen through a "
+              f"minimize, an opening and a restart; undone off the screen", flush=True)
+
+
+def test_with_a_replayed_pen_only_the_pens_strokes_are_recorded():
+    """The replayed pen draws three lines through the daemon while the canvas is open: the
+    daemon holds exactly those three, all the pen's, each drawn once on screen, and none
+    from the pointer. (Xvfb has no tablet device: the replayed pen reaches the daemon only,
+    so this checks the canvas adds no stroke of its own; XInput 2's tablet filter is seen
+    only on a real tablet.)"""
+    lines = [[(x, y) for x in range(300, 981, 20)] for y in (250, 400, 550)]
+    with private_directory("stylus-canvas-test-") as root:
+        recording = os.path.join(root, "pen.events")
+        pen_session(recording, [("pen", line) for line in lines])
+        s = Stack(ARGS, DESKTOP_SESSION, root, (), True, recording=recording, speed="1")
+        try:
+            s.watcher.wait(lambda e: e["event"] == "stroke" and e["index"] == 2, 40, "the pen's three strokes")
+            time.sleep(0.5)
+            strokes = s.request("strokes")["strokes"]
+            check(len(strokes) == 3 and all(t.get("source", "pen") == "pen" for t in strokes),
+                  f"the daemon holds {[(t.get('source'), len(t['points'])) for t in strokes]}, not the pen's three strokes")
+            s.wait_overlay("strokes: 3", 5)
+            s.settle_screen()
+            check_canvas(DESKTOP_SESSION.screenshot(), strokes, s.watcher.hover_discs() + [(0, 0, 30)], "the pen's lines")
+            print("  3 strokes, all the pen's, on screen once", flush=True)
+        finally:
+            s.close()
+
+
+def test_a_mouse_click_on_the_palette_picks_its_colour_without_drawing():
+    """[canvas] show_palette = "always": a mouse click on the blue swatch selects blue (a tool
+    event), draws nothing (no stroke, the swatch unmarked); a drag elsewhere then draws blue."""
+    blue = palette_swatches()[4]
+    drag = [(500 + 30 * i, 300 + 10 * i) for i in range(11)]
+    with stack(empty=True, config='[canvas]\nshow_palette = "always"\n') as s:
+        tools = Client(s.socket)
+        tools.request("subscribe", topics=["tool"])
+        since = time.monotonic()
+        s.open_and_wait()
+        s.wait_overlay("palette: 18 regions reported", 5, since)
+        mouse_drag([blue, (blue[0] + 1, blue[1])])
+        tools.sock.settimeout(5)
+        e = tools.next_event()
+        check(e["event"] == "tool" and e["color"] == "#3465a4", f"the click's event: {e}")
+        time.sleep(0.3)
+        check(s.request("strokes")["strokes"] == [], "the click on the palette drew a stroke")
+        s.settle_screen()
+        got = pixel(DESKTOP_SESSION.screenshot(), *blue)
+        check(all(abs(a - b) <= 2 for a, b in zip(got, BLUE)), f"the clicked swatch shows {got}: ink was drawn on it")
+        n = len(s.watcher.canvas)
+        mouse_drag(drag)
+        pointer_stroke(s, n)
+        strokes = s.request("strokes")["strokes"]
+        check(len(strokes) == 1 and strokes[0]["color"] == "#3465a4", f"after the click: {[(t['color'], len(t['points'])) for t in strokes]}")
+        s.settle_screen()
+        check_drag_inked(DESKTOP_SESSION.screenshot(), drag, BLUE, "the drag after the click")
+        tools.close()
+        print("  the click picked #3465a4 and drew nothing; the drag after it is blue", flush=True)
+
+
 TESTS = [test_replay_double_press_opens_the_canvas_with_its_ink, test_minimize_reopen_same_pixels,
-         test_see_through_over_applications, test_escape_minimizes, test_undo, test_undo_redo_and_a_clear_taken_back_on_a_large_drawing_redraw_what_drawing_afresh_draws,
+         test_see_through_over_applications, test_escape_minimizes, test_undo,
+         test_every_default_key_and_a_rebound_one_do_their_actions_on_the_open_canvas, test_undo_redo_and_a_clear_taken_back_on_a_large_drawing_redraw_what_drawing_afresh_draws,
          test_tools_and_colours_draw_as_their_style_says,
          test_an_eraser_set_to_stroke_takes_the_strokes_it_touches_off_the_screen_whole,
          test_export_png_and_svg_match_the_canvas,
+         test_a_white_board_covers_the_screen_under_the_ink_is_exported_and_survives_a_restart,
          test_click_through_reaches_the_window_below, test_without_click_through_the_canvas_takes_the_click,
-         test_with_the_pen_captured_the_canvas_lets_clicks_through,
+         test_with_the_pen_captured_and_pointer_pass_the_canvas_lets_clicks_through,
+         test_with_the_pen_captured_a_click_on_the_open_canvas_draws_rather_than_passing,
          test_in_filter_mode_without_the_pen_captured_the_canvas_takes_the_click,
          test_daemon_restart_redraws_within_2s, test_killed_daemon_hides_within_3s,
          test_a_daemon_that_dies_holding_the_pen_leaves_no_click_through_canvas,
          test_a_canvas_hidden_while_click_through_takes_the_clicks_when_shown_in_observe_mode,
          test_without_a_window_manager_the_canvas_covers_the_monitor,
-         test_the_palette_shows_its_swatches_and_a_pen_tap_picks_the_next_strokes_colour_without_drawing]
+         test_without_a_compositor_the_ink_shows_over_the_desktop_and_one_that_comes_or_goes_changes_nothing_seen,
+         test_the_palette_shows_its_swatches_and_a_pen_tap_picks_the_next_strokes_colour_without_drawing,
+         test_a_mouse_drag_on_the_open_canvas_draws_a_stroke_kept_like_the_pens,
+         test_with_a_replayed_pen_only_the_pens_strokes_are_recorded,
+         test_a_mouse_click_on_the_palette_picks_its_colour_without_drawing]
 
 
 def canvas_arguments():

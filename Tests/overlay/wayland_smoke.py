@@ -6,8 +6,9 @@ exposes the screenshooter protocol weston-screenshooter uses).
 
 There the canvas cannot be an overlay: xdg-shell makes a fullscreen window
 opaque (weston puts a black backdrop under it), and an X11 window through
-weston's XWayland is black too (measured). So the canvas falls back to a
-maximized, undecorated, see-through window, and says so on standard error.
+weston's XWayland is black too (measured). So the canvas falls back to an
+xdg toplevel of its own (the layer-shell client's buffers with another role),
+maximized, undecorated and see-through, and says so on standard error.
 Checked on screen: never a black screen; the recorded ink where it belongs;
 the desktop visible everywhere else; the desktop's own pixels again after
 minimize; both transitions ended by the canvas's ack. Also with XWayland

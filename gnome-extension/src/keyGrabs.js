@@ -1,18 +1,42 @@
 // SPDX-License-Identifier: MIT
-// The canvas's keys inside GNOME Shell: Escape minimizes, Ctrl+Z undoes,
-// Ctrl+Shift+Z and Ctrl+Y redo. They are grabbed only while the canvas shows,
-// so the desktop keeps them the rest of the time; a key asks the daemon, which
-// alone decides the canvas's state.
+// The canvas's keys inside GNOME Shell: Escape minimizes; every other key of
+// the canvas's key table (canvas-spec.json's `keys`, and every plain letter and
+// digit, which `[canvas.keys]` may bind) goes to the daemon as a `key` command,
+// and the daemon, which owns the table, performs what it is bound to. They are
+// grabbed only while the canvas shows, so the desktop keeps them the rest of
+// the time.
 import Meta from 'gi://Meta';
 import Shell from 'gi://Shell';
 import * as Main from 'resource:///org/gnome/shell/ui/main.js';
 
 import {log_} from './daemonLink.js';
+import {SPEC} from './spec.js';
 
-const CANVAS_KEYS = [['Escape', 'minimize'], ['<Control>z', 'undo'], ['<Control><Shift>z', 'redo'], ['<Control>y', 'redo']];
+// Key names (CanvasKeyName) whose accelerator key is not the name itself.
+const ACCELERATOR_KEYS = {
+    escape: 'Escape', delete: 'Delete', backspace: 'BackSpace', return: 'Return', tab: 'Tab', space: 'space',
+    insert: 'Insert', home: 'Home', end: 'End', pageup: 'Page_Up', pagedown: 'Page_Down',
+    up: 'Up', down: 'Down', left: 'Left', right: 'Right',
+};
+const MODIFIERS = {ctrl: '<Control>', alt: '<Alt>', super: '<Super>', shift: '<Shift>'};
+
+// "ctrl+shift+z" -> "<Control><Shift>z"; "plus" -> "plus" (the keysym's name), "f1" -> "F1".
+function accelerator(name) {
+    const parts = name.split('+');
+    const key = parts.pop();
+    const keysym = ACCELERATOR_KEYS[key] ?? (/^f[0-9]+$/.test(key) ? key.toUpperCase() : key);
+    return parts.map(m => MODIFIERS[m]).join('') + keysym;
+}
+
+function canvasKeyNames() {
+    const names = new Set(Object.keys(SPEC.keys));
+    for (const c of 'abcdefghijklmnopqrstuvwxyz0123456789')
+        names.add(c);
+    return [...names];
+}
 
 export class KeyGrabs {
-    // `request(what)` is called with the daemon command a grabbed key stands for.
+    // `request(cmd, fields)` is called with the daemon command a grabbed key stands for.
     constructor(request) {
         this.request = request;
         this.grabbed = [];
@@ -22,14 +46,15 @@ export class KeyGrabs {
     grab() {
         if (this.grabbed.length > 0)
             return;
-        for (const [keys, what] of CANVAS_KEYS) {
+        for (const name of canvasKeyNames()) {
+            const keys = accelerator(name);
             const action = global.display.grab_accelerator(keys, Meta.KeyBindingFlags.NONE);
             if (action === Meta.KeyBindingAction.NONE) {
                 log_(`cannot grab ${keys}`);
                 continue;
             }
             Main.wm.allowKeybinding(Meta.external_binding_name_for_action(action), Shell.ActionMode.ALL);
-            this.grabbed.push({action, what});
+            this.grabbed.push({action, name});
         }
     }
 
@@ -49,7 +74,10 @@ export class KeyGrabs {
         const key = this.grabbed.find(a => a.action === action);
         if (!key)
             return;
-        log_(`a key: asking stylusd to ${key.what}`);
-        this.request(key.what);
+        log_(`key ${key.name}: asking stylusd`);
+        if (key.name === 'escape')
+            this.request('minimize', {});
+        else
+            this.request('key', {key: key.name});
     }
 }

@@ -3,6 +3,7 @@ import Clutter from 'gi://Clutter';
 import St from 'gi://St';
 import * as Main from 'resource:///org/gnome/shell/ui/main.js';
 
+import {boardPaper, drawBoard} from './board.js';
 import {InkLayers} from './inkLayers.js';
 import {drawPaletteButton, PALETTE_PAD_SHARE} from './palette.js';
 import {SPEC} from './spec.js';
@@ -48,6 +49,8 @@ export class MonitorCanvas {
         this.palette = {buttons: [], style: null, area: null};
         this.rings = new Map();
         this.hover = hover;
+        // The board under the ink (the daemon's `background`) and the actor that paints it while shown.
+        this.board = {name: 'none', area: null};
         Main.layoutManager.addTopChrome(this.box, {affectsInputRegion: false, trackFullscreen: false});
     }
 
@@ -144,6 +147,7 @@ export class MonitorCanvas {
         if (shown === this.painted)
             return;
         this.painted = shown;
+        this.updateBoard();
         if (shown) {
             this.finished.tiles.forEach((tile, i) => {
                 if (tile)
@@ -163,6 +167,37 @@ export class MonitorCanvas {
             actor?.destroy();
             this.live.tiles[i] = null;
         });
+    }
+
+    // The board under every tile: an eraser clears a tile's ink, never the board.
+    setBoard(name) {
+        if (name === this.board.name)
+            return;
+        this.board.name = name;
+        this.board.area?.destroy();
+        this.board.area = null;
+        this.updateBoard();
+    }
+
+    // One actor as large as the monitor, under the ink, only while shown (hidden, its buffer goes).
+    updateBoard() {
+        const wanted = this.painted && boardPaper(this.board.name) !== null;
+        if (!wanted) {
+            this.board.area?.destroy();
+            this.board.area = null;
+            return;
+        }
+        if (this.board.area)
+            return;
+        const {width, height} = this.monitor;
+        const area = new St.DrawingArea({x: 0, y: 0, width, height});
+        area.connect('repaint', a => {
+            const cr = a.get_context();
+            drawBoard(cr, this.board.name, this.geometry, width, height);
+            cr.$dispose();
+        });
+        this.box.insert_child_below(area, null);
+        this.board.area = area;
     }
 
     // Each changed tile repainted once; a new one paints as the Shell lays it out.

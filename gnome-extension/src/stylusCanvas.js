@@ -43,6 +43,8 @@ export class StylusCanvas {
         this.generation = 0;
         this.currentStyle = makeStyle(DEFAULT_TOOL);
         this.paletteShown = false;
+        // The board under the ink, by the daemon's name for it.
+        this.board = 'none';
         this.paletteColors = DEFAULT_PALETTE;
         this.reportedRegions = null;
         this.fetching = false;
@@ -51,9 +53,9 @@ export class StylusCanvas {
         this.surfaces = [];
         this.clickThrough = !!GLib.getenv('STYLUS_CANVAS_CLICK_THROUGH');
         this.monitorsChangedId = Main.layoutManager.connect('monitors-changed', () => this.placeSurfaces());
-        this.keys = new KeyGrabs(what => {
+        this.keys = new KeyGrabs((cmd, fields) => {
             if (this.shown)
-                this.link.request(what, {});
+                this.link.request(cmd, fields);
         });
         this.placeSurfaces();
         log_(`following ${socketPath()}`);
@@ -80,6 +82,7 @@ export class StylusCanvas {
         const x1 = Math.max(...monitors.map(m => m.x + m.width)), y1 = Math.max(...monitors.map(m => m.y + m.height));
         this.surfaces = monitors.map(m => {
             const s = new MonitorCanvas(m, {x: m.x - x0, y: m.y - y0, width: x1 - x0, height: y1 - y0}, this.shown, this.hover);
+            s.setBoard(this.board);
             s.setFinished(this.book.finished);
             s.setLive(this.book.liveStrokes);
             s.flush();
@@ -119,6 +122,14 @@ export class StylusCanvas {
         this.link.request('palette-regions', {regions}, () => log_(`palette: ${regions.length} regions reported`));
     }
 
+    setBoard(name) {
+        if (name !== this.board)
+            log_(`background ${name}`);
+        this.board = name;
+        for (const s of this.surfaces)
+            s.setBoard(name);
+    }
+
     destroySurface(s) {
         s.destroy();
     }
@@ -138,6 +149,7 @@ export class StylusCanvas {
             this.paletteShown = !!(status.tool && status.tool.palette);
             if (status.tool && Array.isArray(status.tool.colors) && status.tool.colors.length > 0)
                 this.paletteColors = status.tool.colors;
+            this.setBoard(status.canvas.background || 'none');
             // A daemon that restarted knows no regions.
             this.reportedRegions = null;
             this.updatePalette();
@@ -189,6 +201,9 @@ export class StylusCanvas {
                 this.setCapturesPen(e.captures_pen);
             else
                 this.setCapturesPen(e.mode === 'filter');
+            break;
+        case 'background':
+            this.setBoard(e.background || 'none');
             break;
         case 'tool':
             this.currentStyle = makeStyle(e.tool, e.color, e.width);

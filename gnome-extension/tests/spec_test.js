@@ -14,8 +14,8 @@ if (!modulesDir || !specPath) {
     System.exit(64);
 }
 const load = name => import(`file://${GLib.canonicalize_filename(`${modulesDir}/${name}.js`, null)}`);
-const [{SPEC}, style, {LASER_LIFETIME_MS, StrokeBook}, palette] =
-    await Promise.all(['spec', 'style', 'strokeBook', 'palette'].map(load));
+const [{SPEC}, style, {LASER_LIFETIME_MS, StrokeBook}, palette, board] =
+    await Promise.all(['spec', 'style', 'strokeBook', 'palette', 'board'].map(load));
 const spec = JSON.parse(new TextDecoder().decode(GLib.file_get_contents(specPath)[1]));
 
 let passed = 0;
@@ -56,6 +56,14 @@ const constants = [
     ['PALETTE_MARGIN_SHARE', palette.PALETTE_MARGIN_SHARE, c.palette.marginShare],
     ['PALETTE_PAD_SHARE', palette.PALETTE_PAD_SHARE, c.palette.backgroundPadShare],
     ['PALETTE_GLYPH_INSET_SHARE', palette.PALETTE_GLYPH_INSET_SHARE, c.palette.glyphInsetShare],
+    ['BOARD_WHITE', board.BOARD_WHITE, c.board.white],
+    ['BOARD_BLACK', board.BOARD_BLACK, c.board.black],
+    ['BOARD_GRID_PAPER', board.BOARD_GRID_PAPER, c.board.gridPaper],
+    ['BOARD_GRID_LINE', board.BOARD_GRID_LINE, c.board.gridLine],
+    ['BOARD_GRID_SPACING', board.BOARD_GRID_SPACING, c.board.gridSpacing],
+    ['BOARD_GRID_LINE_WIDTH', board.BOARD_GRID_LINE_WIDTH, c.board.gridLineWidth],
+    ['boardPaper(none, white, black, grid, #123abc)', ['none', 'white', 'black', 'grid', '#123ABC'].map(board.boardPaper),
+        [null, c.board.white, c.board.black, c.board.gridPaper, '#123abc']],
 ];
 for (const [name, got, want] of constants)
     check(same(got, want), `${name} is ${show(got)}, the spec ${show(want)}`);
@@ -65,6 +73,12 @@ check(style.referenceWidth(pen, {pressure: 0}, {pressure: 0}) / pen.width === c.
 check(style.referenceWidth(line, {pressure: 1}, {pressure: 1}) / line.width === c.width.shapeFactor, 'a shape\'s width is not its share');
 
 // ---------------------------------------------------------------- the vectors
+
+spec.vectors.boardGrid.forEach((v, n) => {
+    const got = board.gridLines(v.origin, v.length, v.areaWidth);
+    check(got.length === v.lines.length && got.every((x, i) => near(x, v.lines[i])) && near(board.gridLineWidth(v.areaWidth), v.lineWidth),
+        `boardGrid[${n}] ${show(v)}: the JavaScript gives ${show(got)}, width ${board.gridLineWidth(v.areaWidth)}`);
+});
 
 spec.vectors.widths.forEach((v, n) => {
     const s = style.makeStyle(v.tool, undefined, v.width);

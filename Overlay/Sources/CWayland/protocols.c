@@ -25,7 +25,7 @@ int stylus_shm_file(int64_t size) {
 void *stylus_bind(struct wl_registry *registry, uint32_t name, const char *interface, uint32_t version) {
     static const struct wl_interface *const known[] = {
         &wl_compositor_interface, &wl_shm_interface, &wl_output_interface, &wl_seat_interface,
-        &zwlr_layer_shell_v1_interface, &zxdg_output_manager_v1_interface,
+        &zwlr_layer_shell_v1_interface, &xdg_wm_base_interface, &zxdg_output_manager_v1_interface,
         &wp_viewporter_interface, &wp_fractional_scale_manager_v1_interface,
     };
     for (size_t i = 0; i < sizeof known / sizeof *known; i++) {

@@ -17,10 +17,10 @@ protocol CanvasSurfaceOwner: AnyObject {
     func monitorsChanged()
 }
 
-/// How the canvas reaches the screen: a GTK window per monitor (X11, and
-/// Wayland compositors without layer-shell) or a layer surface per output
-/// (Wayland with wlr-layer-shell). CanvasOverlay decides what to show; a
-/// backend only shows it.
+/// How the canvas reaches the screen: an xcb window per monitor (X11), a
+/// layer surface per output (Wayland with wlr-layer-shell) or an xdg toplevel
+/// (Wayland without it). CanvasOverlay decides what to show; a backend only
+/// shows it.
 @MainActor
 protocol CanvasBackend: AnyObject {
     /// The name `--verbose` logs and docs/OVERLAY.md's table uses: `layer-shell`, `x11`, `wayland-toplevel`.

@@ -31,6 +31,7 @@ extension CanvasOverlay {
         }
         for w in windows { w.present() }
         ensureTick()
+        applyBoard()
         updatePalette()
         log("presented")
     }

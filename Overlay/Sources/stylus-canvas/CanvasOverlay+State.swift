@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import CGtk4
+import CGlib
 import CanvasModel
 
 /// The shell around OverlayState: inputs in with the time, effects run here.
@@ -30,7 +30,7 @@ extension CanvasOverlay {
                 after(milliseconds: UInt32(milliseconds)) { [self] in feed(.hideTimerFired) }
             case .waitingForDaemon(let reason):
                 // Started before the daemon (a login's autostart, make run): said once, not silent.
-                printError("stylus-canvas: waiting for stylusd on \(link.path) (\(reason)); the canvas follows it once it runs\n")
+                printError("stylus-canvas: waiting for stylusd on \(link.path); the canvas follows it once it runs.\n\(reason)\n")
             case .log(let line): log(line)
             }
         }

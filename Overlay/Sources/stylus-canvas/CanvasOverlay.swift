@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import CGtk4
+import CGlib
 import CanvasModel
 import StylusProtocol
 #if canImport(Glibc)
@@ -45,6 +45,8 @@ final class CanvasOverlay: CanvasSurfaceOwner {
     var paletteShown = false
     /// The colours the daemon's `color:next` goes round, which the palette offers.
     var paletteColors = InkStyle.paletteDefault
+    /// The board under the ink, as the daemon last said (every surface draws it).
+    var board = InkBoard.none
     /// The regions the daemon last accepted, so that an unchanged layout is not sent again.
     var reportedRegions: [InkRegion]?
     /// The overlay report the daemon last got.
@@ -115,6 +117,8 @@ final class CanvasOverlay: CanvasSurfaceOwner {
             paletteShown = shown
             if let colors, !colors.isEmpty { paletteColors = colors }
             updatePalette()
+        case .background(let board):
+            setBoard(board)
         case .capturesPen(let captures):
             feed(.capturesPen(captures))
         case .pen(let device, let tool, let point, let tip):
@@ -151,12 +155,7 @@ final class CanvasOverlay: CanvasSurfaceOwner {
     func keyPressed(_ key: CanvasKey) {
         switch key {
         case .minimize: requestMinimize("Escape")
-        case .undo, .redo:
-            let command: DaemonLink.Command = key == .undo ? .undo : .redo
-            log("\(key == .undo ? "Ctrl+Z" : "Ctrl+Shift+Z"): asking stylusd to \(command)")
-            link.send(command) { error in
-                if let error { MainInbox.shared.post { printError("stylus-canvas: \(command): \(error)\n") } }
-            }
+        case .forward(let name): forwardKey(name)
         }
     }
 

@@ -11,7 +11,7 @@ import Glibc
 /// to `canvas`, `pen`, `output` and `device` that reconnects by itself (100 ms doubling to 5 s,
 /// a fresh `status` after each reconnection), and one-shot requests on their
 /// own threads. Everything it hands the window is a `DaemonUpdate` or a plain
-/// value, delivered through `deliver` (which the window hops onto GTK's thread).
+/// value, delivered through `deliver` (which the window hops onto the main thread).
 final class DaemonLink: Sendable {
     let path: String
     private let handle = Mutex<SubscriptionHandle?>(nil)
@@ -32,9 +32,11 @@ final class DaemonLink: Sendable {
             case .connected(let status):
                 deliver(Self.connected(status, again: false))
                 deliver(.palette(shown: status.tool?.palette ?? false, colors: status.tool?.paletteColors))
+                deliver(.background(Self.board(status)))
             case .reconnected(let status):
                 deliver(Self.connected(status, again: true))
                 deliver(.palette(shown: status.tool?.palette ?? false, colors: status.tool?.paletteColors))
+                deliver(.background(Self.board(status)))
             case .disconnected(let reason): deliver(.disconnected(reason: reason))
             case .event(let event) where event.name == "device":
                 // The event names the device; where it sits on the screen is in the status.
@@ -65,6 +67,11 @@ final class DaemonLink: Sendable {
                    pens: pens(status), style: status.tool?.style ?? InkStyle(), again: again)
     }
 
+    /// The board `status` reports; none from a daemon before boards.
+    private static func board(_ status: StatusResult) -> InkBoard {
+        status.canvas.background.flatMap(InkBoard.init(name:)) ?? .none
+    }
+
     private static func pens(_ status: StatusResult) -> [PenSurface] {
         status.input.devices.filter { $0.kind == "pen" }.map {
             PenSurface(widthMM: $0.widthMM, heightMM: $0.heightMM, direct: $0.direct ?? false, bus: $0.bus, vendor: $0.vendor)
@@ -92,6 +99,8 @@ final class DaemonLink: Sendable {
             return .canvas(state, cause: event.string("cause") ?? "", strokeCount: Int(number("stroke_count") ?? 0))
         case "stroke":
             return .strokeRecorded(index: Int(number("index") ?? 0))
+        case "background":
+            return event.string("background").flatMap(InkBoard.init(name:)).map(DaemonUpdate.background)
         case "tool":
             guard let tool = event.string("tool") else { return nil }
             return .style(InkStyle(tool: InkTool(name: tool), color: event.string("color").flatMap(InkColor.init(hex:)) ?? .red,
@@ -107,7 +116,7 @@ final class DaemonLink: Sendable {
 
     // MARK: Requests, each on its own connection and thread; `done` runs on that thread.
 
-    enum Command: Sendable { case ack, minimize, undo, redo, overlay(OverlayReport) }
+    enum Command: Sendable { case ack, minimize, overlay(OverlayReport), key(ClientCommand) }
 
     func send(_ command: Command, done: @escaping @Sendable (String?) -> Void) {
         let path = path
@@ -117,9 +126,8 @@ final class DaemonLink: Sendable {
                 switch command {
                 case .ack: _ = try connection.ack()
                 case .minimize: _ = try connection.minimize()
-                case .undo: _ = try connection.undo()
-                case .redo: _ = try connection.redo()
                 case .overlay(let report): _ = try connection.reportOverlay(report)
+                case .key(let command): _ = try connection.request(command) as StatusResult
                 }
                 done(nil)
             } catch {
@@ -181,7 +189,7 @@ final class DaemonLink: Sendable {
         }
     }
 
-    private static func detached(_ body: @escaping @Sendable () -> Void) {
+    static func detached(_ body: @escaping @Sendable () -> Void) {
         final class Box: Sendable {
             let body: @Sendable () -> Void
             init(_ body: @escaping @Sendable () -> Void) { self.body = body }

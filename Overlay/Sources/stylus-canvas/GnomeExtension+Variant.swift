@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import CGtk4
+import CGlib
 #if canImport(Glibc)
 import Glibc
 #endif

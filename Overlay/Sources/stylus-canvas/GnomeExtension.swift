@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import CGtk4
+import CGlib
 import CanvasModel
 
 /// On GNOME the canvas belongs to the Shell extension stylus-canvas@stylusd,

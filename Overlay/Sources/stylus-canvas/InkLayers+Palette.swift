@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import CGtk4
+import CGlib
 import CanvasModel
 
 /// The palette, drawn over the ink on every frame: a strip of 18 small

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-import CGtk4
+import CGlib
 import CanvasModel
 
-/// The canvas's renderer, one for every backend (the GTK window on X11 and
-/// the layer surface on Wayland draw through it, so a stroke looks the same on
-/// both): finished strokes live in one offscreen layer, strokes in progress in
+/// The canvas's renderer, one for every backend (the xcb window on X11 and
+/// the layer surface or toplevel on Wayland draw through it, so a stroke looks
+/// the same on each): finished strokes live in one offscreen layer, strokes in progress in
 /// another; each new segment is drawn once into its layer, so a frame is two
 /// blits and the hover rings however many points the canvas holds. It counts
 /// what changed since the last frame as `damage`, in surface pixels, so that a
@@ -31,6 +31,8 @@ final class InkLayers {
     private static let ringRadius = CanvasSpec.hoverRingRadius, ringWidth = CanvasSpec.hoverRingWidth
     /// The palette's buttons on this surface (none on the others) and the style whose choices they mark.
     var palette: (buttons: [PaletteButton], style: InkStyle) = ([], InkStyle())
+    /// The board under the ink (InkLayers+Board.swift).
+    var board = InkBoard.none
 
     init(geometry: InkGeometry) { self.geometry = geometry }
 
@@ -278,8 +280,9 @@ final class InkLayers {
     }
 
     /// Paints both layers at `alpha`, the palette, and a ring where each tool hovers onto `cr`,
-    /// whose target holds nothing else (cleared by the caller or by GTK).
+    /// whose target holds nothing else (cleared by the caller).
     func compose(onto cr: OpaquePointer, alpha: Double, hover: some Collection<InkPoint>) {
+        drawBoard(cr, alpha: alpha)
         for layer in [finished, live] {
             guard let layer else { continue }
             cairo_set_source_surface(cr, layer, 0, 0)

@@ -1,33 +1,11 @@
 // SPDX-License-Identifier: MIT
-import CGtk4
+import CGlib
 import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
-// Small helpers for GTK's C API from Swift: pointer casts in place of the
-// GTK_WINDOW()-style macros, typed signal connections in place of the
-// g_signal_connect macro, and a hop onto GTK's thread.
-
-/// Reinterprets a GObject pointer as another class in its hierarchy (what GTK_WINDOW() does, unchecked).
-func gcast<T>(_ pointer: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<T> {
-    pointer!.assumingMemoryBound(to: T.self)
-}
-
-func gcast<T, U>(_ pointer: UnsafeMutablePointer<U>?) -> UnsafeMutablePointer<T> {
-    gcast(UnsafeMutableRawPointer(pointer))
-}
-
-/// g_signal_connect_data with a typed @convention(c) callback; each caller
-/// spells the exact C signature, since a wrong one fails silently.
-@discardableResult
-func connectSignal<F>(_ instance: UnsafeMutableRawPointer, _ signal: String, _ callback: F,
-                      _ data: UnsafeMutableRawPointer?, after: Bool = false) -> gulong {
-    g_signal_connect_data(instance, signal, unsafeBitCast(callback, to: GCallback.self), data, nil,
-                          after ? G_CONNECT_AFTER : GConnectFlags(rawValue: 0))
-}
-
-/// Work handed to GTK's thread from other threads, run in order from one idle
+/// Work handed to the main thread (GLib's main loop) from other threads, run in order from one idle
 /// source per batch (pen samples arrive a few hundred a second).
 final class MainInbox: Sendable {
     private struct State {
@@ -57,7 +35,7 @@ final class MainInbox: Sendable {
     }
 }
 
-/// Runs `body` once after `milliseconds` on GTK's thread.
+/// Runs `body` once after `milliseconds` on the main thread.
 @MainActor
 func after(milliseconds: UInt32, _ body: @escaping @MainActor () -> Void) {
     final class Box { let body: @MainActor () -> Void; init(_ b: @escaping @MainActor () -> Void) { body = b } }

@@ -37,7 +37,7 @@ struct Options: Equatable {
                 guard let which = value() else { return .failure("\(argument) needs a value") }
                 guard !which.isEmpty, !which.hasPrefix("-") else { return .failure("--monitor takes auto, all, a connector's name or a number from 0") }
                 options.monitor = MonitorRequest(argument: which)
-            case "--render-png": return .failure("--render-png takes PATH --size WIDTHxHEIGHT and nothing else, in that order")
+            case "--render-png": return .failure("--render-png takes PATH --size WIDTHxHEIGHT and optionally --background BOARD, and nothing else, in that order")
             case "--render-bench": return .failure("--render-bench takes WIDTHxHEIGHT and optionally ROUNDS, and nothing else")
             case "--verbose", "-v": options.verbose = true
             case "--help", "-h": return .help
@@ -50,7 +50,7 @@ struct Options: Equatable {
 
     static let usage = """
         usage: stylus-canvas [--socket PATH] [--click-through] [--fade-ms N] [--monitor WHICH] [--verbose]
-               stylus-canvas --render-png PATH --size WIDTHxHEIGHT < strokes.json
+               stylus-canvas --render-png PATH --size WIDTHxHEIGHT [--background BOARD] < strokes.json
                stylus-canvas --render-bench WIDTHxHEIGHT [ROUNDS] < strokes.json
                stylus-canvas --version | --help
 
@@ -78,9 +78,20 @@ struct Options: Equatable {
           --render-png PATH draw the strokes on standard input (the JSON of
                             `stylusctl strokes`) into a transparent PNG of --size
                             with the canvas's renderer, and exit: stylusd's PNG
-                            export runs this; no display is needed
+                            export runs this; no display is needed. With
+                            --background (none, white, black, grid, #rrggbb)
+                            the strokes are drawn on that board
           --render-bench    time the renderer with the strokes on standard input
                             (a frame, undo, redo, a clear taken back) and check
                             that each redraw equals drawing afresh; no display
+
+        Keys on the open canvas (Escape is the canvas's own; stylusd performs
+        the rest, and [canvas.keys] in config.toml rebinds them):
+        \(keysHelp)
         """
+
+    /// CanvasSpec.keys, two columns: the table docs/USAGE.md shows.
+    static var keysHelp: String {
+        CanvasSpec.keys.map { "  " + $0.key + String(repeating: " ", count: max(1, 16 - $0.key.count)) + $0.action }.joined(separator: "\n")
+    }
 }

@@ -1,22 +1,22 @@
 // SPDX-License-Identifier: MIT
-import CGtk4
+import CGlib
 import CanvasModel
 import StylusProtocol
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// `stylus-canvas --render-png PATH --size WIDTHxHEIGHT`: the daemon's PNG
+/// `stylus-canvas --render-png PATH --size WIDTHxHEIGHT [--background BOARD]`: the daemon's PNG
 /// export. The strokes (`StrokeRecords` from the daemon, or the JSON
 /// `strokes` answers with) come on standard input; they are drawn by `InkLayers`, the renderer the canvas shows them
 /// with, onto a transparent picture of that size, which goes to PATH through
 /// a temporary file beside it (a full disk or a crash never leaves half a
-/// picture under that name). Cairo and zlib only: no display, no GTK start-up. On
+/// picture under that name). Cairo and zlib only: no display. On
 /// failure the reason is the one line on standard output (the daemon answers
 /// with it) and the exit status is 1.
 @MainActor
 enum RenderPNG {
-    static func run(path: String, size: String) -> Int32 {
+    static func run(path: String, size: String, background: String? = nil) -> Int32 {
         func fail(_ message: String) -> Int32 {
             let line = Array((message + "\n").utf8)
             _ = line.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
@@ -24,6 +24,9 @@ enum RenderPNG {
         }
         guard let (width, height) = sides(size) else {
             return fail("--size takes WIDTHxHEIGHT, each \(ExportFormat.sideRange.lowerBound)-\(ExportFormat.sideRange.upperBound), not \"\(size)\"")
+        }
+        guard let board = background.map(InkBoard.init(name:)) ?? InkBoard.none else {
+            return fail("--background takes \(InkBoard.spellings), not \"\(background ?? "")\"")
         }
         guard let strokes = standardInputStrokes() else {
             return fail("cannot write \(path): the strokes on standard input are neither stylusd's stroke records nor the JSON `strokes` answers with")
@@ -34,7 +37,18 @@ enum RenderPNG {
         _ = ink.ensure(width: width, height: height, scale: 1)
         defer { ink.release() }
         ink.redrawFinished(strokes)
-        guard let picture = ink.finished else { return fail("cannot draw a \(width)×\(height) picture: out of memory") }
+        guard var picture = ink.finished else { return fail("cannot draw a \(width)×\(height) picture: out of memory") }
+        var onBoard: OpaquePointer?
+        defer { if let onBoard { cairo_surface_destroy(onBoard) } }
+        if board != .none {
+            // The board under the finished layer, as a frame composes them.
+            ink.setBoard(board)
+            onBoard = ink.makeLayer()
+            let cr = cairo_create(onBoard)!
+            ink.compose(onto: cr, alpha: 1, hover: [InkPoint]())
+            cairo_destroy(cr)
+            picture = onBoard!
+        }
         cairo_surface_flush(picture)
         guard cairo_surface_status(picture) == CAIRO_STATUS_SUCCESS else {
             return fail("cannot draw a \(width)×\(height) picture: \(String(cString: cairo_status_to_string(cairo_surface_status(picture))))")

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import CGtk4
+import CGlib
 import CWayland
 import CanvasModel
 #if canImport(Glibc)
@@ -38,20 +38,23 @@ final class WaylandOutput {
     }
 }
 
-/// The globals a layer-shell canvas needs, and the outputs and keyboard,
+/// The globals a canvas of wl_surfaces needs (a layer surface per output, or
+/// without layer-shell an xdg toplevel), and the outputs and keyboard,
 /// from the system's libwayland-client. Its socket sits in GLib's main loop
 /// beside the daemon's link; every turn flushes what was queued before GLib
 /// polls. A compositor that goes away ends the program (status 69), a
 /// protocol error too (status 70), each with a line saying so.
 @MainActor
 final class WaylandBackend: CanvasBackend {
-    let name = "layer-shell"
+    var name: String { layerShell != nil ? "layer-shell" : "wayland-toplevel" }
     let display: OpaquePointer
     private var registry: OpaquePointer?
     private(set) var compositor: OpaquePointer?
     private(set) var shm: OpaquePointer?
     private(set) var layerShell: OpaquePointer?
     private(set) var layerShellVersion: UInt32 = 0
+    /// xdg-shell, for the toplevel canvas where there is no layer-shell.
+    private(set) var wmBase: OpaquePointer?
     private var outputManager: OpaquePointer?
     /// Both or neither: a fractional scale is drawn into a buffer of that many
     /// pixels, which the viewport shows at the surface's logical size.
@@ -81,7 +84,7 @@ final class WaylandBackend: CanvasBackend {
         }
     }
 
-    /// Gives the connection back (a compositor without layer-shell: the GTK window takes over).
+    /// Gives the connection back (GNOME without its extension: no canvas).
     func disconnect() {
         wl_display_disconnect(display)
         Self.current = nil
@@ -147,7 +150,8 @@ final class WaylandBackend: CanvasBackend {
     }
 
     func makeSurface(owner: CanvasSurfaceOwner, monitor: Int, geometry: InkGeometry) -> CanvasSurface {
-        LayerCanvas(owner: owner, backend: self, output: output(at: monitor)!, geometry: geometry)
+        layerShell != nil ? LayerCanvas(owner: owner, backend: self, output: output(at: monitor)!, geometry: geometry)
+                          : ToplevelCanvas(owner: owner, backend: self, output: output(at: monitor)!, geometry: geometry)
     }
 
     private func outputChanged() {
@@ -181,6 +185,9 @@ final class WaylandBackend: CanvasBackend {
         case "zwlr_layer_shell_v1":
             layerShellVersion = min(version, 4)
             layerShell = bind(4)
+        case "xdg_wm_base":
+            wmBase = bind(1)
+            answerPings()
         case "wp_viewporter": viewporter = bind(1)
         case "wp_fractional_scale_manager_v1": fractionalScaleManager = bind(1)
         case "zxdg_output_manager_v1":
@@ -261,7 +268,7 @@ final class WaylandBackend: CanvasBackend {
     /// The one backend of this process, for the output listener's `done` (its data is the output).
     static var current: WaylandBackend?
 
-    // MARK: Keyboard: Escape minimizes, Ctrl+Z undoes, Ctrl+Shift+Z and Ctrl+Y redo, as on X11
+    // MARK: Keyboard: Escape minimizes, every other key goes to the daemon's key table, as on X11
 
     private static let seatListener: UnsafeMutablePointer<wl_seat_listener> = {
         var l = wl_seat_listener()
@@ -323,7 +330,9 @@ final class WaylandBackend: CanvasBackend {
         let sym = xkb_state_key_get_one_sym(xkbState, key + 8)   // evdev code to XKB keycode
         let control = xkb_state_mod_name_is_active(xkbState, "Control", XKB_STATE_MODS_EFFECTIVE) > 0
         let shift = xkb_state_mod_name_is_active(xkbState, "Shift", XKB_STATE_MODS_EFFECTIVE) > 0
-        if let canvasKey = CanvasKey(keysym: sym, control: control, shift: shift) { owner.keyPressed(canvasKey) }
+        let alt = xkb_state_mod_name_is_active(xkbState, "Mod1", XKB_STATE_MODS_EFFECTIVE) > 0
+        let logo = xkb_state_mod_name_is_active(xkbState, "Mod4", XKB_STATE_MODS_EFFECTIVE) > 0
+        if let canvasKey = CanvasKey(keysym: sym, control: control, shift: shift, alt: alt, super: logo) { owner.keyPressed(canvasKey) }
     }
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import CGtk4
+import CGlib
 import CXcb
 import CanvasModel
 #if canImport(Glibc)
@@ -27,9 +27,13 @@ final class X11Backend: CanvasBackend {
     /// RandR's first event code; nil when the server has no RandR.
     private let randrFirstEvent: UInt8?
     let shapes: Bool
+    /// XInput 2: the mouse and touch that draw; nil on a server without XI 2.2.
+    let pointerInput: X11PointerInput?
     private(set) var keymap = X11Keymap()
     weak var owner: CanvasSurfaceOwner?
-    private var canvases: [xcb_window_t: X11Canvas] = [:]
+    private(set) var canvases: [xcb_window_t: X11Canvas] = [:]
+    /// XFIXES's SelectionNotify for the compositing manager's selection, where the server has XFIXES.
+    private var compositorWatchEvent: UInt8?
     private var cachedMonitors: [MonitorShape]?
     private var monitorsChangePending = false
     /// Events xcb read while it waited for a reply: the socket no longer wakes the loop for them.
@@ -66,6 +70,8 @@ final class X11Backend: CanvasBackend {
         atoms = X11Atoms(connection, screen: number)
         randrFirstEvent = Self.extensionInfo(connection, stylus_randr_id())?.first_event
         shapes = Self.extensionInfo(connection, stylus_shape_id()) != nil
+        compositorWatchEvent = Self.watchCompositingManager(connection, root: root, selection: atoms.compositingManager)
+        pointerInput = X11PointerInput(connection: connection, root: screen.root)
         if randrFirstEvent != nil, Self.randrVersion(connection) >= 102 {
             let changes = XCB_RANDR_NOTIFY_MASK_SCREEN_CHANGE.rawValue | XCB_RANDR_NOTIFY_MASK_CRTC_CHANGE.rawValue
                 | XCB_RANDR_NOTIFY_MASK_OUTPUT_CHANGE.rawValue
@@ -79,6 +85,21 @@ final class X11Backend: CanvasBackend {
     private static func extensionInfo(_ connection: OpaquePointer, _ id: OpaquePointer) -> xcb_query_extension_reply_t? {
         guard let reply = xcb_get_extension_data(connection, id), reply.pointee.present != 0 else { return nil }
         return reply.pointee
+    }
+
+    /// Asks XFIXES to say when `_NET_WM_CM_S<screen>` changes hands (a compositing manager
+    /// starts, ends or dies), so that an open canvas changes between see-through and shaped to
+    /// its ink at once, not at its next opening. The event's number; nil without XFIXES 2.
+    private static func watchCompositingManager(_ connection: OpaquePointer, root: xcb_window_t, selection: xcb_atom_t) -> UInt8? {
+        guard let info = extensionInfo(connection, stylus_xfixes_id()),
+              let reply = xcb_xfixes_query_version_reply(connection, xcb_xfixes_query_version(connection, 5, 0), nil) else { return nil }
+        defer { free(reply) }
+        guard reply.pointee.major_version >= 2 else { return nil }
+        let changes = XCB_XFIXES_SELECTION_EVENT_MASK_SET_SELECTION_OWNER.rawValue
+            | XCB_XFIXES_SELECTION_EVENT_MASK_SELECTION_WINDOW_DESTROY.rawValue
+            | XCB_XFIXES_SELECTION_EVENT_MASK_SELECTION_CLIENT_CLOSE.rawValue
+        xcb_xfixes_select_selection_input(connection, root, selection, changes)
+        return info.first_event &+ UInt8(XCB_XFIXES_SELECTION_NOTIFY)
     }
 
     /// The RandR version the server speaks once told ours (1.5), as major * 100 + minor; 0 when it cannot tell.
@@ -235,6 +256,11 @@ final class X11Backend: CanvasBackend {
             randrChanged()
             return
         }
+        if let compositorWatchEvent, type == compositorWatchEvent {
+            let composited = self.composited
+            for canvas in canvases.values { canvas.compositingChanged(composited) }
+            return
+        }
         switch Int32(type) {
         case 0:
             let error = raw.load(as: xcb_generic_error_t.self)
@@ -250,13 +276,12 @@ final class X11Backend: CanvasBackend {
             canvases[e.window]?.serverMapped()
         case XCB_KEY_PRESS:
             let e = raw.load(as: xcb_key_press_event_t.self)
-            guard let canvas = canvases[e.event], let keysym = keymap.keysym(e.detail) else { return }
-            let control = e.state & UInt16(XCB_MOD_MASK_CONTROL.rawValue) != 0
-            let shift = e.state & UInt16(XCB_MOD_MASK_SHIFT.rawValue) != 0
-            if let key = CanvasKey(keysym: keysym, control: control, shift: shift) { canvas.keyPressed(key) }
+            if let canvas = canvases[e.event], let key = keymap.canvasKey(e.detail, state: e.state) { canvas.keyPressed(key) }
         case XCB_CLIENT_MESSAGE:
             let e = raw.load(as: xcb_client_message_event_t.self)
             if e.type == atoms.protocols, e.data.data32.0 == atoms.deleteWindow { canvases[e.window]?.closeRequested() }
+        case XCB_GE_GENERIC where raw.load(fromByteOffset: 1, as: UInt8.self) == pointerInput?.opcode:
+            pointerInput?.handle(raw, canvas: { [canvases] in canvases[$0] }, owner: owner as? CanvasOverlay)
         case XCB_MAPPING_NOTIFY:
             let e = raw.load(as: xcb_mapping_notify_event_t.self)
             if e.request == UInt8(XCB_MAPPING_KEYBOARD.rawValue) { keymap.load(connection) }

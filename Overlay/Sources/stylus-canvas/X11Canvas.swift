@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import CGtk4
+import CGlib
 import CXcb
 import CanvasModel
 #if canImport(Glibc)
@@ -17,8 +17,8 @@ import Glibc
 /// around it, and only the ink takes clicks).
 @MainActor
 final class X11Canvas: CanvasSurface {
-    private unowned let owner: CanvasSurfaceOwner
-    private unowned let backend: X11Backend
+    unowned let owner: CanvasSurfaceOwner
+    unowned let backend: X11Backend
     let window: xcb_window_t
     private let gc: xcb_gcontext_t
     let layers: InkLayers
@@ -67,6 +67,7 @@ final class X11Canvas: CanvasSurface {
         backend.setProperty(window, XCB_ATOM_WM_HINTS.rawValue, XCB_ATOM_WM_HINTS.rawValue, [1 | 2, 1, 1, 0, 0, 0, 0, 0, 0])   // input, normal state
         backend.setProperty(window, atoms.windowType, XCB_ATOM_ATOM.rawValue, [atoms.normalType])
         backend.setProperty(window, atoms.pid, XCB_ATOM_CARDINAL.rawValue, [UInt32(getpid())])
+        backend.pointerInput?.select(window: window)
     }
 
     func place(monitor: Int, geometry: InkGeometry) {
@@ -83,6 +84,7 @@ final class X11Canvas: CanvasSurface {
     }
 
     func present() {
+        refreshPointerSetting()
         drawnAlpha = -1
         let c = backend.connection
         guard !mapped else {
@@ -166,8 +168,26 @@ final class X11Canvas: CanvasSurface {
     /// again, since openbox takes a client's input shape for its frame from a ShapeNotify only,
     /// not when it manages the window, and its frame would take the clicks.
     func serverMapped() {
-        guard backend.shapes, mapped, owner.passesPointerInput else { return }
+        guard backend.shapes, mapped, owner.passesPointerInput, !takesPointerToDraw else { return }
         shape(XCB_SHAPE_SO_SET, XCB_SHAPE_SK_INPUT)
+        backend.flush()
+    }
+
+    /// A compositing manager started or went while the canvas shows: see-through ARGB with one,
+    /// shaped to the ink without (a 32-bit window's clear pixels are black then).
+    func compositingChanged(_ composited: Bool) {
+        guard mapped, backend.shapes, shapedToInk == composited else { return }
+        shapedToInk = !composited
+        owner.log(composited ? "a compositing manager started: the canvas window is see-through, unshaped"
+                             : "the compositing manager went: the canvas window is shaped to its ink")
+        if shapedToInk {
+            shape(XCB_SHAPE_SO_SET, XCB_SHAPE_SK_BOUNDING)
+        } else {
+            unshape(XCB_SHAPE_SK_BOUNDING)
+        }
+        // Every pixel again: the shape is rebuilt from the ink, or the whole window shows.
+        stale = layers.everything
+        queueDraw()
         backend.flush()
     }
 
@@ -196,7 +216,7 @@ final class X11Canvas: CanvasSurface {
     }
 
     private func applyInputShape() {
-        if owner.passesPointerInput {
+        if owner.passesPointerInput, !takesPointerToDraw {
             shape(XCB_SHAPE_SO_SET, XCB_SHAPE_SK_INPUT)
             emptied = true
             owner.log("click-through: empty input region")

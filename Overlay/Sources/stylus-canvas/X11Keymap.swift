@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
+import CanvasModel
 import CXcb
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The server's core keyboard mapping: a key code's unshifted keysym is all
-/// the canvas needs (Escape, z, y; Shift and Control come from the event's state).
+/// The server's core keyboard mapping: a key code's keysym, the shifted one
+/// while Shift is held (Shift+= is "plus" on a US layout); the modifiers come
+/// from the event's state.
 struct X11Keymap {
     private var first: UInt8 = 0
     private var perKey = 0
@@ -23,9 +25,20 @@ struct X11Keymap {
         keysyms = Array(UnsafeBufferPointer(start: xcb_get_keyboard_mapping_keysyms(reply), count: length))
     }
 
-    func keysym(_ keycode: UInt8) -> UInt32? {
+    func keysym(_ keycode: UInt8, shifted: Bool = false) -> UInt32? {
         let index = (Int(keycode) - Int(first)) * perKey
         guard keycode >= first, perKey > 0, index < keysyms.count else { return nil }
+        // A key with one keysym (Escape, Delete) has none at the shifted level.
+        if shifted, perKey > 1, keysyms[index + 1] != 0 { return keysyms[index + 1] }
         return keysyms[index]
+    }
+
+    /// What a key press with the modifiers of `state` (a core event's) is on the canvas.
+    func canvasKey(_ keycode: UInt8, state: UInt16) -> CanvasKey? {
+        func held(_ mask: xcb_mod_mask_t) -> Bool { state & UInt16(mask.rawValue) != 0 }
+        let shift = held(XCB_MOD_MASK_SHIFT)
+        guard let keysym = keysym(keycode, shifted: shift) else { return nil }
+        // Mod1 is Alt and Mod4 Super in every common X keymap.
+        return CanvasKey(keysym: keysym, control: held(XCB_MOD_MASK_CONTROL), shift: shift, alt: held(XCB_MOD_MASK_1), super: held(XCB_MOD_MASK_4))
     }
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import CGtk4
+import CGlib
 import CanvasModel
 import StylusProtocol
 #if canImport(Glibc)
@@ -21,9 +21,12 @@ func parseOptions(_ arguments: [String]) -> Options {
     }
 }
 
-// The daemon's PNG export: drawn and written before anything of GTK or the socket starts.
-if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--render-png", CommandLine.arguments[3] == "--size" {
-    exit(MainActor.assumeIsolated { RenderPNG.run(path: CommandLine.arguments[2], size: CommandLine.arguments[4]) })
+// The daemon's PNG export: drawn and written before any display or the socket is opened.
+if CommandLine.arguments.count == 5 || (CommandLine.arguments.count == 7 && CommandLine.arguments[5] == "--background"),
+   CommandLine.arguments[1] == "--render-png", CommandLine.arguments[3] == "--size" {
+    exit(MainActor.assumeIsolated {
+        RenderPNG.run(path: CommandLine.arguments[2], size: CommandLine.arguments[4], background: CommandLine.arguments.dropFirst(6).first)
+    })
 }
 
 if CommandLine.arguments.count >= 3, CommandLine.arguments.count <= 4, CommandLine.arguments[1] == "--render-bench" {
@@ -50,9 +53,8 @@ if lockFD >= 0, flock(lockFD, LOCK_EX | LOCK_NB) != 0 {
 
 /// Where the canvas can be see-through: on GNOME the Shell extension's (this
 /// program then has nothing to do, or says how to enable it); a layer surface
-/// where the Wayland compositor offers wlr-layer-shell; else a GTK window
-/// (fullscreen on X11; maximized on a Wayland compositor without layer-shell,
-/// since xdg-shell makes a fullscreen one opaque); on X11 an ARGB window of
+/// where the Wayland compositor offers wlr-layer-shell; else an xdg toplevel,
+/// maximized (a fullscreen one is opaque on weston); on X11 an ARGB window of
 /// its own through xcb. Said once on standard error.
 @MainActor
 func chooseBackend() -> CanvasBackend {
@@ -69,26 +71,24 @@ func chooseBackend() -> CanvasBackend {
             printError("stylus-canvas: the canvas is a layer surface on the overlay layer of each output it covers (wlr-layer-shell v\(wayland.layerShellVersion)): see-through, above fullscreen windows\n")
             return wayland
         }
-        wayland.disconnect()
         if case .notRunning(let reason) = gnome {
+            wayland.disconnect()
             let missing = MissingBackend(reason: reason)
             printError("stylus-canvas: \(missing.whyNoMonitor)\n")
             return missing
         }
-        guard let gtk = GtkBackend(toplevel: true) else {
-            printError("stylus-canvas: cannot open a display (neither DISPLAY nor WAYLAND_DISPLAY works)\n")
+        guard wayland.wmBase != nil, wayland.compositor != nil, wayland.shm != nil else {
+            printError("stylus-canvas: this Wayland compositor offers neither layer-shell nor xdg-shell: no canvas\n")
             exit(69)
         }
         printError("stylus-canvas: this Wayland compositor offers no layer-shell: the canvas is a maximized see-through window (a fullscreen one would hide the desktop); windows raised above it cover its ink, and panels stay above it\n")
-        return gtk
+        return wayland
     }
-    // The native X11 canvas; STYLUS_CANVAS_X11=gtk asks for the GTK window instead, while the native one settles.
-    if getenv("STYLUS_CANVAS_X11").map({ String(cString: $0) }) != "gtk", let x11 = X11Backend() { return x11 }
-    guard let gtk = GtkBackend(toplevel: false) else {
+    guard let x11 = X11Backend() else {
         printError("stylus-canvas: cannot open a display (neither DISPLAY nor WAYLAND_DISPLAY works)\n")
         exit(69)
     }
-    return gtk
+    return x11
 }
 
 let loop = g_main_loop_new(nil, 0)
@@ -108,8 +108,6 @@ MainActor.assumeIsolated {
     } else if let x11 = backend as? X11Backend {
         x11.owner = canvas
         x11.start()
-    } else if let gtk = backend as? GtkBackend {
-        gtk.owner = canvas
     }
     canvas.log("backend \(backend.name)")
     canvas.log("following \(link.path)")

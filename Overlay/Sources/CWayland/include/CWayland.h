@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // libwayland-client, xkbcommon and the protocol glue wayland-scanner generates
 // at build time (make overlay writes generated/), for stylus-canvas's
-// layer-shell canvas. cairo comes from CGtk4, not from here, so that its
+// layer-shell and toplevel canvases. cairo comes from CGlib, not from here, so that its
 // types are declared once.
 #ifndef STYLUS_CWAYLAND_H
 #define STYLUS_CWAYLAND_H
