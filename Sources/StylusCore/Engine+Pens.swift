@@ -8,23 +8,33 @@ extension Engine {
     mutating func enterPen(device i: Int, tool: Tool, at time: Microseconds, into effects: inout Effects) {
         let id = PenToolID(device: devices[i].info.name, tool: tool)
         devices[i].pen = id
-        let fresh = canvas.pens.index(of: id) == nil ? newPen(id) : nil
-        guard canvas.pens.bringToFront(id, at: time, orAdd: fresh) else { return }
+        let fresh = canvas.pens.index(of: id) == nil ? newPen(id, toolID: tool.toolID) : nil
+        var changed = canvas.pens.bringToFront(id, at: time, orAdd: fresh)
+        // The tool id is the last one seen, and with it the table that names the tool may change.
+        if tool.toolID != 0, canvas.pens.tools[0].toolID != tool.toolID {
+            let config = self.config
+            canvas.pens.update(0) {
+                $0.toolID = tool.toolID
+                $0.configuredName = config.penConfig(for: $0)?.name(of: $0.id)
+            }
+            changed = true
+        }
+        guard changed else { return }
         effects.stateChanged = true
         if showCurrentPen() { effects.events.append(toolEvent(source: .pen, time: time)) }
     }
 
     /// A tool seen for the first time starts from the shared style; the eraser end erases.
-    func newPen(_ id: PenToolID) -> PenTool {
+    func newPen(_ id: PenToolID, toolID: UInt64) -> PenTool {
         var style = canvas.pens.base
         var previous = canvas.pens.basePreviousTool
         if id.type == .eraser, style.tool != .eraser {
             previous = style.tool
             style.tool = .eraser
         }
-        guard let own = config.penConfig(for: id) else { return PenTool(id: id, style: style, previousTool: previous) }
+        guard let own = config.penConfig(for: id, toolID: toolID) else { return PenTool(id: id, toolID: toolID, style: style, previousTool: previous) }
         (style, previous) = Self.applying(own.style(of: id), to: style, previous: previous)
-        return PenTool(id: id, style: style, previousTool: previous, configuredName: own.name(of: id))
+        return PenTool(id: id, toolID: toolID, style: style, previousTool: previous, configuredName: own.name(of: id))
     }
 
     /// The canvas's style follows the tool in use. True when the style changed.
@@ -54,7 +64,7 @@ extension Engine {
             let id = canvas.pens.tools[i].id
             var keys = keys
             if id.type == .eraser { keys.tool = nil }
-            if let own = config.penConfig(for: id)?.style(of: id) {
+            if let own = config.penConfig(for: canvas.pens.tools[i])?.style(of: id) {
                 if own.tool != nil { keys.tool = nil }
                 if own.color != nil { keys.color = nil }
                 if own.width != nil { keys.width = nil }
@@ -85,10 +95,10 @@ extension Engine {
     mutating func applyPenConfig(since earlier: EngineConfig?) -> Bool {
         let before = canvas.pens
         for i in canvas.pens.tools.indices {
-            let id = canvas.pens.tools[i].id
-            let own = config.penConfig(for: id)
+            let tool = canvas.pens.tools[i], id = tool.id
+            let own = config.penConfig(for: tool)
             var keys = own?.style(of: id) ?? ConfiguredStyle()
-            if let earlier { keys = keys.changed(from: earlier.penConfig(for: id)?.style(of: id) ?? ConfiguredStyle()) }
+            if let earlier { keys = keys.changed(from: earlier.penConfig(for: tool)?.style(of: id) ?? ConfiguredStyle()) }
             canvas.pens.update(i) {
                 $0.configuredName = own?.name(of: id)
                 ($0.style, $0.previousTool) = Self.applying(keys, to: $0.style, previous: $0.previousTool)

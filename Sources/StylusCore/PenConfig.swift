@@ -22,8 +22,8 @@ public struct PenConfig: Equatable, Sendable, Codable {
 
     /// Every key the table sets says the same of the tool. A table naming a
     /// serial without a type names both ends of that pen.
-    public func matches(_ id: PenToolID) -> Bool {
-        (serial == nil || serial == id.serial) && (toolID == nil || toolID == id.toolID)
+    public func matches(_ id: PenToolID, toolID: UInt64) -> Bool {
+        (serial == nil || serial == id.serial) && (self.toolID == nil || self.toolID == toolID)
             && (device == nil || device == id.device) && (type == nil || type == id.type)
     }
 
@@ -43,8 +43,11 @@ public struct PenConfig: Equatable, Sendable, Codable {
 extension ToolType: Codable {}
 
 extension EngineConfig {
-    /// The `[pens.NAME]` table that names this tool: the first, by name, that matches.
-    public func penConfig(for id: PenToolID) -> PenConfig? {
-        pens.first { $0.matches(id) }
+    /// The `[pens.NAME]` table that names this tool (`toolID` the one last
+    /// seen with it): the first, by name, that matches.
+    public func penConfig(for id: PenToolID, toolID: UInt64) -> PenConfig? {
+        pens.first { $0.matches(id, toolID: toolID) }
     }
+
+    public func penConfig(for tool: PenTool) -> PenConfig? { penConfig(for: tool.id, toolID: tool.toolID) }
 }

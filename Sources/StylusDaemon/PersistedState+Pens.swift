@@ -22,7 +22,7 @@ extension PersistedState {
             device = tool.id.device
             type = tool.id.type.rawValue
             serial = tool.id.serial
-            toolID = tool.id.toolID
+            toolID = tool.toolID
             style = StyleColumns(tool: tool.style.tool.rawValue, color: tool.style.color.hex, width: tool.style.width)
             previousTool = tool.previousTool.rawValue
         }
@@ -33,7 +33,7 @@ extension PersistedState {
             guard let type = ToolType(rawValue: type), let drawing = DrawingTool(rawValue: style.tool),
                   let color = StrokeColor(hex: style.color), StrokeStyle.widthRange.contains(style.width),
                   let previous = DrawingTool(rawValue: previousTool) else { return nil }
-            return PenTool(id: PenToolID(device: device, type: type, serial: serial, toolID: toolID),
+            return PenTool(id: PenToolID(device: device, type: type, serial: serial), toolID: toolID,
                            style: StrokeStyle(tool: drawing, color: color, width: style.width), previousTool: previous)
         }
     }

@@ -37,7 +37,7 @@ public struct PensResult: Codable, Equatable, Sendable {
         pens = table.tools.map { tool in
             Pen(name: tool.name, device: tool.id.device, type: tool.id.type.rawValue,
                 serial: tool.id.serial == 0 ? nil : PenToolID.hex(tool.id.serial),
-                toolID: tool.id.toolID == 0 ? nil : PenToolID.hex(tool.id.toolID),
+                toolID: tool.toolID == 0 ? nil : PenToolID.hex(tool.toolID),
                 style: StyleResult(tool: tool.style.tool.rawValue, color: tool.style.color.hex, width: tool.style.width),
                 lastSeenSecondsAgo: tool.lastSeen.map { Double(max(0, now - $0)) / 1_000_000 })
         }

@@ -25,8 +25,9 @@ struct PensConfigTests {
         #expect(c.pens[0] == PenConfig(name: "blue", serial: 0x1234abcd, style: ConfiguredStyle(color: StrokeColor(hex: "#3465a4")!, width: 4)))
         #expect(c.pens[1] == PenConfig(name: "cheap", device: "Huion Pen", type: .pen))
         #expect(c.pens[2] == PenConfig(name: "marker", toolID: 0x802, style: ConfiguredStyle(tool: .highlighter)))
-        let pen = PenToolID(device: "Wacom", type: .pen, serial: 0x1234abcd, toolID: 0x802)
-        #expect(c.penConfig(for: pen)?.name == "blue", "the first by name")
+        let pen = PenToolID(device: "Wacom", type: .pen, serial: 0x1234abcd)
+        #expect(c.penConfig(for: pen, toolID: 0x802)?.name == "blue", "the first by name")
+        #expect(c.penConfig(for: PenToolID(device: "Wacom", type: .pen, serial: 0x5), toolID: 0x802)?.name == "marker", "by the tool id last seen")
     }
 
     @Test(arguments: [

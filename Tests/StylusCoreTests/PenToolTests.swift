@@ -112,7 +112,7 @@ struct PenToolTests {
 
     @Test func aSerialOfZeroIsNoSerial() {
         #expect(PenToolID(device: "d", tool: Tool(type: .pen, serial: 0)) == PenToolID(device: "d", type: .pen))
-        #expect(PenToolID(device: "d", type: .pen, serial: 0x1234abcd, toolID: 0x802).derivedName == "d (pen 0x0802, serial 0x1234abcd)")
+        #expect(PenToolID(device: "d", type: .pen, serial: 0x1234abcd).derivedName == "d (pen, serial 0x1234abcd)")
     }
 
     @Test func aRestartKeepsEachPensStyleAndTheCanvasKeysApplyOverThem() {

@@ -35,8 +35,9 @@ struct StatePensTests {
         }
         #expect(loaded.pens.tools.map(\.id) == canvas.pens.tools.map(\.id))
         #expect(loaded.pens.tools.map(\.style) == canvas.pens.tools.map(\.style))
+        #expect(loaded.pens.tools.map(\.toolID) == [0x80a, 0x802], "the tool ids last seen")
         #expect(loaded.pens.base == canvas.pens.base)
-        #expect(loaded.strokes.map(\.pen) == ["Wacom \"Pro\" Pen (pen 0x0802, serial 0x1234abcd)"])
+        #expect(loaded.strokes.map(\.pen) == ["Wacom \"Pro\" Pen (pen, serial 0x1234abcd)"])
         var engine = Engine()
         engine.restore(canvas: loaded, precisionEnabled: false)
         #expect(engine.canvas.style.tool == .eraser, "the tool last in use is the one shown")
@@ -54,5 +55,19 @@ struct StatePensTests {
         #expect(loaded.pens.base == loaded.style)
         let again = try #require(PersistedState(canvas: loaded, precisionEnabled: false).json())
         #expect(String(decoding: again, as: UTF8.self) == old, "and is written back as it was")
+    }
+
+    /// A file written while the tool id was part of who a tool is may hold one pen twice: the most recent stays.
+    @Test func onePenKeptTwiceUnderTwoToolIDsLoadsAsOneTool() throws {
+        func pen(_ toolID: Int, _ color: String) -> String {
+            ##"{"device":"Wacom Pen","previous_tool":"highlighter","serial":10,"style":{"color":"\##(color)","tool":"pen","width":4},"tool_id":\##(toolID),"type":"pen"}"##
+        }
+        let file = ##"{"canvas":"open","pens":[\##(pen(0x802, "#3465a4")),\##(pen(0x80a, "#d61a1c"))],"precision_enabled":false,"strokes":[],"style":{"color":"#d61a1c","tool":"pen","width":4},"version":2}"##
+        guard case .loaded(let loaded, _) = StateStore(path: StateVersionTests.writeFile(file)).load(now: 1) else {
+            Issue.record("not loaded")
+            return
+        }
+        #expect(loaded.pens.tools.count == 1)
+        #expect(loaded.pens.tools.first?.toolID == 0x802 && loaded.pens.tools.first?.style.color == StrokeColor(hex: "#3465a4"))
     }
 }
