@@ -235,6 +235,16 @@ public enum ConfigParserChild {
             guard let type = value.string.flatMap(ToolType.init(rawValue:)) else { return nil }
             pen.type = type
         }
+        if var curve = table.object("curve") {
+            guard let x1 = curve.double("x1"), let y1 = curve.double("y1"), let x2 = curve.double("x2"), let y2 = curve.double("y2"),
+                  curve.isDone else { return nil }
+            pen.curve = PressureCurve(x1: x1, y1: y1, x2: x2, y2: y2)
+        }
+        guard case .object(let bindings)? = table.take("bindings") else { return nil }
+        for (button, value) in bindings {
+            guard let action = value.string.flatMap(Action.init(rawValue:)) else { return nil }
+            pen.bindings[button] = action
+        }
         return table.isDone ? pen : nil
     }
 

@@ -4,7 +4,7 @@ import StylusCore
 import StylusTOML
 
 extension ConfigParserChild {
-    static let penKeys = ["serial", "tool_id", "device", "type", "tool", "color", "width"]
+    static let penKeys = ["serial", "tool_id", "device", "type", "tool", "color", "width", "curve", "bindings"]
 
     /// `[pens.NAME]` tables, each problem reported by its key (`pens.NAME.serial`).
     static func parsePens(_ value: TOMLValue, report: (String, String) -> Void) -> [PenConfig] {
@@ -22,7 +22,8 @@ extension ConfigParserChild {
                 continue
             }
             for key in table.keys where !penKeys.contains(key) {
-                report("\(path).\(key)", "unknown key; known keys are \(penKeys.joined(separator: ", "))")
+                let near = nearestWord(key, among: penKeys).map { "did you mean \"\($0)\"? " } ?? ""
+                report("\(path).\(key)", "unknown key; \(near)known keys are \(penKeys.joined(separator: ", "))")
             }
             var pen = PenConfig(name: name)
             pen.serial = hexNumber(table, "serial", path, report: report)
@@ -57,6 +58,19 @@ extension ConfigParserChild {
                     report("\(path).width", "expected a width \(Int(StrokeStyle.widthRange.lowerBound)) to \(Int(StrokeStyle.widthRange.upperBound)) (pixels of a drawing 1600 wide), found \(value.double.map(StyleRequest.describe) ?? value.int.map(String.init) ?? value.typeName)")
                 }
             }
+            if let value = table["curve"] {
+                // As [precision] curve writes it, so one pen's curve reads as the daemon's does.
+                let points = value.array ?? []
+                let numbers = points.compactMap { $0.double ?? $0.int.map(Double.init) }
+                if points.count == 4, numbers.count == 4, numbers.allSatisfy({ (0...100).contains($0) }) {
+                    pen.curve = PressureCurve(x1: numbers[0] / 100, y1: numbers[1] / 100, x2: numbers[2] / 100, y2: numbers[3] / 100)
+                } else {
+                    report("\(path).curve", "expected four numbers 0-100: [x1, y1, x2, y2], e.g. [0, 0, 100, 100] (linear)")
+                }
+            }
+            if let value = table["bindings"] {
+                pen.bindings = parsePenBindings(value, "\(path).bindings", report: report)
+            }
             if pen.serial != nil || pen.toolID != nil || pen.device != nil {
                 let identity = [pen.serial.map { "serial \(PenToolID.hex($0))" }, pen.toolID.map { "tool id \(PenToolID.hex($0))" },
                                 pen.device.map { "device \"\($0)\"" }, pen.type.map { "type \($0.rawValue)" }].compactMap { $0 }.joined(separator: ", ")
@@ -70,6 +84,24 @@ extension ConfigParserChild {
             pens.append(pen)
         }
         return pens
+    }
+
+    /// `[pens.NAME.bindings]`: the pen's side buttons, each checked as `[bindings]` checks it.
+    private static func parsePenBindings(_ value: TOMLValue, _ path: String, report: (String, String) -> Void) -> [String: Action] {
+        guard let table = value.table else {
+            report(path, "expected a table [\(path)] of side buttons, e.g. BTN_STYLUS = \"\(Action.Form.key.example)\"")
+            return [:]
+        }
+        var bindings: [String: Action] = [:]
+        for key in table.keys {
+            guard let button = SideButton(name: key) else {
+                let why = ButtonID(name: key) != nil ? "a pad button is the tablet's, not a pen's: bind it in [bindings]" : "unknown button"
+                report("\(path).\(key)", "\(why); use BTN_STYLUS, BTN_STYLUS2 or BTN_STYLUS3")
+                continue
+            }
+            if let action = bindingAction(table[key]!, "\(path).\(key)", report: report) { bindings[button.evdevName] = action }
+        }
+        return bindings
     }
 
     /// A serial or tool id: "0x…" as `stylusctl pens` shows it (a whole number is taken too); never 0, which means none.

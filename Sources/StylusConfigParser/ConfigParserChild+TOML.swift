@@ -94,14 +94,7 @@ extension ConfigParserChild {
                     report("bindings.\(key)", "unknown button; use BTN_STYLUS, BTN_STYLUS2, BTN_STYLUS3 or pad-0 … pad-\(ButtonID.maxPadButtons - 1)")
                     continue
                 }
-                guard let name = bindings[key]?.string else {
-                    report("bindings.\(key)", "expected an action (a string), e.g. \"\(Action.Form.key.example)\"; use \(Action.spelledOut)")
-                    continue
-                }
-                switch Action.parse(name) {
-                case .success(let action): config.bind(button, to: action)
-                case .failure(let error): report("bindings.\(key)", error.message)
-                }
+                if let action = bindingAction(bindings[key]!, "bindings.\(key)", report: report) { config.bind(button, to: action) }
             }
         }
         if let precision = subtable("precision", allowed: ["minimum_scale", "full_speed_pressure", "hysteresis", "curve", "report_step"]) {

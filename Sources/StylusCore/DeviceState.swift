@@ -7,6 +7,10 @@ struct DeviceState {
     var lastTool: Tool?
     /// Who `lastTool` is in the engine's tool table.
     var pen: PenToolID?
+    /// That tool's name, kept here so that a pen sample carries it without building it anew.
+    var penName: String?
+    /// That tool's `[pens.NAME] curve`, sampled; nil: the pressure as reported.
+    var pressureShape: PressureTable?
     var tipDown = false
     var buttons = [ButtonTracker](repeating: ButtonTracker(), count: ButtonID.slotCount)
     /// Slots below this have seen a press: what a scan for pending presses

@@ -19,9 +19,38 @@ extension Engine {
             }
             changed = true
         }
+        refreshPen(device: i)
         guard changed else { return }
         effects.stateChanged = true
         if showCurrentPen() { effects.events.append(toolEvent(source: .pen, time: time)) }
+    }
+
+    /// What device `i` keeps of its tool: its name (for each sample) and its
+    /// pressure curve, sampled again only when the curve changed.
+    mutating func refreshPen(device i: Int) {
+        let tool = devices[i].pen.flatMap { canvas.pens.tool($0) }
+        devices[i].penName = tool?.name
+        let curve = tool.flatMap { config.penConfig(for: $0)?.curve }
+        if devices[i].pressureShape?.curve != curve { devices[i].pressureShape = curve.map(PressureTable.init) }
+    }
+
+    /// The axes as the tool's own curve shapes its pressure: the ink's width
+    /// and precision mode follow it; the clone in filter mode gets no pressure from here.
+    func shaped(_ axes: PenAxes, device i: Int) -> PenAxes {
+        guard let shape = devices[i].pressureShape else { return axes }
+        var shaped = axes
+        shaped.pressure = shape.value(at: axes.pressure)
+        return shaped
+    }
+
+    /// What a double press of `button` does on device `i`: the binding of its
+    /// pen tool's `[pens.NAME.bindings]` for a side button, else `[bindings]`'s.
+    func binding(for button: ButtonID, device i: Int) -> Action {
+        if case .side(let side) = button, let id = devices[i].pen, let tool = canvas.pens.tool(id),
+           let action = config.penConfig(for: tool)?.binding(for: side) {
+            return action
+        }
+        return config.binding(for: button)
     }
 
     /// A tool seen for the first time starts from the shared style; the eraser end erases.
@@ -104,6 +133,8 @@ extension Engine {
                 ($0.style, $0.previousTool) = Self.applying(keys, to: $0.style, previous: $0.previousTool)
             }
         }
+        // A table named, renamed or gone: the pens in proximity carry the name and curve they have now.
+        for d in devices.indices { refreshPen(device: d) }
         showCurrentPen()
         return canvas.pens != before
     }

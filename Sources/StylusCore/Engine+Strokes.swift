@@ -59,7 +59,8 @@ extension Engine {
             canvas.strokes[s].points = canvas.strokes[s].points.withUnsafeBufferPointer { Array($0) }
         }
         record(.stroke)
-        effects.events.append(.stroke(StrokeEvent(device: devices[i].id, index: s, points: canvas.strokes[s].points.count, time: time)))
+        effects.events.append(.stroke(StrokeEvent(device: devices[i].id, index: s, points: canvas.strokes[s].points.count, time: time,
+                                                  pen: canvas.strokes[s].pen)))
         effects.stateChanged = true
     }
 

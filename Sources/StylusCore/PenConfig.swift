@@ -9,16 +9,25 @@ public struct PenConfig: Equatable, Sendable, Codable {
     public var device: String?
     public var type: ToolType?
     public var style: ConfiguredStyle
+    /// `curve`: this pen's pressure as it shapes ink width and precision mode (nil: as the pen reports it).
+    public var curve: PressureCurve?
+    /// `[pens.NAME.bindings]`: actions of this pen's side buttons, by evdev name, over `[bindings]`.
+    public var bindings: [String: Action] = [:]
 
     public init(name: String, serial: UInt64? = nil, toolID: UInt64? = nil, device: String? = nil, type: ToolType? = nil,
-                style: ConfiguredStyle = ConfiguredStyle()) {
+                style: ConfiguredStyle = ConfiguredStyle(), curve: PressureCurve? = nil, bindings: [String: Action] = [:]) {
         self.name = name
         self.serial = serial
         self.toolID = toolID
         self.device = device
         self.type = type
         self.style = style
+        self.curve = curve
+        self.bindings = bindings
     }
+
+    /// What a double press of `button` does with this pen: its own binding, else nil ([bindings]'s).
+    public func binding(for button: SideButton) -> Action? { bindings[button.evdevName] }
 
     /// Every key the table sets says the same of the tool. A table naming a
     /// serial without a type names both ends of that pen.
