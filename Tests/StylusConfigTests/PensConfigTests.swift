@@ -30,6 +30,24 @@ struct PensConfigTests {
         #expect(c.penConfig(for: PenToolID(device: "Wacom", type: .pen, serial: 0x5), toolID: 0x802)?.name == "marker", "by the tool id last seen")
     }
 
+    @Test func aPensCurveAndBindingsAreReadAsTheDaemonsAre() throws {
+        let c = try ConfigFileTests.load("""
+            [bindings]
+            BTN_STYLUS = "toggle-canvas"
+
+            [pens.blue]
+            serial = "0xa"
+            curve = [0, 60, 40, 100]
+
+            [pens.blue.bindings]
+            BTN_STYLUS = "undo"
+            BTN_STYLUS2 = "color:next"
+            """)
+        #expect(c.pens.first?.curve == PressureCurve(x1: 0, y1: 0.6, x2: 0.4, y2: 1))
+        #expect(c.pens.first?.bindings == ["BTN_STYLUS": .undo, "BTN_STYLUS2": .style(.nextColor)])
+        #expect(c.binding(for: .side(.stylus)) == .toggleCanvas, "[bindings] stays for the other pens")
+    }
+
     @Test(arguments: [
         ("[pens.a]\nserial = \"0x1\"\nink = 3\n", 3, "pens.a.ink", "unknown key"),
         ("[pens.a]\nserial = 0\n", 2, "pens.a.serial", "other than 0"),
@@ -42,6 +60,14 @@ struct PensConfigTests {
         ("[pens.a]\ndevice = \"X\"\ntype = \"quill\"\n", 3, "pens.a.type", "unknown type \"quill\""),
         ("[pens.a]\nserial = \"0x1\"\n[pens.b]\nserial = \"0x01\"\n", 4, "pens.b.serial", "already named by [pens.a]"),
         ("pens = 3\n", 1, "pens", "expected tables"),
+        ("[pens.a]\nserial = \"0x1\"\ncurve = [0, 0, 100]\n", 3, "pens.a.curve", "expected four numbers 0-100"),
+        ("[pens.a]\nserial = \"0x1\"\ncurve = [0, 0, 100, 120]\n", 3, "pens.a.curve", "expected four numbers 0-100"),
+        ("[pens.a]\nserial = \"0x1\"\ncolr = \"red\"\n", 3, "pens.a.colr", "did you mean \"color\""),
+        ("[pens.a]\nserial = \"0x1\"\nbindings = 3\n", 3, "pens.a.bindings", "expected a table [pens.a.bindings]"),
+        ("[pens.a]\nserial = \"0x1\"\n[pens.a.bindings]\npad-1 = \"undo\"\n", 4, "pens.a.bindings.pad-1", "a pad button is the tablet's"),
+        ("[pens.a]\nserial = \"0x1\"\n[pens.a.bindings]\nBTN_LEFT = \"undo\"\n", 4, "pens.a.bindings.BTN_LEFT", "unknown button"),
+        ("[pens.a]\nserial = \"0x1\"\n[pens.a.bindings]\nBTN_STYLUS = 3\n", 4, "pens.a.bindings.BTN_STYLUS", "expected an action"),
+        ("[pens.a]\nserial = \"0x1\"\n[pens.a.bindings]\nBTN_STYLUS = \"fly\"\n", 4, "pens.a.bindings.BTN_STYLUS", "fly"),
     ] as [(String, Int, String, String)])
     func aBadValueIsRefusedWithItsLineAndKey(text: String, line: Int, key: String, message: String) throws {
         let error = try #require(ConfigFileTests.error(text))
