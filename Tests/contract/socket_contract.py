@@ -499,6 +499,61 @@ def test_the_replayed_cintiq_brings_one_tool_per_pen_end_whatever_its_tool_id(ro
           f"one pen, two ends: {ends}")
 
 
+def test_a_pens_table_names_a_pen_everywhere_and_every_bad_value_is_refused_by_line_and_key(root):
+    """[pens.NAME] names one of the recording's pens (both ends) and sets where its style starts; the name is
+    in `pens`, the status, the `pen` topic's samples and the stroke events; a bad table is refused at a reload
+    with the file's line and the key, and the running configuration stays; `stylusd replay` says who drew each stroke."""
+    config = os.path.join(root, "config", "stylusd")
+    os.makedirs(config)
+    good = '[pens.cintiq]\nserial = "0x9b800030"\ncolor = "navy"\ncurve = [0, 60, 40, 100]\n\n[pens.cintiq.bindings]\nBTN_STYLUS3 = "undo"\n'
+    with open(os.path.join(config, "config.toml"), "w") as f:
+        f.write(good)
+    with Daemon(root, "--replay", RECORDING, "--speed", "20", "--transition-ms", "0") as d:
+        c = d.connect()
+        events = []
+        c.listen(events.append)
+        c.request("subscribe", topics=["pen", "canvas"])
+        d.wait_log("ended; the recorded pen stays", timeout=30)
+        time.sleep(0.5)
+        samples = [e for e in events if e["event"] == "pen"]
+        strokes = [e for e in events if e["event"] == "stroke"]
+        pens = {p["name"]: p for p in c.request("pens")["result"]["pens"]}
+        check(pens.get("cintiq", {}).get("serial") == "0x9b800030" and pens["cintiq"]["style"]["color"] == "#000080"
+              and pens.get("cintiq eraser", {}).get("style", {}).get("tool") == "eraser", f"{sorted(pens)}")
+        named = {e.get("pen") for e in samples}
+        check("cintiq" in named and "cintiq eraser" in named and named <= set(pens), f"samples' pens {named}")
+        check(strokes and all(e.get("pen") in pens for e in strokes if e["source"] == "pen"), f"strokes' pens {[e.get('pen') for e in strokes]}")
+        status = c.request("status")["result"]["tool"]
+        check(status.get("pen") == next(iter(pens)), f"the status names the pen last seen: {status}")
+        for text, line, key in [
+            ('[pens.a]\nserial = "0x1"\ncurve = [0, 0, 100]\n', 3, "pens.a.curve"),
+            ('[pens.a]\nserial = "0x1"\n[pens.a.bindings]\npad-1 = "undo"\n', 4, "pens.a.bindings.pad-1"),
+            ('[pens.a]\nserial = "0x1"\n[pens.a.bindings]\nBTN_STYLUS = "fly"\n', 4, "pens.a.bindings.BTN_STYLUS"),
+            ('[pens.a]\nserial = 0\n', 2, "pens.a.serial"),
+            ('[pens.a]\nserial = "0x1"\ncolor = "blue-ish"\n', 3, "pens.a.color"),
+            ('[pens.a]\nserial = "0x1"\n[pens.b]\nserial = "0x01"\n', 4, "pens.b.serial"),
+        ]:
+            with open(os.path.join(config, "config.toml"), "w") as f:
+                f.write(text)
+            r = c.request("reload")
+            message = r.get("error", {}).get("message", "")
+            check(r["ok"] is False and f"config.toml:{line}: {key}:" in message, f"{text!r}: {r}")
+        check(c.request("pens")["result"]["pens"][0]["name"] in pens, "a refused file changed the pens")
+        # A reload applies a key the file changed, and keeps a style chosen since otherwise.
+        def cintiq():
+            return {p["name"]: p["style"] for p in c.request("pens")["result"]["pens"]}["cintiq"]
+        with open(os.path.join(config, "config.toml"), "w") as f:
+            f.write(good.replace('"navy"', '"crimson"'))
+        r = c.request("reload")
+        check(r["ok"] and cintiq()["color"] == "#dc143c", f"the changed colour: {r} {cintiq()}")
+        check(c.request("tool", width=30, pen="cintiq")["ok"], "tool --pen cintiq")
+        r = c.request("reload")
+        check(r["ok"] and cintiq() == {"tool": "pen", "color": "#dc143c", "width": 30}, f"a reload of the same file: {cintiq()}")
+    replay = subprocess.run([os.path.join(BIN, "stylusd"), "replay", RECORDING], capture_output=True, text=True, timeout=60)
+    lines = [l for l in replay.stdout.splitlines() if " stroke " in l and " recorded, " in l]
+    check(replay.returncode == 0 and lines and all(" by Wacom Cintiq 22HDT Pen" in l for l in lines), f"{lines[:3]} {replay.stderr}")
+
+
 def test_pens_lists_both_ends_of_the_replayed_pen_and_tool_sets_one_pens_style(root):
     with Daemon(root, "--replay", RECORDING) as d:
         c = d.connect()
@@ -1731,6 +1786,8 @@ TESTS = [test_a_bad_config_at_start_names_file_line_and_key,
          test_the_button_topic_reports_every_press_and_release_with_its_gap,
          test_the_configured_style_begins_each_start_and_a_reload_that_changes_it, test_the_python_example_client,
          test_pens_lists_both_ends_of_the_replayed_pen_and_tool_sets_one_pens_style,
+         test_the_replayed_cintiq_brings_one_tool_per_pen_end_whatever_its_tool_id,
+         test_a_pens_table_names_a_pen_everywhere_and_every_bad_value_is_refused_by_line_and_key,
          test_the_style_survives_a_restart, test_toggle_and_ack_reach_subscribers_in_order,
          test_background_sets_and_answers_the_board_tells_subscribers_refuses_a_bad_one_and_survives_a_restart,
          test_tool_answers_the_style_and_setting_it_changes_status_and_tells_subscribers,
