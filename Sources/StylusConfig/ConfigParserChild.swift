@@ -131,17 +131,16 @@ public enum ConfigParserChild {
               let showPalette = reader.string("showPalette").flatMap(PaletteVisibility.init(rawValue:)),
               let pointer = reader.string("pointer").flatMap(CanvasPointer.init(rawValue:)),
               let indicator = reader.string("indicator").flatMap(CanvasIndicator.init(rawValue:)) else { return nil }
-        if var style = reader.object("style") {
-            if let name = style.string("tool") {
-                guard let tool = DrawingTool(rawValue: name) else { return nil }
-                config.style.tool = tool
+        if let value = reader.take("style") {
+            guard let style = configuredStyle(value) else { return nil }
+            config.style = style
+        }
+        if let value = reader.take("pens") {
+            guard case .array(let tables) = value else { return nil }
+            for table in tables {
+                guard let pen = penConfig(table) else { return nil }
+                config.pens.append(pen)
             }
-            if let hex = style.string("color") {
-                guard let color = StrokeColor(hex: hex) else { return nil }
-                config.style.color = color
-            }
-            config.style.width = style.double("width")
-            guard style.isDone else { return nil }
         }
         if let value = reader.take("background") {
             guard let board = value.string.flatMap(CanvasBackground.init(name:)) else { return nil }
@@ -193,6 +192,64 @@ public enum ConfigParserChild {
         return config
     }
 
+    /// A `ConfiguredStyle` as Codable writes it: each key present only when set.
+    private static func configuredStyle(_ value: JSONValue) -> ConfiguredStyle? {
+        guard case .object(let fields) = value else { return nil }
+        var style = FieldReader(fields)
+        var result = ConfiguredStyle()
+        if let value = style.take("tool") {
+            guard let tool = value.string.flatMap(DrawingTool.init(rawValue:)) else { return nil }
+            result.tool = tool
+        }
+        if let value = style.take("color") {
+            guard let color = value.string.flatMap(StrokeColor.init(hex:)) else { return nil }
+            result.color = color
+        }
+        if let value = style.take("width") {
+            guard case .number(let width) = value else { return nil }
+            result.width = width
+        }
+        return style.isDone ? result : nil
+    }
+
+    /// One `[pens.NAME]` table as Codable writes a `PenConfig`. A serial or
+    /// tool id beyond a double's exact integers is not read here: `decode`
+    /// then asks JSONDecoder, which reads it exactly.
+    private static func penConfig(_ value: JSONValue) -> PenConfig? {
+        guard case .object(let fields) = value else { return nil }
+        var table = FieldReader(fields)
+        guard let name = table.string("name"), let styleValue = table.take("style"),
+              let style = configuredStyle(styleValue) else { return nil }
+        var pen = PenConfig(name: name, style: style)
+        if let value = table.take("serial") {
+            guard let serial = value.exactUInt64 else { return nil }
+            pen.serial = serial
+        }
+        if let value = table.take("toolID") {
+            guard let toolID = value.exactUInt64 else { return nil }
+            pen.toolID = toolID
+        }
+        if let value = table.take("device") {
+            guard let device = value.string else { return nil }
+            pen.device = device
+        }
+        if let value = table.take("type") {
+            guard let type = value.string.flatMap(ToolType.init(rawValue:)) else { return nil }
+            pen.type = type
+        }
+        if var curve = table.object("curve") {
+            guard let x1 = curve.double("x1"), let y1 = curve.double("y1"), let x2 = curve.double("x2"), let y2 = curve.double("y2"),
+                  curve.isDone else { return nil }
+            pen.curve = PressureCurve(x1: x1, y1: y1, x2: x2, y2: y2)
+        }
+        guard case .object(let bindings)? = table.take("bindings") else { return nil }
+        for (button, value) in bindings {
+            guard let action = value.string.flatMap(Action.init(rawValue:)) else { return nil }
+            pen.bindings[button] = action
+        }
+        return table.isDone ? pen : nil
+    }
+
     /// An object's members, each taken once; `isDone` when none is left over.
     private struct FieldReader {
         private var fields: [String: JSONValue]
@@ -237,5 +294,11 @@ private extension JSONValue {
     var string: String? {
         guard case .string(let s) = self else { return nil }
         return s
+    }
+
+    /// A whole number a double holds exactly (below 2^53).
+    var exactUInt64: UInt64? {
+        guard case .number(let n) = self, n >= 0, n < 9_007_199_254_740_992 else { return nil }
+        return UInt64(exactly: n)
     }
 }

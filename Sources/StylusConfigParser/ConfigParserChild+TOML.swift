@@ -49,7 +49,7 @@ extension ConfigParserChild {
             let near = nearestWord(key, among: known) ?? known.first { $0.hasPrefix(key + "_") }
             return near.map { "did you mean \"\($0)\"? " } ?? ""
         }
-        let topLevel = ["preset", "interval_ms", "debounce_ms", "transition_ms", "bindings", "precision", "canvas", "output"]
+        let topLevel = ["preset", "interval_ms", "debounce_ms", "transition_ms", "bindings", "precision", "canvas", "output", "pens"]
         for key in table.keys where !topLevel.contains(key) {
             report(key, "unknown key; \(suggestion(key, topLevel))known keys are \(topLevel.joined(separator: ", "))")
         }
@@ -94,14 +94,7 @@ extension ConfigParserChild {
                     report("bindings.\(key)", "unknown button; use BTN_STYLUS, BTN_STYLUS2, BTN_STYLUS3 or pad-0 … pad-\(ButtonID.maxPadButtons - 1)")
                     continue
                 }
-                guard let name = bindings[key]?.string else {
-                    report("bindings.\(key)", "expected an action (a string), e.g. \"\(Action.Form.key.example)\"; use \(Action.spelledOut)")
-                    continue
-                }
-                switch Action.parse(name) {
-                case .success(let action): config.bind(button, to: action)
-                case .failure(let error): report("bindings.\(key)", error.message)
-                }
+                if let action = bindingAction(bindings[key]!, "bindings.\(key)", report: report) { config.bind(button, to: action) }
             }
         }
         if let precision = subtable("precision", allowed: ["minimum_scale", "full_speed_pressure", "hysteresis", "curve", "report_step"]) {
@@ -207,6 +200,7 @@ extension ConfigParserChild {
                 }
             }
         }
+        if let pens = table["pens"] { config.pens = parsePens(pens, report: report) }
         if let output = subtable("output", allowed: ["mode", "capture_while_canvas_open", "passthrough"]) {
             if let value = output["mode"] {
                 if let name = value.string, let mode = OutputChoice(rawValue: name) {

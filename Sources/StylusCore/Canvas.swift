@@ -42,6 +42,8 @@ public struct Stroke: Equatable, Sendable {
     /// when the pen's eraser end drew it).
     public var style: StrokeStyle
     public var points: [StrokePoint]
+    /// The name of the pen tool that drew it; nil for a stroke from no pen (or from before tools had names).
+    public var pen: String?
 
     public init(device: DeviceID, style: StrokeStyle, points: [StrokePoint]) {
         self.device = device
@@ -92,6 +94,8 @@ public struct Canvas: Equatable, Sendable {
     public internal(set) var style = StrokeStyle()
     /// The tool before the last change of tool: what `tool:previous` goes back to.
     public internal(set) var previousTool = DrawingTool.highlighter
+    /// The tools seen and each one's style; `style` is the first one's.
+    public internal(set) var pens = ToolTable()
     /// The board under the ink (`background` command and action, `[canvas] background`).
     public internal(set) var background = CanvasBackground.none
     /// The steps undo can take back, oldest first, at most `historyLimit`.
@@ -116,6 +120,7 @@ public struct Canvas: Equatable, Sendable {
 
     public init(state: CanvasState, strokes: [Stroke], style: StrokeStyle = StrokeStyle(), background: CanvasBackground = .none) {
         self.style = style
+        pens.base = style
         self.background = background
         // A restored canvas never resumes mid-transition: it lands where the
         // transition was heading.

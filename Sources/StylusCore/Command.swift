@@ -12,6 +12,8 @@ public enum Command: Equatable, Sendable {
     case redo
     /// Changes the style the next stroke gets.
     case style(StyleRequest)
+    /// Changes the style of one pen tool (by name or serial), in use or not.
+    case penStyle(StyleRequest, pen: String)
     /// Ends the drawing as `submitted`, once the shell has written it to
     /// `path`: a canvas event with the result and the path, then an undoable
     /// clear and, if the canvas is open, a minimize. `source`: what asked for

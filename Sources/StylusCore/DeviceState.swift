@@ -5,6 +5,12 @@ struct DeviceState {
     var tool: Tool?
     /// The last tool seen in proximity, to tell "a different tool" from a return.
     var lastTool: Tool?
+    /// Who `lastTool` is in the engine's tool table.
+    var pen: PenToolID?
+    /// That tool's name, kept here so that a pen sample carries it without building it anew.
+    var penName: String?
+    /// That tool's `[pens.NAME] curve`, sampled; nil: the pressure as reported.
+    var pressureShape: PressureTable?
     var tipDown = false
     var buttons = [ButtonTracker](repeating: ButtonTracker(), count: ButtonID.slotCount)
     /// Slots below this have seen a press: what a scan for pending presses

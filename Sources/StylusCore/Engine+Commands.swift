@@ -22,6 +22,8 @@ extension Engine {
             return redo(source: .command, at: time, into: &effects)
         case .style(let request):
             return changeStyle(request, source: .command, at: time, into: &effects)
+        case .penStyle(let request, let pen):
+            return changePenStyle(request, pen: pen, at: time, into: &effects)
         case .submit(let path, let source):
             return endDrawing(.submitted, path: path, source: source, at: time, into: &effects)
         case .discard:

@@ -18,6 +18,7 @@ extension Engine {
         effects.samples.append(PenSample(
             // A tap on the palette reads as a tip in the air: no canvas draws live ink for it.
             device: d.id, tool: (d.tool ?? d.lastTool)?.type ?? .pen, axes: d.axes, tipDown: d.tipDown && !d.onPalette,
-            adjustedX: d.adjustedX, adjustedY: d.adjustedY, scale: d.tipDown && precisionEnabled ? d.scale : 1, time: time))
+            adjustedX: d.adjustedX, adjustedY: d.adjustedY, scale: d.tipDown && precisionEnabled ? d.scale : 1, time: time,
+            pen: d.penName))
     }
 }

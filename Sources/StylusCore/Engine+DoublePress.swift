@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 extension Engine {
     mutating func doublePress(device i: Int, button: ButtonID, first: Microseconds, at time: Microseconds, into effects: inout Effects) {
-        let action = config.binding(for: button)
+        let action = binding(for: button, device: i)
         let source: ChangeSource = if case .pad = button { .pad } else { .pen }
         let slot = effects.events.count
         effects.events.append(.doublePress(DoublePressEvent(

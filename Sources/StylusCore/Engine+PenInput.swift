@@ -44,14 +44,17 @@ extension Engine {
             devices[i].adjustedX = axes.x
             devices[i].adjustedY = axes.y
             effects.events.append(.proximity(ProximityEvent(device: id, inProximity: true, tool: tool, time: time)))
+            enterPen(device: i, tool: tool, at: time, into: &effects)
+            devices[i].axes = shaped(axes, device: i)
             emitSample(device: i, at: time, into: &effects)
 
         case .proximityOut(let id):
             guard let i = index(of: id), devices[i].tool != nil else { return }
             leaveProximity(device: i, at: time, into: &effects)
 
-        case .tipDown(let id, let axes):
+        case .tipDown(let id, let raw):
             let i = ensureDevice(id)
+            let axes = shaped(raw, device: i)
             guard !devices[i].tipDown else { return move(device: i, to: axes, at: time, into: &effects) }
             devices[i].tipDown = true
             // Rule 5: a press held back while hovering becomes the start of a
@@ -65,16 +68,16 @@ extension Engine {
             if !tapPalette(device: i, at: time, into: &effects) { startStroke(device: i, at: time, into: &effects) }
             emitSample(device: i, at: time, into: &effects)
 
-        case .tipUp(let id, let axes):
+        case .tipUp(let id, let raw):
             guard let i = index(of: id), devices[i].tipDown else { return }
-            devices[i].axes = axes
+            devices[i].axes = shaped(raw, device: i)
             appendPoint(device: i, at: time, into: &effects)
             lift(device: i, at: time, into: &effects)
             emitSample(device: i, at: time, into: &effects)
 
-        case .motion(let id, let axes):
+        case .motion(let id, let raw):
             let i = ensureDevice(id)
-            move(device: i, to: axes, at: time, into: &effects)
+            move(device: i, to: shaped(raw, device: i), at: time, into: &effects)
 
         case .button(let id, let button, let pressed):
             let i = ensureDevice(id)

@@ -3,7 +3,8 @@ extension Engine {
     mutating func startStroke(device i: Int, at time: Microseconds, into effects: inout Effects) {
         guard canvas.state == .open, devices[i].recordingStroke == nil, !devices[i].onPalette,
               let tool = devices[i].tool ?? devices[i].lastTool else { return }
-        var style = canvas.style
+        let drawer = penStyle(device: i)
+        var style = drawer.style
         if tool.type == .eraser { style.tool = .eraser }
         // A stroke eraser is never kept: on a full canvas it is how room is made.
         if !(style.tool == .eraser && config.eraser == .stroke) {
@@ -25,6 +26,7 @@ extension Engine {
         // The laser's ink only shows while it fades: never recorded, never content.
         guard style.tool != .laser else { return }
         canvas.strokes.append(Stroke(device: devices[i].id, style: style, points: points))
+        canvas.strokes[canvas.strokes.count - 1].pen = drawer.pen
         canvas.pointCount += 1
         devices[i].recordingStroke = canvas.strokes.count - 1
     }
@@ -57,7 +59,8 @@ extension Engine {
             canvas.strokes[s].points = canvas.strokes[s].points.withUnsafeBufferPointer { Array($0) }
         }
         record(.stroke)
-        effects.events.append(.stroke(StrokeEvent(device: devices[i].id, index: s, points: canvas.strokes[s].points.count, time: time)))
+        effects.events.append(.stroke(StrokeEvent(device: devices[i].id, index: s, points: canvas.strokes[s].points.count, time: time,
+                                                  pen: canvas.strokes[s].pen)))
         effects.stateChanged = true
     }
 

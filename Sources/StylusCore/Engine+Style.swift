@@ -3,10 +3,12 @@ extension Engine {
     mutating func setStyle(_ style: StrokeStyle) {
         if style.tool != canvas.style.tool { canvas.previousTool = canvas.style.tool }
         canvas.style = style
+        canvas.pens.adopt(style: style, previousTool: canvas.previousTool)
     }
 
     func toolEvent(source: ChangeSource, time: Microseconds) -> EngineEvent {
-        .tool(ToolEvent(style: canvas.style, palette: paletteShown, colors: config.palette, source: source, time: time))
+        .tool(ToolEvent(style: canvas.style, palette: paletteShown, colors: config.palette, source: source, time: time,
+                        pen: canvas.pens.tools.first?.name))
     }
 
     mutating func changeStyle(_ request: StyleRequest, source: ChangeSource, at time: Microseconds, into effects: inout Effects) -> CommandOutcome {

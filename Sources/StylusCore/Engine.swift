@@ -38,6 +38,7 @@ public struct Engine: Sendable {
         self.intervalUS = Microseconds(config.doublePressIntervalMS) * 1000
         self.debounceUS = Microseconds(config.debounceMS) * 1000
         canvas.style = config.style.applied(to: canvas.style)
+        canvas.pens.base = canvas.style
         if let background = config.background { canvas.background = background }
     }
 
@@ -55,7 +56,7 @@ public struct Engine: Sendable {
     /// apply over the current style; the canvases hear of it, and of the
     /// palette's colours or `show_palette` changing, in a `tool` event.
     public mutating func reconfigure(_ config: EngineConfig, at time: Microseconds, into effects: inout Effects) {
-        let shown = paletteShown, colors = self.config.palette, configured = self.config.style
+        let shown = paletteShown, colors = self.config.palette, configured = self.config.style, earlier = self.config
         let configuredBackground = self.config.background
         reconfigure(config)
         // As for the style: only a value the file changed, so a board the user chose since stays.
@@ -64,12 +65,10 @@ public struct Engine: Sendable {
         }
         var changed = paletteShown != shown || config.palette != colors
         // Only the keys whose value the file changed: another key's, unchanged, leaves the style the user chose.
-        let style = config.style.changed(from: configured).applied(to: canvas.style)
-        if style != canvas.style {
-            setStyle(style)
-            effects.stateChanged = true
-            changed = true
-        }
+        let shownStyle = canvas.style
+        if applyCanvasKeys(config.style.changed(from: configured)) { effects.stateChanged = true }
+        if applyPenConfig(since: earlier) { effects.stateChanged = true }
+        if canvas.style != shownStyle { changed = true }
         guard changed else { return }
         effects.events.append(toolEvent(source: .command, time: time))
     }
@@ -79,7 +78,11 @@ public struct Engine: Sendable {
     public mutating func restore(canvas: Canvas, precisionEnabled: Bool) {
         self.canvas = canvas
         self.canvas.transition = nil
-        setStyle(config.style.applied(to: self.canvas.style))
+        // A canvas from before pen tools: its style is where new tools start.
+        if self.canvas.pens.tools.isEmpty { self.canvas.pens.adopt(style: self.canvas.style, previousTool: self.canvas.previousTool) }
+        showCurrentPen()
+        _ = applyCanvasKeys(config.style)
+        _ = applyPenConfig(since: nil)
         if let background = config.background { self.canvas.background = background }
         self.precisionEnabled = precisionEnabled
         updateFullness()

@@ -66,6 +66,8 @@ public struct EngineConfig: Equatable, Sendable, Codable {
     /// `[canvas]` tool, color, width, the keys the file sets: applied over the
     /// style the state file kept at each start, and by a reload that changes them.
     public var style = ConfiguredStyle()
+    /// `[pens.NAME]`, by name: each pen's name and where its style begins.
+    public var pens: [PenConfig] = []
     /// `[canvas] background`, when the file sets it: the board at each start, over the
     /// state file's, and after a reload that changes it.
     public var background: CanvasBackground?
@@ -165,6 +167,14 @@ public struct EngineConfig: Equatable, Sendable, Codable {
         }
         for (name, v) in [("x1", p.curve.x1), ("y1", p.curve.y1), ("x2", p.curve.x2), ("y2", p.curve.y2)] where !(0...1).contains(v) {
             found.append(ConfigProblem(key: "precision.curve.\(name)", message: "\(v) is outside 0-1"))
+        }
+        for pen in pens {
+            if let c = pen.curve, ![c.x1, c.y1, c.x2, c.y2].allSatisfy((0...1).contains) {
+                found.append(ConfigProblem(key: "pens.\(pen.name).curve", message: "a control point is outside 0-1"))
+            }
+            for key in pen.bindings.keys where SideButton(name: key) == nil {
+                found.append(ConfigProblem(key: "pens.\(pen.name).bindings.\(key)", message: "unknown button; use BTN_STYLUS, BTN_STYLUS2 or BTN_STYLUS3"))
+            }
         }
         if canvasLimits.maxPoints < 1 || canvasLimits.maxPoints > 16_777_216 {
             found.append(ConfigProblem(key: "canvas.max_points", message: "\(canvasLimits.maxPoints) is outside 1-16777216"))

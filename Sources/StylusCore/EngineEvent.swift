@@ -130,6 +130,8 @@ public struct StrokeEvent: Equatable, Sendable {
     public var index: Int
     public var points: Int
     public var time: Microseconds
+    /// The name of the pen tool that drew it (`Stroke.pen`); nil for a stroke from no pen tool.
+    public var pen: String? = nil
 }
 
 public struct CanvasFullEvent: Equatable, Sendable {
@@ -164,6 +166,8 @@ public struct PenSample: Equatable, Sendable {
     public var adjustedY: Double
     public var scale: Double
     public var time: Microseconds
+    /// The name of the pen tool in proximity; nil before one was seen on this device.
+    public var pen: String? = nil
 }
 
 /// The engine's output for one input. The caller owns it and reuses it, so

@@ -22,6 +22,8 @@ public enum ABS {
     public static let distance: UInt16 = 0x19
     public static let tiltX: UInt16 = 0x1a
     public static let tiltY: UInt16 = 0x1b
+    /// Wacom's tool id (ABS_MISC), reported as a tool comes into proximity.
+    public static let misc: UInt16 = 0x28
     public static let count = 0x40
 }
 

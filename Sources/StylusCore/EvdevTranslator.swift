@@ -177,7 +177,8 @@ public struct EvdevTranslator: Sendable {
         let heldTool = toolInKeys(toolKeys)
         if let type = heldTool, proximityTool?.type != type {
             if proximityTool != nil { out.append(TimedPenInput(.proximityOut(device), at: time)) }
-            proximityTool = Tool(type: type, serial: serial)
+            // Read once, at proximity-in: a serial that changes while the tool stays is the same tool.
+            proximityTool = Tool(type: type, serial: serial, toolID: UInt64(UInt32(bitPattern: values[Int(ABS.misc)])))
             out.append(TimedPenInput(.proximityIn(device, proximityTool!, axes), at: time))
             enteredNow = true
         }

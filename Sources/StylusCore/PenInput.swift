@@ -32,14 +32,16 @@ public enum ToolType: String, Sendable, CaseIterable {
     }
 }
 
-/// A physical tool: its type and, where the hardware reports one, its serial
-/// (0 = not reported).
+/// A physical tool: its type and, where the hardware reports them, its serial
+/// and tool id (0 = not reported).
 public struct Tool: Equatable, Sendable {
     public var type: ToolType
     public var serial: UInt64
-    public init(type: ToolType, serial: UInt64 = 0) {
+    public var toolID: UInt64
+    public init(type: ToolType, serial: UInt64 = 0, toolID: UInt64 = 0) {
         self.type = type
         self.serial = serial
+        self.toolID = toolID
     }
 }
 

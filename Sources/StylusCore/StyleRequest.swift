@@ -81,4 +81,6 @@ public struct ToolEvent: Equatable, Sendable {
     public var colors: [StrokeColor]
     public var source: ChangeSource
     public var time: Microseconds
+    /// The name of the tool whose style this is (in proximity, or the last seen); nil before any.
+    public var pen: String? = nil
 }

@@ -76,7 +76,8 @@ final class ActionPerformer {
     /// Makes the virtual keyboard and pointer when a binding needs them and
     /// they are not there; drops them when none does.
     func prepareDevices(for config: EngineConfig) {
-        let needed = config.boundButtons.contains { $0.action.form == .key || $0.action.form == .click }
+        let actions = config.boundButtons.map(\.action) + config.pens.flatMap(\.bindings.values)
+        let needed = actions.contains { $0.form == .key || $0.form == .click }
         guard needed else { return devices = nil }
         if case .success = devices { return }
         do {

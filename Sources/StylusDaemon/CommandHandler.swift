@@ -171,9 +171,13 @@ final class CommandHandler {
         case .clear: return .now(perform(.clearCanvas, id, now))
         case .undo: return .now(perform(.undo, id, now))
         case .redo: return .now(perform(.redo, id, now))
-        case .tool(nil, nil, nil): return .now(status(id))
-        case .tool(let tool, let color, let width): return .now(perform(.style(.set(tool: tool, color: color, width: width)), id, now))
-        case .styleStep(let request): return .now(perform(.style(request), id, now))
+        case .tool(nil, nil, nil, nil): return .now(status(id))
+        case .tool(let tool, let color, let width, nil): return .now(perform(.style(.set(tool: tool, color: color, width: width)), id, now))
+        case .tool(let tool, let color, let width, let pen?):
+            return .now(perform(.penStyle(.set(tool: tool, color: color, width: width), pen: pen), id, now))
+        case .styleStep(let request, nil): return .now(perform(.style(request), id, now))
+        case .styleStep(let request, let pen?): return .now(perform(.penStyle(request, pen: pen), id, now))
+        case .pens: return .now(Response.success(id: id, PensResult(engine.pens, now: now)))
         case .palette(let request): return .now(perform(.palette(request), id, now))
         case .paletteRegions(let regions):
             paletteOwner = regions.isEmpty ? nil : client

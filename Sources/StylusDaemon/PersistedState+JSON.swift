@@ -22,6 +22,7 @@ extension PersistedState {
         }
         out.append(contentsOf: #""canvas":"#.utf8)
         JSONString.appendQuoted(canvas, to: &out)
+        if let pens { guard Self.append(pens: pens, to: &out) else { return nil } }
         out.append(contentsOf: #","precision_enabled":"#.utf8)
         out.append(contentsOf: (precisionEnabled ? "true" : "false").utf8)
         out.append(contentsOf: #","strokes":["#.utf8)
@@ -35,6 +36,10 @@ extension PersistedState {
             }
             out.append(contentsOf: #""device":"#.utf8)
             out.append(contentsOf: String(s.device).utf8)
+            if let pen = s.pen {
+                out.append(contentsOf: #","pen":"#.utf8)
+                JSONString.appendQuoted(pen, to: &out)
+            }
             out.append(contentsOf: #","pressure":"#.utf8)
             guard Self.append(s.pressure, to: &out) else { return nil }
             out.append(contentsOf: #","tilt_x":"#.utf8)

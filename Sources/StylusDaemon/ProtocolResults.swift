@@ -28,7 +28,7 @@ extension StatusResult {
                                preset: engine.config.preset,
                                bindings: engine.config.boundButtons.map { BindingInfo(button: $0.button.description, action: $0.action.rawValue,
                                                                                       unavailable: unavailable($0.action)) }),
-            output: output, overlay: overlay, tool: ToolInfo(c.style, palette: engine.paletteShown, colors: engine.config.palette), changed: changed, reason: reason)
+            output: output, overlay: overlay, tool: ToolInfo(c.style, palette: engine.paletteShown, colors: engine.config.palette, pen: c.pens.tools.first?.name), changed: changed, reason: reason)
     }
 
     /// Millimetres to a tenth: what a size needs, without 15 digits of binary fraction.

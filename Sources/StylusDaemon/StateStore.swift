@@ -21,11 +21,13 @@ struct PersistedState: Codable, Equatable {
         var tool: String
         var color: String?
         var width: Double?
+        /// The name of the pen tool that drew it, where one did.
+        var pen: String?
         var x: [Float], y: [Float], pressure: [Float], tiltX: [Float], tiltY: [Float]
         var timeUS: [Int64]
 
         enum CodingKeys: String, CodingKey {
-            case device, tool, color, width, x, y, pressure, tiltX = "tilt_x", tiltY = "tilt_y", timeUS = "time_us"
+            case device, tool, color, width, pen, x, y, pressure, tiltX = "tilt_x", tiltY = "tilt_y", timeUS = "time_us"
         }
     }
 
@@ -41,11 +43,13 @@ struct PersistedState: Codable, Equatable {
     var strokes: [StrokeColumns]
     /// The style the next stroke gets (version 2).
     var style: StyleColumns?
+    /// The tools seen, most recent first, with their styles; `style` is where a new one starts.
+    var pens: [PenColumns]?
     /// The board under the ink, by its name; absent for none (and from a daemon before boards).
     var background: String?
 
     enum CodingKeys: String, CodingKey {
-        case version, canvas, precisionEnabled = "precision_enabled", strokes, style, background
+        case version, canvas, precisionEnabled = "precision_enabled", strokes, style, pens, background
     }
 
     init(canvas: Canvas, precisionEnabled: Bool) {
@@ -53,11 +57,13 @@ struct PersistedState: Codable, Equatable {
         self.canvas = canvas.state.rawValue
         self.precisionEnabled = precisionEnabled
         strokes = canvas.strokes.map { s in
-            StrokeColumns(device: s.device.rawValue, tool: s.style.tool.rawValue, color: s.style.color.hex, width: s.style.width,
+            StrokeColumns(device: s.device.rawValue, tool: s.style.tool.rawValue, color: s.style.color.hex, width: s.style.width, pen: s.pen,
                           x: s.points.map(\.x), y: s.points.map(\.y), pressure: s.points.map(\.pressure),
                           tiltX: s.points.map(\.tiltX), tiltY: s.points.map(\.tiltY), timeUS: s.points.map(\.time))
         }
-        style = StyleColumns(tool: canvas.style.tool.rawValue, color: canvas.style.color.hex, width: canvas.style.width)
+        let base = canvas.pens.base
+        style = StyleColumns(tool: base.tool.rawValue, color: base.color.hex, width: base.width)
+        pens = Self.pens(of: canvas)
         background = canvas.background == .none ? nil : canvas.background.name
     }
 
@@ -84,6 +90,7 @@ struct PersistedState: Codable, Equatable {
                 StrokePoint(x: s.x[k], y: s.y[k], pressure: s.pressure[k], tiltX: s.tiltX[k], tiltY: s.tiltY[k], time: s.timeUS[k])
             }
             result.append(Stroke(device: DeviceID(s.device), style: style, points: points))
+            result[result.count - 1].pen = s.pen
         }
         var current = StrokeStyle()
         if let style { current = try Self.style(tool: style.tool, color: style.color, width: style.width, of: "the style") }
@@ -92,7 +99,9 @@ struct PersistedState: Codable, Equatable {
             guard let b = CanvasBackground(name: background) else { throw .invalid("unknown background \"\(background)\" (\(CanvasBackground.spellings))") }
             board = b
         }
-        return (Canvas(state: state, strokes: result, style: current, background: board), precisionEnabled)
+        var restored = Canvas(state: state, strokes: result, style: current, background: board)
+        restorePens(into: &restored, base: current)
+        return (restored, precisionEnabled)
     }
 
     private static func style(tool: String, color: String?, width: Double?, of what: String) throws(StateError) -> StrokeStyle {

@@ -223,7 +223,7 @@ public final class LibinputMonitor {
         case LIBINPUT_EVENT_TABLET_TOOL_PROXIMITY:
             if libinput_event_tablet_tool_get_proximity_state(event) == LIBINPUT_TABLET_TOOL_PROXIMITY_STATE_IN {
                 let tool = libinput_event_tablet_tool_get_tool(event)!
-                return .proximityIn(id, Tool(type: Self.toolType(tool), serial: libinput_tablet_tool_get_serial(tool)), axes)
+                return .proximityIn(id, Tool(type: Self.toolType(tool), serial: libinput_tablet_tool_get_serial(tool), toolID: libinput_tablet_tool_get_tool_id(tool)), axes)
             }
             return .proximityOut(id)
         case LIBINPUT_EVENT_TABLET_TOOL_TIP:

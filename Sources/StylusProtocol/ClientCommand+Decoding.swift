@@ -31,6 +31,13 @@ extension ClientCommand {
         case .tool:
             // Each field read as a binding's tool:, color: or width: would be; a step
             // (previous, next, + or -) changes from the current style, so it comes alone.
+            var pen: String?
+            if let value = fields["pen"] {
+                guard case .string(let name) = value, !name.isEmpty else {
+                    throw ProtocolError(code: .badRequest, message: "\"pen\" must be a pen's name or serial (\"0x…\"; `pens` lists them), not \(Self.quoted(value))")
+                }
+                pen = name
+            }
             var requests: [(field: String, request: StyleRequest)] = []
             for argument in StyleArgument.allCases {
                 guard let value = fields[argument.rawValue] else { continue }
@@ -55,11 +62,11 @@ extension ClientCommand {
                     guard requests.count == 1 else {
                         throw ProtocolError(code: .badRequest, message: "\"\(field)\": \(Self.quoted(fields[field]!)) is a step from the current style; send it without \(requests.filter { $0.field != field }.map { "\"\($0.field)\"" }.joined(separator: " and "))")
                     }
-                    self = .styleStep(request)
+                    self = .styleStep(request, pen: pen)
                     return
                 }
             }
-            self = .tool(tool: tool, color: color, width: width)
+            self = .tool(tool: tool, color: color, width: width, pen: pen)
         case .export:
             guard case .string(let path)? = fields["path"] else {
                 throw ProtocolError(code: .badRequest, message: "export needs \"path\": an absolute file name ending in .png or .svg")
@@ -92,6 +99,7 @@ extension ClientCommand {
         case .paletteRegions:
             self = .paletteRegions(try Self.paletteRegions(fields["regions"]))
         case .devices: self = .devices
+        case .pens: self = .pens
         case .reload: self = .reload
         case .precision:
             guard case .string(let action)? = fields["action"], let request = PrecisionRequest(rawValue: action) else {

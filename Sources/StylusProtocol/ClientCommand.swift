@@ -2,14 +2,15 @@
 public import StylusCore
 
 public enum ClientCommand: Equatable, Sendable {
-    case status, toggle, open, minimize, ack, strokes, clear, undo, redo, devices, reload, submit, discard
+    case status, toggle, open, minimize, ack, strokes, clear, undo, redo, devices, reload, submit, discard, pens
     /// The drawing into `path` (PNG or SVG, by its extension), at the given size or the default one.
     case export(path: String, width: Int?, height: Int?)
-    /// No change: the current style; else the style with these parts changed.
-    case tool(tool: DrawingTool?, color: StrokeColor?, width: Double?)
+    /// No change: the current style; else the style with these parts changed,
+    /// of the pen tool `pen` names (name or serial) or else of the one in use.
+    case tool(tool: DrawingTool?, color: StrokeColor?, width: Double?, pen: String? = nil)
     /// The `tool` command with a step from the current style: `"tool":"previous"`,
-    /// `"color":"next"` or `"previous"`, `"width":"+"` or `"-"`.
-    case styleStep(StyleRequest)
+    /// `"color":"next"` or `"previous"`, `"width":"+"` or `"-"`; of `pen`'s style as for `tool`.
+    case styleStep(StyleRequest, pen: String? = nil)
     case palette(PaletteRequest)
     case paletteRegions([PaletteRegion])
     case precision(PrecisionRequest)
@@ -48,6 +49,7 @@ public enum ClientCommand: Equatable, Sendable {
         case .unsubscribe: .unsubscribe
         case .output: .output
         case .overlay: .overlay
+        case .pens: .pens
         case .key: .key
         case .draw: .draw
         }
@@ -72,11 +74,12 @@ public enum ClientCommand: Equatable, Sendable {
                 [("width", report.width), ("height", report.height)].compactMap { k, v in v.map { (k, JSONValue.number(Double($0))) } }) { a, _ in a }
         case .export(let path, let width, let height):
             ["path": .string(path)].merging([("width", width), ("height", height)].compactMap { k, v in v.map { (k, JSONValue.number(Double($0))) } }) { a, _ in a }
-        case .tool(let tool, let color, let width):
+        case .tool(let tool, let color, let width, let pen):
             [:].merging([("tool", tool.map { JSONValue.string($0.rawValue) }), ("color", color.map { .string($0.hex) }),
-                         ("width", width.map { .number($0) })].compactMap { k, v in v.map { (k, $0) } }) { a, _ in a }
-        case .styleStep(let request):
-            StyleArgument.spelling(of: request).map { [$0.argument.rawValue: .string($0.word)] } ?? [:]
+                         ("width", width.map { .number($0) }), ("pen", pen.map { .string($0) })].compactMap { k, v in v.map { (k, $0) } }) { a, _ in a }
+        case .styleStep(let request, let pen):
+            (StyleArgument.spelling(of: request).map { [$0.argument.rawValue: JSONValue.string($0.word)] } ?? [:])
+                .merging(pen.map { ["pen": .string($0)] } ?? [:]) { a, _ in a }
         case .draw(let request): Self.fields(of: request)
         default: [:]
         }

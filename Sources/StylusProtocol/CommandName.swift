@@ -4,7 +4,7 @@
 /// derive from this list. Adding a command is a case here, its decoding in
 /// `ClientCommand.init(name:fields:)`, and its handler in the daemon.
 public enum CommandName: String, CaseIterable, Codable, Sendable {
-    case status, toggle, open, minimize, ack, strokes, clear, undo, redo, tool, export, submit, discard, palette, paletteRegions = "palette-regions", precision, background, subscribe, unsubscribe, devices, reload, output, overlay, key, draw
+    case status, toggle, open, minimize, ack, strokes, clear, undo, redo, tool, export, submit, discard, palette, paletteRegions = "palette-regions", precision, background, subscribe, unsubscribe, devices, reload, output, overlay, key, draw, pens
 
     /// The argument a command takes beyond `id` and `cmd`.
     public enum Argument: Sendable, Equatable {
@@ -72,6 +72,7 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case .subscribe: "Print events as they happen."
         case .unsubscribe: "Stop receiving events of some topics."
         case .devices: "List the input hardware the daemon sees (its probe)."
+        case .pens: "List each pen tool seen (most recent first) with the style it draws with."
         case .reload: "Make the daemon re-read its configuration file."
         case .output: "Switch how pen input reaches the desktop: observe (releases the pen at once), filter or auto."
         case .overlay: "Tell stylusd how the canvas overlay reaches the screen (stylus-canvas sends it; status shows it)."

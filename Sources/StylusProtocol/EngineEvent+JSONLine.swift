@@ -53,6 +53,7 @@ extension EngineEvent {
             w.string("source", e.source.rawValue)
             w.int("index", e.index)
             w.int("points", e.points)
+            if let pen = e.pen { w.string("pen", pen) }
             w.int("time_us", e.time)
         case .canvasFull(let e):
             w.string("event", "canvas-full")
@@ -90,6 +91,7 @@ extension EngineEvent {
             w.bool("palette", e.palette)
             w.strings("colors", e.colors.map(\.hex))
             w.double("width", e.style.width)
+            if let pen = e.pen { w.string("pen", pen) }
             w.string("source", e.source.rawValue)
             w.int("time_us", e.time)
         case .background(let e):
@@ -120,7 +122,7 @@ extension EngineEvent {
             let ending = e.result.map { ", \($0.rawValue)" + (e.path.map { " to \($0)" } ?? "") } ?? ""
             return "\(seconds) canvas \(e.state.rawValue) (\(e.source.rawValue), \(e.cause.rawValue)\(ending)), \(e.strokeCount) stroke\(e.strokeCount == 1 ? "" : "s")"
         case .stroke(let e):
-            return "\(seconds) stroke \(e.index) recorded, \(counted(e.points, "point"))"
+            return "\(seconds) stroke \(e.index) recorded, \(counted(e.points, "point"))\(e.pen.map { ", by \($0)" } ?? "")"
         case .canvasFull(let e):
             return "\(seconds) canvas full (\(e.limit.rawValue)): \(counted(e.strokeCount, "stroke")), \(counted(e.pointCount, "point")); not recording until cleared"
         case .precision(let e):

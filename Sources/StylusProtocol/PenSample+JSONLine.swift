@@ -8,6 +8,7 @@ extension PenSample {
         w.string("event", "pen")
         w.int("device", device.rawValue)
         w.string("tool", tool.rawValue)
+        if let pen { w.string("pen", pen) }
         w.double("x", axes.x)
         w.double("y", axes.y)
         w.double("pressure", axes.pressure)

@@ -100,6 +100,7 @@ extension StatusResult {
                         o.array(colors) { a, c in a.string(c) }
                     }
                     if let palette = tool.palette { o.key("palette"); o.bool(palette) }
+                    if let pen = tool.pen { o.key("pen"); o.string(pen) }
                     o.key("tool"); o.string(tool.tool)
                     o.key("width"); o.double(tool.width)
                 }

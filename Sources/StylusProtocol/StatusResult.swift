@@ -194,7 +194,10 @@ public struct StatusResult: Codable, Equatable, Sendable {
         public var palette: Bool?
         /// The colours `color:next` goes round (`[canvas] palette`), which the palette shows.
         public var colors: [String]?
-        public init(_ style: StrokeStyle, palette: Bool? = nil, colors: [StrokeColor]? = nil) {
+        /// The pen tool whose style this is (in proximity, or the last seen); absent before any.
+        public var pen: String?
+        public init(_ style: StrokeStyle, palette: Bool? = nil, colors: [StrokeColor]? = nil, pen: String? = nil) {
+            self.pen = pen
             tool = style.tool.rawValue
             color = style.color.hex
             width = style.width

@@ -34,6 +34,8 @@ public struct StrokesResult: Codable, Equatable, Sendable {
         /// In pixels of a drawing 1600 wide; absent from a daemon before styles (8).
         public var width: Double?
         public var points: [Point]
+        /// The name of the pen tool that drew it; absent for a stroke from no pen tool.
+        public var pen: String?
         /// What drew it: `pen`, `pointer` or `touch` (`StrokeSource`; `device` is
         /// the source's reserved id for the last two); absent from a daemon before `draw`.
         public var source: String?
@@ -64,8 +66,10 @@ public struct StrokesResult: Codable, Equatable, Sendable {
     public init(canvas: Canvas) {
         self.canvas = canvas.state.rawValue
         strokes = canvas.strokes.map {
-            StrokeResult(device: $0.device.rawValue, tool: $0.style.tool.rawValue, color: $0.style.color.hex, width: $0.style.width,
-                         points: $0.points.map(Point.init), source: $0.source.rawValue)
+            var stroke = StrokeResult(device: $0.device.rawValue, tool: $0.style.tool.rawValue, color: $0.style.color.hex, width: $0.style.width,
+                                      points: $0.points.map(Point.init), source: $0.source.rawValue)
+            stroke.pen = $0.pen
+            return stroke
         }
     }
 }

@@ -116,6 +116,7 @@ extension CommandName {
         case .reload: Reload.self
         case .output: OutputCommand.self
         case .overlay: nil   // stylus-canvas's own report; `status` shows it
+        case .pens: PensCommand.self
         case .key: nil   // a canvas forwards the keys pressed on it
         case .draw: nil   // a canvas's pointer strokes
         }

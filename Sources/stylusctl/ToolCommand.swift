@@ -3,7 +3,7 @@ import ArgumentParser
 import StylusCore
 import StylusProtocol
 
-/// `stylusctl tool [TOOL] [--color COLOR] [--width N]`: the style of the
+/// `stylusctl tool [TOOL] [--color COLOR] [--width N] [--pen NAME]`: the style of the
 /// next strokes, shown or changed; the daemon keeps it (every canvas and a
 /// restart see it). Each part takes what the binding `tool:`, `color:` or
 /// `width:` takes (`StyleArgument`, one reader for both).
@@ -23,6 +23,7 @@ struct ToolCommand: ParsableCommand {
     // Unconditional: "--width -" is a step and "--width -3" a width to refuse by name, not a missing value and an unknown option.
     @Option(parsing: .unconditional, help: "The width, \(Int(StrokeStyle.widthRange.lowerBound))-\(Int(StrokeStyle.widthRange.upperBound)), or + or -.",
             completion: .list(StyleArgument.width.words)) var width: String?
+    @Option(help: "Set this pen's style, in use or not: its name or serial (`stylusctl pens` lists them).") var pen: String?
     @OptionGroup var socket: SocketOption
     @Flag(help: "Print the daemon's JSON result.") var json = false
 
@@ -56,9 +57,9 @@ struct ToolCommand: ParsableCommand {
 
     func run() throws {
         let command: ClientCommand = switch try request {
-        case nil: .tool(tool: nil, color: nil, width: nil)
-        case .set(let tool, let color, let width)?: .tool(tool: tool, color: color, width: width)
-        case let step?: .styleStep(step)
+        case nil: .tool(tool: nil, color: nil, width: nil, pen: pen)
+        case .set(let tool, let color, let width)?: .tool(tool: tool, color: color, width: width, pen: pen)
+        case let step?: .styleStep(step, pen: pen)
         }
         try runStateCommand(command, socket: socket, json: json)
     }

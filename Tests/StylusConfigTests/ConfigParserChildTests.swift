@@ -31,6 +31,9 @@ struct ConfigParserChildTests {
         c.setInFile = [.interval, .curve, .reportStep]
         c.palette = [StrokeColor(hex: "#000000")!, StrokeColor(hex: "#3465a4")!]
         c.style = ConfiguredStyle(tool: .arrow, color: StrokeColor(hex: "#4e9a06")!, width: 2.5)
+        c.pens = [PenConfig(name: "blue", serial: 0xa, toolID: 0x802, device: "Wacom", type: .pen, style: ConfiguredStyle(width: 3),
+                            curve: PressureCurve(x1: 0, y1: 0.6, x2: 0.4, y2: 1), bindings: ["BTN_STYLUS": .undo, "BTN_STYLUS3": .exec("echo")]),
+                  PenConfig(name: "plain", serial: 0xb)]
         return c
     }
 
@@ -62,6 +65,11 @@ struct ConfigParserChildTests {
             mode = "observe"
             [output.passthrough]
             BTN_STYLUS2 = "never"
+            [pens.blue]
+            serial = "0xa"
+            curve = [0, 60, 40, 100]
+            [pens.blue.bindings]
+            BTN_STYLUS = "undo"
 
             """
         let (status, reply) = ConfigParserChild.answer(Array(text.utf8), file: "config.toml")

@@ -187,10 +187,14 @@ struct CanvasTests {
     @Test func stateChangesAskForPersistenceButPenMotionDoesNot() {
         var h = EngineHarness()
         h.enter(at: 0)
+        #expect(h.persistRequests == 1, "a tool seen for the first time joins the table of tools the state file keeps")
         h.send(.motion(h.pen, PenAxes(x: 0.4, y: 0.4)), at: 10)
-        #expect(h.persistRequests == 0)
-        h.command(.toggleCanvas, at: 20)
         #expect(h.persistRequests == 1)
+        h.leave(at: 15)
+        h.enter(at: 16)
+        #expect(h.persistRequests == 1, "the same tool again changes nothing saved")
+        h.command(.toggleCanvas, at: 20)
+        #expect(h.persistRequests == 2)
     }
 
     @Test func aRestoredCanvasLandsWhereItsTransitionWasHeading() {

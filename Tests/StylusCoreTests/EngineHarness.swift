@@ -67,8 +67,8 @@ struct EngineHarness {
 
     // Pen vocabulary
 
-    mutating func enter(_ tool: ToolType = .pen, serial: UInt64 = 0, at ms: Double, axes: PenAxes = PenAxes(x: 0.5, y: 0.5)) {
-        send(.proximityIn(pen, Tool(type: tool, serial: serial), axes), at: ms)
+    mutating func enter(_ tool: ToolType = .pen, serial: UInt64 = 0, toolID: UInt64 = 0, at ms: Double, axes: PenAxes = PenAxes(x: 0.5, y: 0.5)) {
+        send(.proximityIn(pen, Tool(type: tool, serial: serial, toolID: toolID), axes), at: ms)
     }
 
     mutating func leave(at ms: Double) { send(.proximityOut(pen), at: ms) }
