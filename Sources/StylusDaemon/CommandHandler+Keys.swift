@@ -22,7 +22,7 @@ extension CommandHandler {
         guard let action = canvasKeyAction(name) else { return refuse("key \(name) is not bound") }
         switch Self.command(for: action) {
         case .success(let command?): return .now(perform(command, id, now))
-        case .success(nil): return .export(id: id, .submit)
+        case .success(nil): return .export(id: id, .submit(SubmitOptions()))
         case .failure(let reason): return refuse("key \(name) -> \(action): \(reason.message)")
         }
     }
