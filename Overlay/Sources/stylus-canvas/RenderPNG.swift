@@ -31,13 +31,25 @@ enum RenderPNG {
         guard let strokes = standardInputStrokes() else {
             return fail("cannot write \(path): the strokes on standard input are neither stylusd's stroke records nor the JSON `strokes` answers with")
         }
+        let png: [UInt8]
+        switch drawingPNG(strokes, width: width, height: height, board: board) {
+        case .success(let bytes): png = bytes
+        case .failure(let failure): return fail(failure.message)
+        }
+        if let reason = replaceFile(path, with: png) { return fail("cannot write \(path): \(reason)") }
+        return 0
+    }
+
+    /// The strokes on `board` at that size as a PNG, drawn as `export` draws them (the canvas copies
+    /// its drawing to the clipboard with this too, so a paste is the exported file); or why not.
+    static func drawingPNG(_ strokes: [InkStroke], width: Int32, height: Int32, board: InkBoard) -> Result<[UInt8], ShareFailure> {
         // The finished layer is the picture: transparent but for the strokes, nothing else drawn over it.
         let ink = InkLayers(geometry: InkGeometry(width: Double(width), height: Double(height)))
         ink.keepsCheckpoint = false
         _ = ink.ensure(width: width, height: height, scale: 1)
         defer { ink.release() }
         ink.redrawFinished(strokes)
-        guard var picture = ink.finished else { return fail("cannot draw a \(width)×\(height) picture: out of memory") }
+        guard var picture = ink.finished else { return .failure("cannot draw a \(width)×\(height) picture: out of memory") }
         var onBoard: OpaquePointer?
         defer { if let onBoard { cairo_surface_destroy(onBoard) } }
         if board != .none {
@@ -51,12 +63,10 @@ enum RenderPNG {
         }
         cairo_surface_flush(picture)
         guard cairo_surface_status(picture) == CAIRO_STATUS_SUCCESS else {
-            return fail("cannot draw a \(width)×\(height) picture: \(String(cString: cairo_status_to_string(cairo_surface_status(picture))))")
+            return .failure("cannot draw a \(width)×\(height) picture: \(String(cString: cairo_status_to_string(cairo_surface_status(picture))))")
         }
-
-        guard let png = encode(picture) else { return fail("cannot encode a \(width)×\(height) PNG: out of memory") }
-        if let reason = replaceFile(path, with: png) { return fail("cannot write \(path): \(reason)") }
-        return 0
+        guard let png = encode(picture) else { return .failure("cannot encode a \(width)×\(height) PNG: out of memory") }
+        return .success(png)
     }
 
     /// `WIDTHxHEIGHT`, each side within what `export` accepts.
@@ -71,7 +81,7 @@ enum RenderPNG {
     /// of an export's time (55 of 80 ms for a blank 1920×1080). Cairo keeps
     /// its pixels premultiplied; PNG wants them straight, rounded as cairo's
     /// own writer rounds them, so the colours are the ones it would write.
-    private static func encode(_ picture: OpaquePointer?) -> [UInt8]? {
+    static func encode(_ picture: OpaquePointer?) -> [UInt8]? {
         let width = Int(cairo_image_surface_get_width(picture)), height = Int(cairo_image_surface_get_height(picture))
         let stride = Int(cairo_image_surface_get_stride(picture))
         guard let data = cairo_image_surface_get_data(picture) else { return nil }
@@ -130,7 +140,7 @@ enum RenderPNG {
 
     /// The temporary file's name is the daemon's (`Exporter.temporaryPath`):
     /// the daemon removes it if it has to stop a renderer half way.
-    private static func replaceFile(_ path: String, with bytes: [UInt8]) -> String? {
+    static func replaceFile(_ path: String, with bytes: [UInt8]) -> String? {
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path

@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""`snapshot` and `copy` against a live stylusd and stylus-canvas on a headless
+X11 desktop (overlay_test.py's: Xvfb, openbox, xcompmgr, a solid background),
+an application window below the canvas for known pixels.
+
+A snapshot is checked against the X server's own screenshot (`import -window
+root`) taken at the same moment: equal on >= 99 % of the pixels outside the
+palette's strip; in the strip, the screen under the canvas (the palette is left
+out of the snapshot), and the ink at the recorded points. The clipboard is read
+as a paste reads it (xclip, or a ConvertSelection of our own where xclip is not
+installed): image/png equal to `export`'s picture, replaced by a later copy,
+held while the canvas is minimized, gone when the canvas ends.
+
+    python3 Tests/overlay/snapshot_test.py [--bin .build-static/release] [--canvas …/stylus-canvas] [--only NAME] [--no-install]
+
+Standard library only."""
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import shutil
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import overlay_test as ot  # noqa: E402
+from overlay_test import WIDTH, HEIGHT, Desktop, check, parse_ppm, pixel, screen_points  # noqa: E402
+from x11_selection import read_clipboard  # noqa: E402
+sys.path.insert(0, os.path.join(ot.ROOT, "Tests", "support"))
+from stylustest import run_tests  # noqa: E402
+
+PACKAGES = ["xclip"]
+PALETTE_ALWAYS = '[canvas]\nshow_palette = "always"\n'
+
+
+def stylusctl(s, *argv):
+    return subprocess.run([os.path.join(ot.ARGS.bin, "stylusctl"), "--socket", s.socket, *argv], capture_output=True, text=True,
+                          timeout=30)
+
+
+def png_pixels(path_or_bytes, mode="ppm"):
+    """A PNG's pixels through ImageMagick: (width, height, RGB bytes) for ppm, raw RGBA bytes for rgba."""
+    data = path_or_bytes if isinstance(path_or_bytes, bytes) else open(path_or_bytes, "rb").read()
+    if mode == "ppm":
+        return parse_ppm(subprocess.run(["convert", "png:-", "-depth", "8", "ppm:-"], input=data, capture_output=True, check=True).stdout)
+    return subprocess.run(["convert", "png:-", "-depth", "8", "rgba:-"], input=data, capture_output=True, check=True).stdout
+
+
+def png_size(data):
+    check(data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG")
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def palette_box(margin=8):
+    """The palette's strip on the screen (the canvas spec's buttons), with a margin: x0, y0, x1, y1."""
+    buttons = ot.canvas_spec.palette_buttons(WIDTH, HEIGHT)
+    return (min(b["x"] for b in buttons) - margin, min(b["y"] for b in buttons) - margin,
+            max(b["x"] + b["side"] for b in buttons) + margin, max(b["y"] + b["side"] for b in buttons) + margin)
+
+
+def near(a, b, tolerance=6):
+    return all(abs(x - y) <= tolerance for x, y in zip(a, b))
+
+
+def agreement(a, b, inside, tolerance=6):
+    """The share of the pixels `inside(x, y)` picks that agree between two screenshots, and how many there were."""
+    total = same = 0
+    for y in range(0, HEIGHT):
+        for x in range(0, WIDTH):
+            if not inside(x, y):
+                continue
+            total += 1
+            same += near(pixel(a, x, y), pixel(b, x, y), tolerance)
+    return (same / total if total else 1.0), total
+
+
+def inked_over(image, below, x, y, reach=2):
+    """Ink near a point: some pixel within `reach` differs clearly from the screen without the canvas."""
+    return any(sum(abs(a - b) for a, b in zip(pixel(image, xx, yy), pixel(below, xx, yy))) > 60
+               for yy in range(max(0, y - reach), min(HEIGHT, y + reach + 1)) for xx in range(max(0, x - reach), min(WIDTH, x + reach + 1)))
+
+
+def test_a_snapshot_is_the_screen_with_the_ink_and_without_the_palette():
+    """The canvas open with the palette over an xlogo window: `stylusctl snapshot` writes a PNG
+    at the screen's size that agrees with `import -window root` outside the palette, holds the
+    ink at the recorded points, and shows the screen under the palette where the palette was."""
+    app = subprocess.Popen(["xlogo", "-geometry", "300x300+700+120"], env=ot.DESKTOP_SESSION.env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        with ot.stack(config=PALETTE_ALWAYS) as s:
+            strokes = s.request("strokes")["strokes"]
+            time.sleep(1.0)
+            below = ot.DESKTOP_SESSION.screenshot()
+            since = time.monotonic()
+            s.open_and_wait()
+            s.wait_overlay("palette: 18 regions reported", 5, since)
+            s.settle_screen()
+            out = os.path.join(s.root, "shot.png")
+            started = time.monotonic()
+            r = stylusctl(s, "snapshot", out)
+            took = time.monotonic() - started
+            check(r.returncode == 0, f"stylusctl snapshot: {r.returncode} {r.stdout} {r.stderr}")
+            check(out in r.stdout and "1280×800" in r.stdout and "the screen with the ink" in r.stdout, f"stylusctl said: {r.stdout!r}")
+            s.settle_screen()
+            screen = ot.DESKTOP_SESSION.screenshot()
+            snap = png_pixels(out)
+            check(snap[:2] == (WIDTH, HEIGHT), f"the snapshot is {snap[0]}×{snap[1]}, the screen {WIDTH}×{HEIGHT}")
+            x0, y0, x1, y1 = palette_box()
+            outside, n = agreement(snap, screen, lambda x, y: not (x0 <= x < x1 and y0 <= y < y1))
+            check(outside >= 0.99, f"the snapshot agrees with the screenshot on {outside:.2%} of {n} pixels outside the palette")
+            swatches = ot.palette_swatches()
+            ot.check_palette_swatches(screen)   # the palette did show, where the snapshot must leave it out
+            # Under the palette: what was there before the canvas opened, or the ink drawn over it.
+            ink = {(x + dx, y + dy) for x, y in screen_points(strokes, WIDTH, HEIGHT) for dx in range(-10, 11) for dy in range(-10, 11)}
+            under, m = agreement(snap, below, lambda x, y: x0 <= x < x1 and y0 <= y < y1 and (x, y) not in ink)
+            check(under >= 0.99, f"the palette's strip in the snapshot is the screen under it on {under:.2%} of {m} pixels: the palette is in it")
+            shown = [p for p in swatches if (p[0], p[1]) not in ink and near(pixel(snap, *p), pixel(screen, *p), 2)
+                     and not near(pixel(below, *p), pixel(screen, *p), 2)]
+            check(not shown, f"swatches in the snapshot at {shown[:4]}")
+            # The ink: at the pen's points the snapshot differs clearly from the screen before the canvas opened.
+            points = screen_points([t for t in strokes if t.get("tool") != "eraser"], WIDTH, HEIGHT)
+            missing = [p for p in points if not inked_over(snap, below, *p)]
+            check(len(missing) <= len(points) // 50, f"{len(missing)} of {len(points)} recorded points have no ink in the snapshot, e.g. {missing[:5]}")
+            n_points = len(points) - len(missing)
+            print(f"  {outside:.2%} of {n} pixels agree with import; the palette's {m} pixels are the screen under it; "
+                  f"{n_points} points inked; {took * 1000:.0f} ms for stylusctl snapshot", flush=True)
+    finally:
+        app.terminate()
+        app.wait(5)
+
+
+def test_a_snapshot_is_refused_while_minimized_and_goes_to_the_export_folder_without_a_file():
+    with ot.stack(config=f'[canvas]\nexport_dir = "{tempfile.gettempdir()}/stylus-snapshot-test-{os.getpid()}"\n') as s:
+        r = stylusctl(s, "snapshot", os.path.join(s.root, "x.png"))
+        check(r.returncode != 0 and "minimized" in r.stderr, f"a snapshot while minimized: {r.returncode} {r.stdout} {r.stderr}")
+        check(not os.path.exists(os.path.join(s.root, "x.png")), "a refused snapshot wrote a file")
+        s.open_and_wait()
+        r = stylusctl(s, "snapshot", "--json")
+        check(r.returncode == 0, f"stylusctl snapshot without a file: {r.returncode} {r.stdout} {r.stderr}")
+        folder = f"{tempfile.gettempdir()}/stylus-snapshot-test-{os.getpid()}"
+        try:
+            made = os.listdir(folder)
+            check(len(made) == 1 and made[0].startswith("stylusd-snapshot-") and made[0].endswith(".png"), f"the export folder holds {made}")
+            check(made[0] in r.stdout, f"the answer names another file: {r.stdout}")
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        r = stylusctl(s, "snapshot", "/proc/x.png")
+        check(r.returncode != 0 and "/proc" in r.stderr, f"a snapshot into /proc: {r.returncode} {r.stderr}")
+        r = stylusctl(s, "snapshot", "--monitor", "NOWHERE-9")
+        check(r.returncode != 0 and "NOWHERE-9" in r.stderr, f"an unknown monitor: {r.returncode} {r.stderr}")
+        print(f"  refused while minimized; {made[0]} in the export folder; /proc and an unknown monitor refused by name", flush=True)
+
+
+def test_copy_puts_the_exported_png_on_the_clipboard_until_replaced_and_through_a_minimize():
+    env = ot.DESKTOP_SESSION.env
+    os.environ["STYLUSD_RENDERER"] = ot.ARGS.canvas   # export draws its PNG with the canvas's renderer, as the copy does
+    with ot.stack() as s:
+        r = stylusctl(s, "copy")
+        check(r.returncode == 0 and "copied to the clipboard" in r.stdout, f"stylusctl copy: {r.returncode} {r.stdout} {r.stderr}")
+        pasted = read_clipboard(env)
+        check(pasted and pasted[:8] == b"\x89PNG\r\n\x1a\n", f"the clipboard's image/png is not a PNG: {pasted[:16] if pasted else pasted}")
+        targets = read_clipboard(env, "TARGETS").decode()
+        check("image/png" in targets.split(), f"TARGETS: {targets!r}")
+        exported = os.path.join(s.root, "drawing.png")
+        s.request("export", path=exported)
+        same = pasted == open(exported, "rb").read()
+        if not same:
+            a, b = png_pixels(pasted, "rgba"), png_pixels(exported, "rgba")
+            check(len(a) == len(b), f"the pasted PNG is {png_size(pasted)}, the export {png_size(open(exported, 'rb').read())}")
+            differ = sum(1 for i in range(0, len(a), 4) if not near(a[i:i + 4], b[i:i + 4], 8))
+            check(differ <= len(a) // 4 // 1000, f"the pasted PNG differs from the export in {differ} pixels")
+        s.open_and_wait()
+        s.minimize_and_wait()
+        check(read_clipboard(env) == pasted, "the clipboard changed when the canvas opened and minimized")
+        r = stylusctl(s, "copy", "--snapshot")
+        check(r.returncode != 0 and "minimized" in r.stderr, f"copy --snapshot while minimized: {r.returncode} {r.stderr}")
+        s.open_and_wait()
+        r = stylusctl(s, "copy", "--snapshot")
+        check(r.returncode == 0, f"stylusctl copy --snapshot: {r.returncode} {r.stdout} {r.stderr}")
+        later = read_clipboard(env)
+        check(later and png_size(later) == (WIDTH, HEIGHT), f"after copy --snapshot the clipboard holds {png_size(later) if later else None}")
+        s.overlay.terminate()
+        s.overlay.wait(5)
+        gone = read_clipboard(env)
+        check(not gone, f"the clipboard still holds {len(gone or b'')} bytes after the canvas ended")
+        print(f"  the drawing ({png_size(pasted)[0]}×{png_size(pasted)[1]}, {'the same bytes' if same else 'the same pixels'} as export) "
+              f"held through a minimize, replaced by a snapshot, gone with the canvas", flush=True)
+
+
+TESTS = [test_a_snapshot_is_the_screen_with_the_ink_and_without_the_palette,
+         test_a_snapshot_is_refused_while_minimized_and_goes_to_the_export_folder_without_a_file,
+         test_copy_puts_the_exported_png_on_the_clipboard_until_replaced_and_through_a_minimize]
+
+
+def main():
+    parser = ot.canvas_arguments()
+    parser.add_argument("--no-install", action="store_true")
+    ot.ARGS = parser.parse_args()
+    ot.ARGS.scratch = tempfile.mkdtemp(prefix="stylus-snapshot-fixture-")
+    if not ot.ARGS.no_install:
+        ot.PACKAGES = ot.PACKAGES + PACKAGES
+        ot.install_missing()
+    for path in (os.path.join(ot.ARGS.bin, "stylusd"), os.path.join(ot.ARGS.bin, "stylusctl"), ot.ARGS.canvas):
+        check(os.access(path, os.X_OK), f"{path} is not built")
+    ot.DESKTOP_SESSION = Desktop()
+    try:
+        return run_tests("snapshot", TESTS, ot.ARGS.only)
+    finally:
+        ot.DESKTOP_SESSION.close()
+        shutil.rmtree(ot.ARGS.scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
