@@ -99,6 +99,7 @@ public final class Daemon {
             actions = ActionPerformer(handler: handler, outputs: outputs, log: info, warn: warning)
             exporter = Exporter(environment: options.environment, svgWriter: ConfigParserClient.selfExecutable, log: warning)
             actions.submit = { [unowned self] in self.startExport(.submit(SubmitOptions()), waiter: Exporter.Waiter(client: nil, id: .null, source: $0))?.message }
+            actions.share = { [unowned self] in self.startShare($0, path: nil, monitor: nil, client: nil, id: .null)?.message }
             outputs.start(config: config)
             handler.outputStatus = { [unowned self] in self.outputs.info }
             handler.actionUnavailable = { [unowned self] in self.actions.unavailableReason($0) }
