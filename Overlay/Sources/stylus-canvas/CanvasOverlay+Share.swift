@@ -86,7 +86,7 @@ extension CanvasOverlay {
             updatePalette()
             queueDraw()
         }
-        if let screen = backend as? ScreenShare {
+        if let screen = backend as? ScreenShare, screen.capturesScreen {
             for w in windows { w.drawBare() }
             return screen.captureScreen(monitors[index]).map { ($0, "screen", String?.none) }
         }

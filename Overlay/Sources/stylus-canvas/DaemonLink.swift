@@ -122,6 +122,9 @@ final class DaemonLink: Sendable {
 
     enum Command: Sendable { case ack, minimize, overlay(OverlayReport), key(ClientCommand), shared(ShareReply) }
 
+    /// Any result: only whether the daemon said ok matters.
+    private struct AnyResult: Decodable {}
+
     func send(_ command: Command, done: @escaping @Sendable (String?) -> Void) {
         let path = path
         Self.detached {
@@ -131,7 +134,8 @@ final class DaemonLink: Sendable {
                 case .ack: _ = try connection.ack()
                 case .minimize: _ = try connection.minimize()
                 case .overlay(let report): _ = try connection.reportOverlay(report)
-                case .key(let command): _ = try connection.request(command) as StatusResult
+                // A key's answer is its action's: a status, or a snapshot's or copy's result.
+                case .key(let command): _ = try connection.request(command) as AnyResult
                 case .shared(let reply): _ = try connection.request(.shared(reply)) as StatusResult
                 }
                 done(nil)

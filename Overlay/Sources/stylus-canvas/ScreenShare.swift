@@ -5,6 +5,8 @@ import CanvasModel
 /// client do it: reading the screen, and holding a picture on the clipboard.
 @MainActor
 protocol ScreenShare: AnyObject {
+    /// Whether this desktop lets the canvas read the screen at all; without, a snapshot holds the ink only.
+    var capturesScreen: Bool { get }
     /// The monitor's pixels as the screen shows them now, as a cairo ARGB32
     /// image (opaque), after the canvas drew its frame without chrome; or why not.
     func captureScreen(_ monitor: MonitorShape) -> Result<OpaquePointer, ShareFailure>

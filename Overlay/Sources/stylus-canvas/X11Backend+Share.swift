@@ -14,6 +14,8 @@ extension X11Backend: ScreenShare {
     /// (xcompmgr and picom paint on damage, within a frame or two).
     static let compositorPaintMicroseconds: useconds_t = 60_000
 
+    var capturesScreen: Bool { true }
+
     func captureScreen(_ monitor: MonitorShape) -> Result<OpaquePointer, ShareFailure> {
         // A round trip: the server has drawn every request sent before it.
         if let reply = xcb_get_input_focus_reply(connection, xcb_get_input_focus(connection), nil) { free(reply) }
