@@ -33,7 +33,8 @@ extension Daemon {
                 let path = Exporter.submitPath(directory: folder, at: time(nil), prefix: options.inline ? ".stylusd-inline" : "stylusd") { [exporter] in
                     access($0, F_OK) == 0 || exporter!.isWriting($0)
                 }
-                if (options.scene ?? .ink) == .screen {
+                let configured = handler.engine.config.submitScene.flatMap(SubmitScene.init(rawValue:))
+                if (options.scene ?? configured ?? .ink) == .screen {
                     return startShare(.snapshot, path: path, monitor: nil, client: waiter.client, id: waiter.id,
                                       submit: (options, waiter.source))
                 }

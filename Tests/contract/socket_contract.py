@@ -674,6 +674,27 @@ def test_submit_without_the_renderer_fails_before_any_log_line_claims_a_write(ro
         check(not os.path.isdir(folder) or not os.listdir(folder), f"files left: {os.listdir(folder)}")
 
 
+def test_submit_scene_in_the_config_is_what_a_submit_without_scene_keeps(root):
+    config = os.path.join(root, "config.toml")
+    with open(config, "w") as f:
+        f.write('[canvas]\nsubmit_scene = "screen"\n')
+    with Daemon(root, "--config", config, "--replay", RECORDING, "--transition-ms", "0") as d:
+        c = d.connect()
+        draw_recorded_strokes(d, c, 1)
+        count = c.request("status")["result"]["canvas"]["stroke_count"]
+        # The screen needs the canvas program: none runs here, so the configured scene shows in the refusal.
+        r = c.request("submit")
+        check(r["ok"] is False and "no canvas follows" in r["error"]["message"], f"{r}")
+        check(c.request("status")["result"]["canvas"]["stroke_count"] >= count, "a failed submit ended the drawing")
+        # The request's own scene wins: written by the renderer, or refused for its absence, not for the canvas's.
+        r = c.request("submit", scene="ink")
+        check("no canvas follows" not in r.get("error", {}).get("message", ""), f"scene ink over the configured screen: {r}")
+    with open(config, "w") as f:
+        f.write('[canvas]\nsubmit_scene = "desk"\n')
+    d = Daemon(root, "--config", config, wait=False)
+    check(d.wait_exit() == 78 and any(f"{config}:2: canvas.submit_scene: expected" in l for l in d.log), f"{d.log}")
+
+
 def next_share(client):
     """The next `share` event, past the `canvas` events on the same topic."""
     return next_canvas_event(client, "share")
@@ -1758,6 +1779,7 @@ TESTS = [test_a_bad_config_at_start_names_file_line_and_key,
          test_submit_of_an_empty_canvas_is_refused_unless_a_board_shows,
          test_submit_without_the_renderer_fails_before_any_log_line_claims_a_write,
          test_snapshot_and_copy_without_a_canvas_say_why_and_a_canvas_that_never_answers_times_out,
+         test_submit_scene_in_the_config_is_what_a_submit_without_scene_keeps,
          test_symlinks_at_the_socket_path_or_its_directory_are_not_followed,
          test_the_button_topic_reports_every_press_and_release_with_its_gap,
          test_the_configured_style_begins_each_start_and_a_reload_that_changes_it, test_the_python_example_client,
