@@ -634,6 +634,12 @@ def test_an_inline_submit_answers_and_tells_the_png_the_path_form_writes_and_lea
         check(r["ok"] is False and r["error"]["code"] == "bad-request" and '"inline"' in r["error"]["message"], f"{r}")
         r = c.request("submit", scene="desk")
         check(r["ok"] is False and '"scene"' in r["error"]["message"] and "screen" in r["error"]["message"], f"{r}")
+        c.request("undo")   # the submitted strokes back, for stylusctl's
+        ctl = stylusctl(d, "submit", "--inline", "--no-wait")
+        check(ctl.returncode == 0 and ctl.stdout.startswith("inline, ") and "PNG 1600×" in ctl.stdout, f"{ctl.stdout} {ctl.stderr}")
+        check(not os.listdir(folder), f"stylusctl submit --inline left files: {os.listdir(folder)}")
+        ctl = stylusctl(d, "submit", "--scene", "desk")
+        check(ctl.returncode == 64 and "--scene is ink or screen" in ctl.stderr, f"{ctl.returncode} {ctl.stderr}")
 
 
 def test_submit_of_an_empty_canvas_is_refused_unless_a_board_shows(root):
