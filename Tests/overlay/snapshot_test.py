@@ -210,6 +210,35 @@ def test_copy_puts_the_exported_png_on_the_clipboard_until_replaced_and_through_
               f"held through a minimize, replaced by a snapshot, gone with the canvas", flush=True)
 
 
+def test_a_submit_of_the_screen_inline_is_the_snapshot_and_ends_the_drawing():
+    """`submit` with scene screen and inline: the PNG in the answer (and the canvas event) is what a
+    snapshot taken just before shows (>= 99 % of the pixels), and the drawing ends as a submit's does."""
+    import base64
+    folder = f"{tempfile.gettempdir()}/stylus-snapshot-submit-{os.getpid()}"
+    with ot.stack(config=f'[canvas]\nexport_dir = "{folder}"\n') as s:
+        s.open_and_wait()
+        out = os.path.join(s.root, "shot.png")
+        r = stylusctl(s, "snapshot", out)
+        check(r.returncode == 0, f"stylusctl snapshot: {r.returncode} {r.stderr}")
+        watcher = ot.Client(s.socket)
+        watcher.request("subscribe", topics=["canvas"])
+        answer = s.request("submit", scene="screen", inline=True)
+        png = base64.b64decode(answer["png_base64"])
+        check("path" not in answer and png_size(png) == (WIDTH, HEIGHT), f"the answer: { {k: v for k, v in answer.items() if k != 'png_base64'} }")
+        event = watcher.next_event()
+        while event.get("cause") != "submit":
+            event = watcher.next_event()
+        watcher.close()
+        check(event["result"] == "submitted" and base64.b64decode(event["png_base64"]) == png, "the canvas event does not carry the same PNG")
+        same, n = agreement(png_pixels(png), png_pixels(out), lambda x, y: True)
+        check(same >= 0.99, f"the submitted screen agrees with the snapshot on {same:.2%} of {n} pixels")
+        left = os.listdir(folder)
+        shutil.rmtree(folder, ignore_errors=True)
+        check(not left, f"an inline submit left files: {left}")
+        check(s.request("status")["canvas"]["stroke_count"] == 0, "the drawing did not end")
+        print(f"  the inline screen agrees with the snapshot on {same:.2%} of {n} pixels; the canvas event carries it", flush=True)
+
+
 def test_ctrl_s_and_ctrl_c_on_the_canvas_take_a_snapshot_and_copy_the_drawing():
     """The default keys on the focused canvas (XTEST): Ctrl+S writes a snapshot into the export
     folder, Ctrl+C puts the drawing on the clipboard."""
@@ -242,6 +271,7 @@ TESTS = [test_a_snapshot_is_the_screen_with_the_ink_and_without_the_palette,
          test_without_a_compositor_a_snapshot_is_the_screen_with_the_shaped_canvas_on_it,
          test_a_snapshot_is_refused_while_minimized_and_goes_to_the_export_folder_without_a_file,
          test_copy_puts_the_exported_png_on_the_clipboard_until_replaced_and_through_a_minimize,
+         test_a_submit_of_the_screen_inline_is_the_snapshot_and_ends_the_drawing,
          test_ctrl_s_and_ctrl_c_on_the_canvas_take_a_snapshot_and_copy_the_drawing]
 
 
