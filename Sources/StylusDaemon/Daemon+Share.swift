@@ -17,7 +17,7 @@ extension Daemon {
         if kind != .copyDrawing, canvas.state != .open {
             return ProtocolError(code: .refused, message: "canvas is \(canvas.state.rawValue): a snapshot is of the open canvas over the screen; open it first")
         }
-        let followers = clients.filter { $0 !== client && $0.topics.contains(.canvas) && $0.closeReason == nil }
+        let followers = canvasFollowers(besides: client)
         guard !followers.isEmpty else {
             return ProtocolError(code: .failed, message: "no canvas follows stylusd (stylus-canvas, or the GNOME extension): nothing can \(kind == .snapshot ? "see the screen" : "hold the clipboard")")
         }
@@ -49,6 +49,18 @@ extension Daemon {
         let bytes = line.finishLine()
         for follower in followers { follower.send(bytes, kind: .state) }
         return nil
+    }
+
+    /// The connections the request goes to: the reporting canvas's own (its process's, or the
+    /// connection it reported on), so that a `stylusctl watch` beside it is not waited for; any
+    /// follower of the `canvas` topic when no canvas has reported (an older one, a client of its own).
+    private func canvasFollowers(besides asker: ClientConnection?) -> [ClientConnection] {
+        let all = clients.filter { $0 !== asker && $0.topics.contains(.canvas) && $0.closeReason == nil }
+        guard let overlay = handler.overlay, handler.runningOverlay != nil else { return all }
+        let canvas = all.filter { client in
+            overlay.connection.map { $0 == client.number } ?? (overlay.pid != nil && client.peerPID == overlay.pid)
+        }
+        return canvas.isEmpty ? all : canvas
     }
 
     /// The canvas's `shared`: answers the client that asked; the canvas gets the status.

@@ -158,7 +158,16 @@ def test_a_snapshot_is_refused_while_minimized_and_goes_to_the_export_folder_wit
         check(r.returncode != 0 and "minimized" in r.stderr, f"a snapshot while minimized: {r.returncode} {r.stdout} {r.stderr}")
         check(not os.path.exists(os.path.join(s.root, "x.png")), "a refused snapshot wrote a file")
         s.open_and_wait()
+        # A watcher of the canvas topic beside the canvas is not asked (nor waited for): the canvas that reported is.
+        watch = subprocess.Popen([os.path.join(ot.ARGS.bin, "stylusctl"), "--socket", s.socket, "watch", "--json"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        time.sleep(0.5)
+        started = time.monotonic()
         r = stylusctl(s, "snapshot", "--json")
+        took = time.monotonic() - started
+        watch.terminate()
+        seen = watch.communicate(timeout=5)[0]
+        check('"event":"share"' not in seen and took < 2, f"the watcher was sent the share event ({took:.1f} s): {seen[-300:]}")
         check(r.returncode == 0, f"stylusctl snapshot without a file: {r.returncode} {r.stdout} {r.stderr}")
         folder = f"{tempfile.gettempdir()}/stylus-snapshot-test-{os.getpid()}"
         try:
