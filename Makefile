@@ -378,7 +378,7 @@ uninstall:
 # stylus-canvas, the canvas overlay: Overlay/ is its own SwiftPM package (it
 # uses the root package's StylusClient), so the daemon never needs its libraries.
 DEB_OVERLAY      := libglib2.0-dev libcairo2-dev libwayland-dev libwayland-bin wayland-protocols librust-wayland-protocols-dev libxkbcommon-dev libxcb1-dev libxcb-randr0-dev libxcb-shape0-dev libxcb-xinput-dev libxcb-xfixes0-dev
-DEB_OVERLAY_TEST := xvfb xauth imagemagick librsvg2-bin x11-apps x11-utils openbox xcompmgr xdotool hsetroot weston sway grim xwayland wtype foot python3-gi gir1.2-gtk-4.0 \
+DEB_OVERLAY_TEST := xvfb xauth imagemagick librsvg2-bin x11-apps x11-utils openbox xcompmgr xdotool xclip wl-clipboard hsetroot weston sway grim xwayland wtype foot python3-gi gir1.2-gtk-4.0 \
                     gnome-shell gjs mutter dbus-user-session dbus-x11 kwin-wayland
 # One tree, the shipped build: the tests, make run, install and the .deb use it.
 OVERLAY_BIN      := Overlay/.build-static/release/stylus-canvas
@@ -439,6 +439,8 @@ test-overlay: release overlay
 	python3 Tests/overlay/layer_shell_test.py --bin $(BIN) --canvas $(OVERLAY_BIN) --screenshot docs/images/canvas-sway.png
 	python3 Tests/desktops/kwin_test.py --bin $(BIN) --canvas $(OVERLAY_BIN)
 	python3 Tests/overlay/wayland_smoke.py --bin $(BIN) --canvas $(OVERLAY_BIN)
+	python3 Tests/overlay/snapshot_test.py --bin $(BIN) --canvas $(OVERLAY_BIN) --no-install
+	python3 Tests/overlay/snapshot_test.py --bin $(BIN) --canvas $(OVERLAY_BIN) --sway
 	python3 Tests/overlay/gnome_shell_test.py --bin $(BIN) --canvas $(OVERLAY_BIN) --extension .build-gnome/43/$(GNOME_EXT) \
 		--screenshot docs/images/canvas-gnome.png
 

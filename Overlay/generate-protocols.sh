@@ -4,7 +4,8 @@
 # with into Sources/CWayland/generated/: wayland-scanner (libwayland-bin) over
 # the protocols' XML as Debian 12 ships it, xdg-shell, xdg-output, viewporter
 # and fractional-scale from wayland-protocols, wlr-layer-shell from
-# librust-wayland-protocols-dev (a data file there; no Rust involved).
+# librust-wayland-protocols-dev (a data file there; no Rust involved), and
+# wlr-screencopy from the same place, for snapshots on wlroots.
 # `make overlay` runs it; it regenerates only what is missing or older than its XML.
 set -eu
 out="$(dirname "$0")/Sources/CWayland/generated"
@@ -17,7 +18,8 @@ for xml in "$shared/stable/xdg-shell/xdg-shell.xml" \
            "$shared/unstable/xdg-output/xdg-output-unstable-v1.xml" \
            "$shared/stable/viewporter/viewporter.xml" \
            "$shared/staging/fractional-scale/fractional-scale-v1.xml" \
-           "$wlr/wlr-layer-shell-unstable-v1.xml"; do
+           "$wlr/wlr-layer-shell-unstable-v1.xml" \
+           "$wlr/wlr-screencopy-unstable-v1.xml"; do
     [ -r "$xml" ] || { echo "generate-protocols.sh: $xml is missing: install wayland-protocols" >&2; exit 1; }
     name=$(basename "$xml" .xml)
     if [ ! -e "$out/$name-protocol.c" ] || [ "$xml" -nt "$out/$name-protocol.c" ]; then

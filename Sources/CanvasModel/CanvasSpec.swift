@@ -37,7 +37,7 @@ public enum CanvasSpec {
         ("6", "color:6"), ("7", "color:7"), ("8", "color:8"), ("9", "color:9"),
         ("w", "background:white"), ("k", "background:black"), ("g", "background:grid"),
         ("plus", "width:+"), ("minus", "width:-"),
-        ("ctrl+z", "undo"), ("ctrl+shift+z", "redo"), ("ctrl+y", "redo"),
+        ("ctrl+z", "undo"), ("ctrl+shift+z", "redo"), ("ctrl+y", "redo"), ("ctrl+s", "snapshot"), ("ctrl+c", "copy"),
         ("delete", "clear-canvas"), ("escape", "minimize-canvas"),
     ]
 

@@ -146,6 +146,10 @@ public enum ConfigParserChild {
             guard let board = value.string.flatMap(CanvasBackground.init(name:)) else { return nil }
             config.background = board
         }
+        if let value = reader.take("submitScene") {
+            guard let scene = value.string, scene == "ink" || scene == "screen" else { return nil }
+            config.submitScene = scene
+        }
         if let value = reader.take("exportDirectory") {
             guard let directory = value.string else { return nil }
             config.exportDirectory = directory

@@ -116,7 +116,7 @@ extension ConfigParserChild {
                 }
             }
         }
-        if let canvas = subtable("canvas", allowed: ["max_points", "max_strokes", "tool", "color", "width", "palette", "eraser", "export_dir", "show_palette", "keys", "pointer", "indicator", "background"]) {
+        if let canvas = subtable("canvas", allowed: ["max_points", "max_strokes", "tool", "color", "width", "palette", "eraser", "export_dir", "show_palette", "keys", "pointer", "indicator", "background", "submit_scene"]) {
             if let v = integer(canvas, "max_points", "canvas.max_points") { config.canvasLimits.maxPoints = v }
             if let v = integer(canvas, "max_strokes", "canvas.max_strokes") { config.canvasLimits.maxStrokes = v }
             if let value = canvas["tool"] {
@@ -145,6 +145,13 @@ extension ConfigParserChild {
                     config.exportDirectory = text
                 } else {
                     report("canvas.export_dir", "expected a folder as an absolute path or one starting with ~/, e.g. \"~/Pictures/ink\", found \(value.string.map { "\"\($0)\"" } ?? "\(value.typeName)")")
+                }
+            }
+            if let value = canvas["submit_scene"] {
+                if let text = value.string, text == "ink" || text == "screen" {
+                    config.submitScene = text
+                } else {
+                    report("canvas.submit_scene", "expected \"ink\" (the drawing, as export writes it) or \"screen\" (the screen with the ink, as snapshot takes it), found \(value.string.map { "\"\($0)\"" } ?? "\(value.typeName)")")
                 }
             }
             if let value = canvas["palette"] {

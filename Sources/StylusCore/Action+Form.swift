@@ -13,6 +13,8 @@ extension Action {
         case minimizeCanvas = "minimize-canvas"
         case submit
         case discard
+        case snapshot
+        case copy
         case tool
         case color
         case width
@@ -72,6 +74,8 @@ extension Action {
             case .minimizeCanvas: "minimizes the canvas"
             case .submit: "saves the drawing as a PNG, clears, minimizes"
             case .discard: "minimizes and clears (undo brings it back)"
+            case .snapshot: "writes the screen with the ink as a PNG in the export folder"
+            case .copy: "the drawing on the clipboard; copy:snapshot, the screen with it"
             case .preset: "switches preset: \(Action.presetNames.joined(separator: "|"))"
             case .exec: "runs COMMAND with /bin/sh -c, one at a time"
             case .key: "modifiers and a key on a virtual keyboard"
@@ -89,6 +93,7 @@ extension Action {
             case .background: ["next", "none", "white", "black", "grid", "#"].map { "background:\($0)" }
             case .click: PointerButton.allCases.map { "click:\($0.rawValue)" }
             case .exec, .key: ["\(rawValue):"]
+            case .copy: ["copy", "copy:snapshot"]
             default: [rawValue]
             }
         }

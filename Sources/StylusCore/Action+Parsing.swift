@@ -14,6 +14,8 @@ extension Action {
             case .minimizeCanvas: return .success(.minimizeCanvas)
             case .submit: return .success(.submit)
             case .discard: return .success(.discard)
+            case .snapshot: return .success(.snapshot)
+            case .copy: return .success(.copy(snapshot: false))
             case .palette: return .success(.palette)
             case .none?: return .success(.none)
             case let form? where form.argument != nil:
@@ -47,6 +49,12 @@ extension Action {
                 return .failure(ActionError("unknown click button \"\(argument)\"; use \(PointerButton.allCases.map { "click:\($0.rawValue)" }.joined(separator: ", "))"))
             }
             return .success(.click(button))
+        case .copy:
+            switch argument {
+            case "snapshot": return .success(.copy(snapshot: true))
+            case "drawing": return .success(.copy(snapshot: false))
+            default: return .failure(ActionError("copy takes snapshot after a colon, or nothing (the drawing): \"copy:snapshot\", not \"\(text)\""))
+            }
         case let form? where form.argument == nil:
             return .failure(ActionError("\(name) takes nothing after a colon; write \"\(name)\""))
         default:

@@ -20,6 +20,7 @@ extension Action: RawRepresentable, Codable {
         case .style(.wider): "width:+"
         case .style(.narrower): "width:-"
         case .background(let request): "background:\(request.name)"
+        case .copy(snapshot: true): "copy:snapshot"
         default: form.rawValue
         }
     }

@@ -29,6 +29,10 @@ public enum Action: Hashable, Sendable {
     case submit
     /// Ends the drawing as `cancelled`: minimizes and clears (undoably), like the `discard` command.
     case discard
+    /// The screen with the ink as a PNG in the export folder, like the `snapshot` command (the canvas takes it).
+    case snapshot
+    /// The drawing (`copy`), or the screen with it (`copy:snapshot`), on the clipboard, like the `copy` command.
+    case copy(snapshot: Bool)
     /// Switches the running preset (one of `Action.presetNames`).
     case preset(String)
     /// A shell command line, run with `/bin/sh -c`.
@@ -46,7 +50,7 @@ public enum Action: Hashable, Sendable {
     /// Whether the engine hands this action to the shell instead of performing it.
     public var isPerformedByShell: Bool {
         switch self {
-        case .preset, .exec, .key, .click, .submit: true
+        case .preset, .exec, .key, .click, .submit, .snapshot, .copy: true
         case .toggleCanvas, .togglePrecision, .undo, .redo, .style, .background, .palette, .clearCanvas, .openCanvas, .minimizeCanvas, .discard, .none: false
         }
     }
@@ -69,6 +73,8 @@ public enum Action: Hashable, Sendable {
         case .minimizeCanvas: .minimizeCanvas
         case .submit: .submit
         case .discard: .discard
+        case .snapshot: .snapshot
+        case .copy: .copy
         case .preset: .preset
         case .exec: .exec
         case .key: .key

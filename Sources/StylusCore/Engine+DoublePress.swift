@@ -37,7 +37,7 @@ extension Engine {
             outcome = Self.doublePressOutcome(minimizeCanvas(source: source, at: time, into: &effects))
         case .discard:
             outcome = Self.doublePressOutcome(endDrawing(.cancelled, path: nil, source: source, at: time, into: &effects))
-        case .preset, .exec, .key, .click, .submit:
+        case .preset, .exec, .key, .click, .submit, .snapshot, .copy:
             // submit: the shell writes the picture, then performs `Command.submit`.
             // Applied unless the shell, performing it, says otherwise in this same event.
             effects.actionRequests.append(ActionRequest(action: action, device: devices[i].id, button: button, time: time, eventIndex: slot))

@@ -74,6 +74,9 @@ public struct EngineConfig: Equatable, Sendable, Codable {
     /// `[canvas] export_dir`: where `submit` writes its PNGs (absolute, or
     /// `~/…`); nil: `$XDG_PICTURES_DIR/stylusd`. Read by the shell.
     public var exportDirectory: String?
+    /// `[canvas] submit_scene`: what a `submit` without `scene` shows, `ink` or `screen`
+    /// (the names `SubmitScene` takes); nil: the ink. Read by the shell.
+    public var submitScene: String?
     /// `[canvas.keys]`: canonical key name (`CanvasKeyName`) -> action, over
     /// the canvas's default keys (CanvasSpec.keys); `none` unbinds one. Read by the shell.
     public var canvasKeys: [String: Action] = [:]

@@ -113,6 +113,8 @@ public struct CanvasEvent: Equatable, Sendable {
     public var result: DrawingResult? = nil
     /// Where `submit` wrote the drawing (a PNG); nil on every other event.
     public var path: String? = nil
+    /// An inline `submit`'s PNG as base64, instead of `path`.
+    public var pngBase64: String? = nil
 }
 
 /// How a drawing ended, as the seed's canvas named it.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import StylusCore
 import StylusOutput
+import StylusProtocol
 import StylusUinput
 
 /// Performs what double presses ask of the world outside the engine: a
@@ -19,6 +20,8 @@ final class ActionPerformer {
     /// Starts a `submit`'s picture (the daemon's exporter) for a double press of
     /// the pen or the pad; nil when started, else why not.
     var submit: (ChangeSource) -> String? = { _ in "no exporter" }
+    /// Asks the canvas for a snapshot or a copy (`Daemon+Share`); nil when asked, else why not.
+    var share: (ShareKind) -> String? = { _ in "no canvas link" }
 
     init(handler: CommandHandler, outputs: OutputController, log: @escaping (String) -> Void, warn: @escaping (String) -> Void) {
         commands = CommandLauncher(log: log)
@@ -58,6 +61,8 @@ final class ActionPerformer {
         case .submit:
             if case .pad = request.button { return submit(.pad) }
             return submit(.pen)
+        case .snapshot: return share(.snapshot)
+        case .copy(let snapshot): return share(snapshot ? .copySnapshot : .copyDrawing)
         case .toggleCanvas, .togglePrecision, .undo, .redo, .style, .background, .palette, .clearCanvas, .openCanvas, .minimizeCanvas, .discard, .none:
             return nil   // the engine's own
         }

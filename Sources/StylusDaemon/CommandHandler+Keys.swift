@@ -20,9 +20,15 @@ extension CommandHandler {
             return refuse("key \(name): the canvas is \(engine.canvas.state.rawValue); its keys act only while it is open")
         }
         guard let action = canvasKeyAction(name) else { return refuse("key \(name) is not bound") }
+        // The canvas takes these: the key's answer waits for its `shared`, as the command's does.
+        switch action {
+        case .snapshot: return .share(id: id, .snapshot, path: nil, monitor: nil)
+        case .copy(let snapshot): return .share(id: id, snapshot ? .copySnapshot : .copyDrawing, path: nil, monitor: nil)
+        default: break
+        }
         switch Self.command(for: action) {
         case .success(let command?): return .now(perform(command, id, now))
-        case .success(nil): return .export(id: id, .submit)
+        case .success(nil): return .export(id: id, .submit(SubmitOptions()))
         case .failure(let reason): return refuse("key \(name) -> \(action): \(reason.message)")
         }
     }
@@ -45,6 +51,7 @@ extension CommandHandler {
         case .minimizeCanvas: .success(.minimizeCanvas)
         case .discard: .success(.discard)
         case .submit: .success(nil)
+        case .snapshot, .copy: .failure(ActionError("the canvas program performs it (a share request), not the engine"))
         case .preset, .exec, .key, .click, .none: .failure(CanvasKeyName.refusal(for: action) ?? ActionError("nothing to do"))
         }
     }

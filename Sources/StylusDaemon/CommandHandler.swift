@@ -50,13 +50,17 @@ final class CommandHandler {
         case switchOutput(id: JSONValue, to: OutputChoice)
         /// A helper writes the drawing (`Exporter`); the answer comes when it is done.
         case export(id: JSONValue, ExportRequest)
+        /// The canvas process makes it (`Daemon+Share`); the answer comes with its `shared`.
+        case share(id: JSONValue, ShareKind, path: String?, monitor: String?)
+        /// The canvas's `shared`: the waiting client is answered, then the canvas.
+        case shared(id: JSONValue, ShareReply)
     }
 
     enum ExportRequest: Equatable {
         /// `export`: the file named, at the size given or the default one.
         case file(path: String, width: Int?, height: Int?)
-        /// `submit`: a new PNG in the export folder, then the drawing ends.
-        case submit
+        /// `submit`: a new PNG in the export folder (or inline), then the drawing ends.
+        case submit(SubmitOptions)
     }
 
     /// - Parameter tracksPens: live input (libinput) decides button-only
@@ -186,7 +190,8 @@ final class CommandHandler {
         case .background(nil): return .now(status(id))
         case .background(let request?): return .now(perform(.background(request), id, now))
         case .export(let path, let width, let height): return .export(id: id, .file(path: path, width: width, height: height))
-        case .submit: return .export(id: id, .submit)
+        case .submit: return .export(id: id, .submit(SubmitOptions()))
+        case .submitWith(let options): return .export(id: id, .submit(options))
         case .discard: return .now(perform(.discard, id, now))
         case .strokes: return .now(Response.success(id: id, StrokesResult(canvas: engine.canvas)))
         case .subscribe(let added):
@@ -208,6 +213,9 @@ final class CommandHandler {
             overlay = (report, peer, topics.isEmpty ? nil : client)
             return .now(status(id))
         case .key(let name): return pressed(name, id, now)
+        case .snapshot(let path, let monitor): return .share(id: id, .snapshot, path: path, monitor: monitor)
+        case .copy(let snapshot): return .share(id: id, snapshot ? .copySnapshot : .copyDrawing, path: nil, monitor: nil)
+        case .shared(let reply): return .shared(id: id, reply)
         }
     }
 
@@ -229,8 +237,17 @@ final class CommandHandler {
     }
 
     /// A submit's picture is written: the engine ends the drawing (its event, a clear, a minimize).
-    func submitted(path: String, source: ChangeSource, now: Int64) {
+    func submitted(path: String, source: ChangeSource, now: Int64, pngBase64: String? = nil) {
         _ = engine.perform(.submit(path: path, source: source), at: now, into: &effects)
+        guard let pngBase64 else { return }
+        // Inline: the picture is in the event, and the file it came through is gone.
+        for i in effects.events.indices.reversed() {
+            guard case .canvas(var event) = effects.events[i], event.result == .submitted, event.cause == .submit else { continue }
+            event.path = nil
+            event.pngBase64 = pngBase64
+            effects.events[i] = .canvas(event)
+            break
+        }
     }
 
     // MARK: Actions

@@ -59,6 +59,7 @@ extension Daemon {
                 // Waiting clients get an answer once no probe is left running.
                 if catalog.timeOut(now: now), catalog.fd == nil { answerProbeWaiters() }
                 finishExports(exporter.timeOut(now: now))
+                timeOutShares(now: now)
             }
             if polled.isReady(.input) { drain(source) }
             if polled.isReady(.catalog), let report = catalog.readable(now: monotonicMicroseconds()) {
@@ -127,6 +128,7 @@ extension Daemon {
         consider(reloader.deadline)
         consider(catalog.deadline)
         consider(exporter.deadline)
+        consider(shares.deadline)
         if !timer.set(deadline) {
             logger.critical("timerfd_settime failed: \(String(cString: strerror(errno))); transitions, saves and helpers' time limits are late until the next event")
         }

@@ -29,6 +29,8 @@ public final class Daemon {
     var outputs: OutputController!
     var actions: ActionPerformer!
     var exporter: Exporter!
+    /// Snapshots and copies the canvas process was asked for, until it answers.
+    var shares = ShareDesk()
     let acceptor: ClientAcceptor
     var clients: [ClientConnection] = []
     let notifier: ServiceNotifier
@@ -96,7 +98,8 @@ public final class Daemon {
             outputs = OutputController(input: options.input, handler: handler, publish: { [unowned self] in self.publish() }, log: info, warn: warning)
             actions = ActionPerformer(handler: handler, outputs: outputs, log: info, warn: warning)
             exporter = Exporter(environment: options.environment, svgWriter: ConfigParserClient.selfExecutable, log: warning)
-            actions.submit = { [unowned self] in self.startExport(.submit, waiter: Exporter.Waiter(client: nil, id: .null, source: $0))?.message }
+            actions.submit = { [unowned self] in self.startExport(.submit(SubmitOptions()), waiter: Exporter.Waiter(client: nil, id: .null, source: $0))?.message }
+            actions.share = { [unowned self] in self.startShare($0, path: nil, monitor: nil, client: nil, id: .null)?.message }
             outputs.start(config: config)
             handler.outputStatus = { [unowned self] in self.outputs.info }
             handler.actionUnavailable = { [unowned self] in self.actions.unavailableReason($0) }
@@ -193,6 +196,14 @@ public final class Daemon {
                 let outcome = outputs.switchOutput(to: choice, config: handler.engine.config, refuseImpossible: true)
                 client.send(handler.outputAnswer(id: id, outcome), kind: .response)
                 if case .success(true) = outcome { outputs.announce(to: clients) }
+            case .share(let id, let kind, let path, let monitor):
+                if let error = startShare(kind, path: path, monitor: monitor, client: client, id: id) {
+                    client.send(Response.failure(id: id, error), kind: .response)
+                } else {
+                    client.awaitsDeferredAnswer = true
+                }
+            case .shared(let id, let reply):
+                client.send(finishShare(reply, id: id), kind: .response)
             case .export(let id, let request):
                 if let error = startExport(request, waiter: Exporter.Waiter(client: client, id: id)) {
                     client.send(Response.failure(id: id, error), kind: .response)

@@ -47,16 +47,16 @@ extension Exporter {
     /// A new file in `directory` named by the local date and time,
     /// `stylusd-2026-11-25-193012.png`, with `-2`, `-3`, … when a submit in
     /// the same second already took the name.
-    static func submitPath(directory: String, at seconds: time_t, exists: (String) -> Bool = { access($0, F_OK) == 0 }) -> String {
+    static func submitPath(directory: String, at seconds: time_t, prefix: String = "stylusd", exists: (String) -> Bool = { access($0, F_OK) == 0 }) -> String {
         var t = seconds
         var parts = tm()
         localtime_r(&t, &parts)
         func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
         let stamp = "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))-\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))"
-        var path = "\(directory)/stylusd-\(stamp).png"
+        var path = "\(directory)/\(prefix)-\(stamp).png"
         var n = 2
         while exists(path) {
-            path = "\(directory)/stylusd-\(stamp)-\(n).png"
+            path = "\(directory)/\(prefix)-\(stamp)-\(n).png"
             n += 1
         }
         return path

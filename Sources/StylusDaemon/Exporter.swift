@@ -62,6 +62,8 @@ public final class Exporter {
         var pointCount: Int = 0
         /// The board the picture is drawn on (the canvas's, when the job was queued).
         var background: CanvasBackground = .none
+        /// An inline `submit`: the file is read back into the answer, then removed.
+        var inline = false
     }
 
     let environment: [String: String]
@@ -173,11 +175,11 @@ public final class Exporter {
 
     /// Queues the drawing to be written to `target`; starts at once when no helper runs.
     /// An error when the helper cannot be found or started (nothing is queued then).
-    func start(_ target: Target, canvas: Canvas, submit: Bool, waiter: Waiter, now: Int64) -> ProtocolError? {
+    func start(_ target: Target, canvas: Canvas, submit: Bool, inline: Bool = false, waiter: Waiter, now: Int64) -> ProtocolError? {
         if target.format == .png, case .failure(let error) = findRenderer() { return error }
         let input = StrokeRecords.encode(canvas.strokes)
         queue.append(Job(target: target, submit: submit, waiter: waiter, input: input, strokeCount: canvas.strokes.count,
-                         hasContent: canvas.hasContent, pointCount: canvas.pointCount, background: canvas.background))
+                         hasContent: canvas.hasContent, pointCount: canvas.pointCount, background: canvas.background, inline: inline))
         if running == nil, let failed = startNext(now: now).first {
             return failed.outcome.failure
         }

@@ -89,7 +89,7 @@ extension ClientCommand {
                 throw ProtocolError(code: .badRequest, message: "export takes \"width\" and \"height\" together, or neither (the size of the area the tablet maps to)")
             }
             self = .export(path: path, width: width, height: height)
-        case .submit: self = .submit
+        case .submit: self = try SubmitOptions.decode(fields).map(ClientCommand.submitWith) ?? .submit
         case .discard: self = .discard
         case .palette:
             guard case .string(let action)? = fields["action"], let request = PaletteRequest(rawValue: action) else {
@@ -144,6 +144,29 @@ extension ClientCommand {
         case .key:
             self = .key(try Self.canvasKey(fields["key"]))
         case .draw: self = .draw(try Self.draw(fields))
+        case .snapshot:
+            var path: String?
+            if let value = fields["path"] {
+                guard case .string(let p) = value, p.hasPrefix("/"), !p.utf8.contains(0), p.utf8.count < 4096, ExportFormat(path: p) == .png else {
+                    throw ProtocolError(code: .badRequest, message: "snapshot's \"path\" must be an absolute file name ending in .png, not \(Self.quoted(value))")
+                }
+                path = p
+            }
+            var monitor: String?
+            if let value = fields["monitor"] {
+                guard case .string(let m) = value, !m.isEmpty, m.utf8.count <= 64 else {
+                    throw ProtocolError(code: .badRequest, message: "snapshot's \"monitor\" must be a monitor's connector name (e.g. \"HDMI-1\"), not \(Self.quoted(value))")
+                }
+                monitor = m
+            }
+            self = .snapshot(path: path, monitor: monitor)
+        case .copy:
+            switch fields["what"] {
+            case nil, .string("drawing")?: self = .copy(snapshot: false)
+            case .string("snapshot")?: self = .copy(snapshot: true)
+            case let value?: throw ProtocolError(code: .badRequest, message: "copy's \"what\" is \"drawing\" or \"snapshot\", not \(Self.quoted(value))")
+            }
+        case .shared: self = .shared(try ShareReply.decode(fields))
         }
     }
 

@@ -23,6 +23,14 @@ public enum ClientCommand: Equatable, Sendable {
     /// A key pressed on the open canvas, for the daemon to perform its action.
     case key(CanvasKeyName)
     case draw(DrawRequest)
+    /// The screen with the ink into `path` (nil: a new file in the export folder), of one monitor or the canvas's first.
+    case snapshot(path: String?, monitor: String?)
+    /// The drawing, or the screen with the ink, on the clipboard.
+    case copy(snapshot: Bool)
+    /// `submit` with `inline` or `scene` (a plain `submit` is `.submit`).
+    case submitWith(SubmitOptions)
+    /// The canvas's answer to a `share` event.
+    case shared(ShareReply)
 
     public var name: CommandName {
         switch self {
@@ -37,7 +45,7 @@ public enum ClientCommand: Equatable, Sendable {
         case .redo: .redo
         case .tool, .styleStep: .tool
         case .export: .export
-        case .submit: .submit
+        case .submit, .submitWith: .submit
         case .discard: .discard
         case .palette: .palette
         case .paletteRegions: .paletteRegions
@@ -52,6 +60,9 @@ public enum ClientCommand: Equatable, Sendable {
         case .pens: .pens
         case .key: .key
         case .draw: .draw
+        case .snapshot: .snapshot
+        case .copy: .copy
+        case .shared: .shared
         }
     }
 
@@ -81,6 +92,11 @@ public enum ClientCommand: Equatable, Sendable {
             (StyleArgument.spelling(of: request).map { [$0.argument.rawValue: JSONValue.string($0.word)] } ?? [:])
                 .merging(pen.map { ["pen": .string($0)] } ?? [:]) { a, _ in a }
         case .draw(let request): Self.fields(of: request)
+        case .snapshot(let path, let monitor):
+            [:].merging([("path", path), ("monitor", monitor)].compactMap { k, v in v.map { (k, JSONValue.string($0)) } }) { a, _ in a }
+        case .copy(let snapshot): snapshot ? ["what": .string("snapshot")] : [:]
+        case .shared(let reply): reply.fields
+        case .submitWith(let options): options.fields
         default: [:]
         }
     }

@@ -4,7 +4,7 @@
 /// derive from this list. Adding a command is a case here, its decoding in
 /// `ClientCommand.init(name:fields:)`, and its handler in the daemon.
 public enum CommandName: String, CaseIterable, Codable, Sendable {
-    case status, toggle, open, minimize, ack, strokes, clear, undo, redo, tool, export, submit, discard, palette, paletteRegions = "palette-regions", precision, background, subscribe, unsubscribe, devices, reload, output, overlay, key, draw, pens
+    case status, toggle, open, minimize, ack, strokes, clear, undo, redo, tool, export, submit, discard, palette, paletteRegions = "palette-regions", precision, background, subscribe, unsubscribe, devices, reload, output, overlay, key, draw, pens, snapshot, copy, shared
 
     /// The argument a command takes beyond `id` and `cmd`.
     public enum Argument: Sendable, Equatable {
@@ -30,6 +30,12 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case draw
         /// `"background"`: a `BackgroundRequest`'s name (none: the current board).
         case background
+        /// Optional `"path"` (absolute, ending in .png) and `"monitor"` (a connector name).
+        case snapshot
+        /// Optional `"what"`: `"drawing"` (the default) or `"snapshot"`.
+        case copy
+        /// `"request"` and either `"error"` or what was made: a `ShareReply`.
+        case shared
     }
 
     public var argument: Argument? {
@@ -45,6 +51,9 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case .key: .keyName
         case .draw: .draw
         case .background: .background
+        case .snapshot: .snapshot
+        case .copy: .copy
+        case .shared: .shared
         default: nil
         }
     }
@@ -78,6 +87,9 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case .overlay: "Tell stylusd how the canvas overlay reaches the screen (stylus-canvas sends it; status shows it)."
         case .key: "Do what a key does on the open canvas ([canvas.keys]; stylus-canvas sends the keys it does not handle)."
         case .draw: "Draw a piece of a mouse or touch stroke on the open canvas (stylus-canvas sends it)."
+        case .snapshot: "Write a PNG of the screen as the user sees it: the windows under the canvas with the ink over them."
+        case .copy: "Put the drawing (or a snapshot of the screen with it) on the clipboard as image/png."
+        case .shared: "Tell stylusd how a snapshot or copy it asked for went (stylus-canvas sends it)."
         }
     }
 

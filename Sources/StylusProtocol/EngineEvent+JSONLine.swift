@@ -46,6 +46,7 @@ extension EngineEvent {
             w.int("stroke_count", e.strokeCount)
             if let result = e.result { w.string("result", result.rawValue) }
             if let path = e.path { w.string("path", path) }
+            if let png = e.pngBase64 { w.string("png_base64", png) }
             w.int("time_us", e.time)
         case .stroke(let e):
             w.string("event", "stroke")

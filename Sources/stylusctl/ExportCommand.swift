@@ -54,19 +54,34 @@ struct SubmitCommand: ParsableCommand {
         discussion: """
             The PNG goes to [canvas] export_dir, by default $XDG_PICTURES_DIR/stylusd (~/Pictures/stylusd), \
             named by the local date and time. The canvas event says "result":"submitted" with the file's path; \
-            `undo` brings the strokes back. Waits, as toggle does, for the canvas to minimize (--no-wait: not).
+            `undo` brings the strokes back. Waits, as toggle does, for the canvas to minimize (--no-wait: not). \
+            --scene screen keeps the screen with the ink (as snapshot takes it; the canvas must be open) instead of \
+            the drawing ([canvas] submit_scene sets the default); --inline keeps no file: the daemon answers with the \
+            PNG (as base64 in png_base64, which --json prints), up to 8 MiB. An empty canvas is refused (nothing to submit) \
+            unless a board shows.
             """)
+    @Option(help: "ink (the drawing) or screen (the screen with the ink); by default [canvas] submit_scene's.",
+            completion: .list(SubmitScene.allCases.map(\.rawValue))) var scene: String?
+    @Flag(help: "Keep no file: the answer carries the PNG (print it with --json).") var inline = false
     @OptionGroup var socket: SocketOption
     @OptionGroup var wait: WaitOption
     @Flag(help: "Print the daemon's JSON result.") var json = false
 
+    func validate() throws {
+        if let scene, SubmitScene(rawValue: scene) == nil {
+            throw ValidationError("--scene is ink or screen, not \"\(scene)\"")
+        }
+    }
+
     func run() throws {
+        let options = SubmitOptions(inline: inline, scene: scene.flatMap(SubmitScene.init(rawValue:)))
+        let command: ClientCommand = options == SubmitOptions() ? .submit : .submitWith(options)
         try client { () throws(StylusClientError) in
             let connection = try socket.connect()
             // As the canvas verbs: a submit refused while the canvas opens is sent again once it is open,
             // and the minimize that follows it is waited for (the line after the file's says the state reached).
             let waiter: TransitionWait? = try wait.noWait ? nil : TransitionWait(connection)
-            let response = if let waiter { try waiter.send(.submit) } else { try connection.send(.submit) }
+            let response = if let waiter { try waiter.send(command) } else { try connection.send(command) }
             emit(json ? stylusctl.json(try response.raw()) : describeExport(try response.typed(ExportResult.self)))
             if let reached = try waiter?.settle(), !json { emit(describeStatus(reached, only: .canvas)) }
         }
@@ -74,7 +89,7 @@ struct SubmitCommand: ParsableCommand {
 }
 
 func describeExport(_ r: ExportResult) -> String {
-    "\(r.path): \(r.format.uppercased()) \(r.width)×\(r.height), \(counted(r.strokeCount, "stroke"))\(r.hasContent ? "" : " (no ink: the picture is blank)")"
+    "\(r.pngBase64.map { "inline, \($0.utf8.count / 4 * 3) bytes" } ?? r.path): \(r.format.uppercased()) \(r.width)×\(r.height), \(counted(r.strokeCount, "stroke"))\(r.hasContent ? "" : " (no ink: the picture is blank)")"
 }
 
 /// The daemon's working folder is not ours: a relative name is made absolute here.

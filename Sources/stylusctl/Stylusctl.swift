@@ -119,6 +119,9 @@ extension CommandName {
         case .pens: PensCommand.self
         case .key: nil   // a canvas forwards the keys pressed on it
         case .draw: nil   // a canvas's pointer strokes
+        case .snapshot: SnapshotCommand.self
+        case .copy: CopyCommand.self
+        case .shared: nil   // a canvas's answer to a snapshot or copy
         }
     }
 }

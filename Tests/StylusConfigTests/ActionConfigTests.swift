@@ -57,7 +57,7 @@ struct ActionConfigTests {
         ("click:back", "unknown click button \"back\"; use click:left, click:middle, click:right"),
         ("undo:now", "undo takes nothing after a colon"),
         ("launch:x", "unknown action \"launch:x\""),
-        ("toggle", "unknown action \"toggle\"; use toggle-canvas, toggle-precision, undo, redo, clear-canvas, open-canvas, minimize-canvas, submit, discard, tool:TOOL, color:COLOR, width:STEP, background:BOARD, palette, preset:NAME, exec:COMMAND, key:KEYS, click:BUTTON or none"),
+        ("toggle", "unknown action \"toggle\"; use toggle-canvas, toggle-precision, undo, redo, clear-canvas, open-canvas, minimize-canvas, submit, discard, snapshot, copy, tool:TOOL, color:COLOR, width:STEP, background:BOARD, palette, preset:NAME, exec:COMMAND, key:KEYS, click:BUTTON or none"),
     ])
     func aBadActionIsAnErrorWithFileLineAndKey(text: String, message: String) throws {
         let error = try #require(Self.error(text), "\(text) was accepted")

@@ -117,7 +117,7 @@ struct ActionEngineTests {
     }
 
     @Test func everyFormIsListedWithAnExampleThatParses() {
-        #expect(Action.Form.allCases.count == 19)
+        #expect(Action.Form.allCases.count == 21)
         for form in Action.Form.allCases {
             guard case .success(let action) = Action.parse(form.example) else { Issue.record("\(form.example) does not parse"); continue }
             #expect(action.form == form)

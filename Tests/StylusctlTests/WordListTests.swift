@@ -11,7 +11,7 @@ struct WordListTests {
     static let expectedNames = CommandName.allCases.compactMap { name -> String? in
         switch name {
         case .subscribe: "watch"
-        case .unsubscribe, .overlay, .paletteRegions, .key, .draw: nil
+        case .unsubscribe, .overlay, .paletteRegions, .key, .draw, .shared: nil
         default: name.rawValue
         }
     } + ["monitor", "calibrate", "config", "completions"]
@@ -19,7 +19,7 @@ struct WordListTests {
     /// The list itself, spelled out: a command added or renamed shows up here.
     @Test func theCommandNamesAreTheseWords() {
         #expect(Self.expectedNames == ["status", "toggle", "open", "minimize", "ack", "strokes", "clear", "undo",
-                                       "redo", "tool", "export", "submit", "discard", "palette", "precision", "background", "watch", "devices", "reload", "output", "pens", "monitor", "calibrate", "config", "completions"])
+                                       "redo", "tool", "export", "submit", "discard", "palette", "precision", "background", "watch", "devices", "reload", "output", "pens", "snapshot", "copy", "monitor", "calibrate", "config", "completions"])
     }
 
     @Test func theSubcommandsAreTheCommandNames() {

@@ -774,22 +774,30 @@ def test_export_to_a_full_disk_says_so_and_leaves_no_file(root):
         subprocess.run(["umount", full])
 
 
-def next_canvas_event(watcher):
-    """The next `canvas` event: a pen drawing meanwhile sends `stroke` events on the same topic."""
+def next_canvas_event(watcher, name="canvas"):
+    """The next `canvas` event (or `name`'s): a pen drawing meanwhile sends `stroke` events on the same topic."""
     while True:
         e = watcher.next_event()
-        if e["event"] == "canvas":
+        if e["event"] == name:
             return e
 
 
-def test_submit_writes_a_png_into_pictures_ends_the_drawing_and_undo_brings_it_back(root):
+def submitting_daemon(root):
+    """stylusd replaying the recording, with the renderer and a pictures folder under `root`, once it drew a stroke:
+    (daemon, a connection, the pictures folder)."""
     if not os.path.exists(RENDERER):
         raise Failure(f"submit writes a PNG: build the renderer first (make overlay; {RENDERER})")
     pictures = os.path.join(root, "Pictures")
-    with Daemon(root, "--replay", RECORDING, "--transition-ms", "0",
-                env={"STYLUSD_RENDERER": RENDERER, "HOME": root, "XDG_PICTURES_DIR": pictures}) as d:
-        c = d.connect()
-        draw_recorded_strokes(d, c, 1)
+    d = Daemon(root, "--replay", RECORDING, "--transition-ms", "0",
+               env={"STYLUSD_RENDERER": RENDERER, "HOME": root, "XDG_PICTURES_DIR": pictures})
+    c = d.connect()
+    draw_recorded_strokes(d, c, 1)
+    return d, c, pictures
+
+
+def test_submit_writes_a_png_into_pictures_ends_the_drawing_and_undo_brings_it_back(root):
+    d, c, pictures = submitting_daemon(root)
+    with d:
         watcher = d.connect()
         watcher.request("subscribe", topics=["canvas"])
         count = c.request("status")["result"]["canvas"]["stroke_count"]
@@ -808,6 +816,145 @@ def test_submit_writes_a_png_into_pictures_ends_the_drawing_and_undo_brings_it_b
         check(c.request("undo")["result"]["canvas"]["stroke_count"] >= count, "undo did not bring the submitted strokes back")
         ctl = stylusctl(d, "submit")
         check(ctl.returncode == 0 and ".png: PNG 1600×" in ctl.stdout, f"{ctl.stdout} {ctl.stderr}")
+
+
+def test_an_inline_submit_answers_and_tells_the_png_the_path_form_writes_and_leaves_no_file(root):
+    import base64
+    d, c, pictures = submitting_daemon(root)
+    with d:
+        c.request("minimize")   # the replay draws no more
+        exported = os.path.join(root, "drawing.png")
+        check(c.request("export", path=exported)["ok"], "export")
+        watcher = d.connect()
+        watcher.request("subscribe", topics=["canvas"])
+        r = c.request("submit", inline=True)
+        check(r["ok"] and "path" not in r["result"] and r["result"]["format"] == "png", f"{ {k: v for k, v in r.get('result', r).items() if k != 'png_base64'} }")
+        png = base64.b64decode(r["result"]["png_base64"])
+        with open(exported, "rb") as f:
+            check(png == f.read(), "the inline PNG is not the PNG export writes of the same drawing")
+        first = next_canvas_event(watcher)
+        check(first["result"] == "submitted" and "path" not in first and base64.b64decode(first["png_base64"]) == png,
+              f"the canvas event: { {k: v for k, v in first.items() if k != 'png_base64'} }")
+        folder = os.path.join(pictures, "stylusd")
+        check(not os.listdir(folder), f"an inline submit left files: {os.listdir(folder)}")
+        check(c.request("status")["result"]["canvas"]["stroke_count"] == 0, "the drawing did not end")
+        r = c.request("submit", inline="yes")
+        check(r["ok"] is False and r["error"]["code"] == "bad-request" and '"inline"' in r["error"]["message"], f"{r}")
+        r = c.request("submit", scene="desk")
+        check(r["ok"] is False and '"scene"' in r["error"]["message"] and "screen" in r["error"]["message"], f"{r}")
+        c.request("undo")   # the submitted strokes back, for stylusctl's
+        ctl = stylusctl(d, "submit", "--inline", "--no-wait")
+        check(ctl.returncode == 0 and ctl.stdout.startswith("inline, ") and "PNG 1600×" in ctl.stdout, f"{ctl.stdout} {ctl.stderr}")
+        check(not os.listdir(folder), f"stylusctl submit --inline left files: {os.listdir(folder)}")
+        ctl = stylusctl(d, "submit", "--scene", "desk")
+        check(ctl.returncode == 64 and "--scene is ink or screen" in ctl.stderr, f"{ctl.returncode} {ctl.stderr}")
+
+
+def test_submit_of_an_empty_canvas_is_refused_unless_a_board_shows(root):
+    pictures = os.path.join(root, "Pictures")
+    env = {"STYLUSD_RENDERER": RENDERER, "HOME": root, "XDG_PICTURES_DIR": pictures}
+    with Daemon(root, "--transition-ms", "0", env=env) as d:
+        c = d.connect()
+        for fields in ({}, {"inline": True}):
+            r = c.request("submit", **fields)
+            check(r["ok"] is False and r["error"]["code"] == "refused" and "nothing to submit" in r["error"]["message"], f"{r}")
+        ctl = stylusctl(d, "submit", "--no-wait")
+        check(ctl.returncode != 0 and "nothing to submit" in ctl.stderr, f"stylusctl submit: {ctl.returncode} {ctl.stdout} {ctl.stderr}")
+        folder = os.path.join(pictures, "stylusd")
+        check(not os.path.isdir(folder) or not os.listdir(folder), "a refused submit wrote a file")
+        check(not any("writing the drawing" in line for line in d.log), f"the log claims a write: {d.log[-5:]}")
+        r = c.request("submit", scene="screen")
+        check(r["ok"] is False and "nothing to submit" in r["error"]["message"], f"the screen scene of an empty canvas: {r}")
+        if os.path.exists(RENDERER):
+            c.request("background", background="white")
+            r = c.request("submit")
+            check(r["ok"] and r["result"]["has_content"] is False and png_size(r["result"]["path"])[0] == 1600, f"a white board alone: {r}")
+
+
+def test_submit_without_the_renderer_fails_before_any_log_line_claims_a_write(root):
+    pictures = os.path.join(root, "Pictures")
+    with Daemon(root, "--replay", RECORDING, "--transition-ms", "0",
+                env={"STYLUSD_RENDERER": "/nonexistent/stylus-canvas", "HOME": root, "XDG_PICTURES_DIR": pictures}) as d:
+        c = d.connect()
+        draw_recorded_strokes(d, c, 1)
+        c.request("minimize")
+        count = c.request("status")["result"]["canvas"]["stroke_count"]
+        for fields in ({}, {"inline": True}):
+            r = c.request("submit", **fields)
+            check(r["ok"] is False and "STYLUSD_RENDERER=/nonexistent/stylus-canvas" in r["error"]["message"], f"{r}")
+        check(not any("writing the drawing" in line for line in d.log), f"the log claims a write: {[l for l in d.log if 'submit' in l]}")
+        check(c.request("status")["result"]["canvas"]["stroke_count"] == count, "a failed submit ended the drawing")
+        folder = os.path.join(pictures, "stylusd")
+        check(not os.path.isdir(folder) or not os.listdir(folder), f"files left: {os.listdir(folder)}")
+
+
+def test_submit_scene_in_the_config_is_what_a_submit_without_scene_keeps(root):
+    config = os.path.join(root, "config.toml")
+    with open(config, "w") as f:
+        f.write('[canvas]\nsubmit_scene = "screen"\n')
+    with Daemon(root, "--config", config, "--replay", RECORDING, "--transition-ms", "0") as d:
+        c = d.connect()
+        draw_recorded_strokes(d, c, 1)
+        count = c.request("status")["result"]["canvas"]["stroke_count"]
+        # The screen needs the canvas program: none runs here, so the configured scene shows in the refusal.
+        r = c.request("submit")
+        check(r["ok"] is False and "no canvas follows" in r["error"]["message"], f"{r}")
+        check(c.request("status")["result"]["canvas"]["stroke_count"] >= count, "a failed submit ended the drawing")
+        # The request's own scene wins: written by the renderer, or refused for its absence, not for the canvas's.
+        r = c.request("submit", scene="ink")
+        check("no canvas follows" not in r.get("error", {}).get("message", ""), f"scene ink over the configured screen: {r}")
+    with open(config, "w") as f:
+        f.write('[canvas]\nsubmit_scene = "desk"\n')
+    d = Daemon(root, "--config", config, wait=False)
+    check(d.wait_exit() == 78 and any(f"{config}:2: canvas.submit_scene: expected" in l for l in d.log), f"{d.log}")
+
+
+def next_share(client):
+    """The next `share` event, past the `canvas` events on the same topic."""
+    return next_canvas_event(client, "share")
+
+
+def test_snapshot_and_copy_without_a_canvas_say_why_and_a_canvas_that_never_answers_times_out(root):
+    with Daemon(root, "--transition-ms", "0") as d:
+        c = d.connect()
+        r = c.request("snapshot", path=os.path.join(root, "s.png"))
+        check(r["ok"] is False and r["error"]["code"] == "refused" and "minimized" in r["error"]["message"], f"{r}")
+        r = c.request("snapshot", path="relative.png")
+        check(r["ok"] is False and r["error"]["code"] == "bad-request" and ".png" in r["error"]["message"], f"{r}")
+        r = c.request("copy", what="everything")
+        check(r["ok"] is False and r["error"]["code"] == "bad-request" and '"snapshot"' in r["error"]["message"], f"{r}")
+        r = c.request("copy")
+        check(r["ok"] is False and "no canvas follows" in r["error"]["message"], f"{r}")
+        c.request("open")
+        r = c.request("snapshot", path=os.path.join(root, "s.png"))
+        check(r["ok"] is False and "no canvas follows" in r["error"]["message"], f"{r}")
+        # A follower of the canvas topic that never answers: the request times out with a named error.
+        mute = d.connect()
+        mute.request("subscribe", topics=["canvas"])
+        started = time.monotonic()
+        r = c.request("snapshot", path=os.path.join(root, "s.png"))
+        took = time.monotonic() - started
+        check(r["ok"] is False and "did not answer the snapshot" in r["error"]["message"] and 4 <= took < 8, f"{took:.1f} s: {r}")
+        share = next_share(mute)
+        check(share["event"] == "share" and share["what"] == "snapshot" and share["path"] == os.path.join(root, "s.png"), f"{share}")
+        r = mute.request("shared", request=share["request"], path=share["path"], width=10, height=10, scene="screen")
+        check(r["ok"] is False and "no share request" in r["error"]["message"], f"an answer after the time ran out: {r}")
+        # One that answers: the client gets what the canvas said.
+        answered = {}
+
+        def answer():
+            e = next_share(mute)
+            answered["event"] = e
+            with open(e["path"], "wb") as f:
+                f.write(b"\x89PNG")
+            answered["reply"] = d.connect().request("shared", request=e["request"], path=e["path"], width=640, height=480, scene="screen")
+        t = threading.Thread(target=answer)
+        t.start()
+        r = c.request("snapshot", path=os.path.join(root, "t.png"))
+        t.join(10)
+        check(r["ok"] and r["result"] == {"path": os.path.join(root, "t.png"), "width": 640, "height": 480, "scene": "screen", "copied": False},
+              f"{r}")
+        check(answered["reply"]["ok"], f"the canvas's shared: {answered['reply']}")
 
 
 def test_discard_minimizes_clears_and_undo_takes_it_back(root):
@@ -1851,6 +1998,11 @@ TESTS = [test_a_bad_config_at_start_names_file_line_and_key,
          test_submit_and_discard_are_double_press_actions,
          test_submit_is_refused_while_the_canvas_opens_as_a_command_and_as_a_double_press,
          test_submit_writes_a_png_into_pictures_ends_the_drawing_and_undo_brings_it_back,
+         test_an_inline_submit_answers_and_tells_the_png_the_path_form_writes_and_leaves_no_file,
+         test_submit_of_an_empty_canvas_is_refused_unless_a_board_shows,
+         test_submit_without_the_renderer_fails_before_any_log_line_claims_a_write,
+         test_snapshot_and_copy_without_a_canvas_say_why_and_a_canvas_that_never_answers_times_out,
+         test_submit_scene_in_the_config_is_what_a_submit_without_scene_keeps,
          test_symlinks_at_the_socket_path_or_its_directory_are_not_followed,
          test_the_button_topic_reports_every_press_and_release_with_its_gap,
          test_the_configured_style_begins_each_start_and_a_reload_that_changes_it, test_the_python_example_client,

@@ -78,6 +78,8 @@ def test_open_then_submit_is_not_refused(root):
     canvas = os.path.join(ROOT, "Overlay", ".build-static", "release", "stylus-canvas")
     env = {"STYLUSD_RENDERER": canvas} if os.access(canvas, os.X_OK) else {}
     with daemon(root, MET_MS, env=dict(env, XDG_PICTURES_DIR=os.path.join(root, "pictures"))) as d:
+        # A board, so the drawing is a picture: an empty canvas without one is refused, "nothing to submit".
+        check(ctl(d, "background", "white").returncode == 0, "stylusctl background white")
         opened = ctl(d, "open")
         check(opened.returncode == 0 and state_line(opened) == "open", f"open: {opened.stdout!r} {opened.stderr!r}")
         submitted = ctl(d, "submit")

@@ -55,9 +55,13 @@ protocol CanvasSurface: AnyObject {
     /// Calls `tick` with the frame time (µs, monotonic) before each frame until it returns false.
     func startTicks(_ tick: @escaping @MainActor (Int64) -> Bool)
     func stopTicks()
+    /// Draws a frame now, without the hover rings, and sends it: a snapshot reads the screen next.
+    func drawBare()
 }
 
 extension CanvasSurface {
+    func drawBare() {}
+
     /// Moves the ink; draws every stroke again when the placement changed.
     func setGeometry(_ geometry: InkGeometry, book: StrokeBook) {
         guard layers.setGeometry(geometry) else { return }

@@ -24,7 +24,9 @@ final class DaemonLink: Sendable {
 
     /// Starts following the daemon; `deliver` runs on the subscription's thread.
     /// `onEnd` is called when retrying cannot help (another user's daemon).
-    func start(_ deliver: @escaping @Sendable (DaemonUpdate) -> Void, onEnd: @escaping @Sendable (String?) -> Void) {
+    /// `share` runs, on that thread too, for each snapshot or copy the daemon asks for.
+    func start(_ deliver: @escaping @Sendable (DaemonUpdate) -> Void, share: @escaping @Sendable (ShareAsk) -> Void = { _ in },
+               onEnd: @escaping @Sendable (String?) -> Void) {
         let subscription = StylusSubscription(topics: [.canvas, .pen, .output, .device, .tool], path: path)
         let path = path
         let h = subscription.start({ update in
@@ -53,6 +55,8 @@ final class DaemonLink: Sendable {
                         if g == generation { deliver(.pens(Self.pens(status))) }
                     }
                 }
+            case .event(let event) where event.name == "share":
+                if let ask = ShareAsk(event) { share(ask) }
             case .event(let event):
                 if let update = Self.translate(event) { deliver(update) }
                 if event.name == "tool" { deliver(.palette(shown: event.fields["palette"] == .bool(true), colors: Self.colors(event))) }
@@ -130,7 +134,10 @@ final class DaemonLink: Sendable {
 
     // MARK: Requests, each on its own connection and thread; `done` runs on that thread.
 
-    enum Command: Sendable { case ack, minimize, overlay(OverlayReport), key(ClientCommand) }
+    enum Command: Sendable { case ack, minimize, overlay(OverlayReport), key(ClientCommand), shared(ShareReply) }
+
+    /// Any result: only whether the daemon said ok matters.
+    private struct AnyResult: Decodable {}
 
     func send(_ command: Command, done: @escaping @Sendable (String?) -> Void) {
         let path = path
@@ -141,7 +148,9 @@ final class DaemonLink: Sendable {
                 case .ack: _ = try connection.ack()
                 case .minimize: _ = try connection.minimize()
                 case .overlay(let report): _ = try connection.reportOverlay(report)
-                case .key(let command): _ = try connection.request(command) as StatusResult
+                // A key's answer is its action's: a status, or a snapshot's or copy's result.
+                case .key(let command): _ = try connection.request(command) as AnyResult
+                case .shared(let reply): _ = try connection.request(.shared(reply)) as StatusResult
                 }
                 done(nil)
             } catch {

@@ -6,15 +6,17 @@ import Glibc
 
 /// A PNG written as its rows arrive (8-bit RGBA, no filter, zlib's fastest
 /// level), to a temporary file beside the target that is renamed into place
-/// only when whole: a full disk or a crash never leaves half a picture under
-/// the name. Not cairo's writer: libpng's filter search and its default level
+/// only when whole (a full disk or a crash never leaves half a picture under
+/// the name), or into memory (`bytes`: the clipboard's and a snapshot's). Not cairo's writer: libpng's filter search and its default level
 /// were most of an export's time (55 of 80 ms for a blank 1920×1080), and it
 /// needs the whole picture at once. Cairo keeps its pixels premultiplied; PNG
 /// wants them straight, rounded as cairo's own writer rounds them, so the
 /// colours are the ones it would write.
 final class PNGStreamWriter {
-    let path: String
-    private let temporary: String
+    let path: String?
+    private let temporary: String?
+    /// The PNG so far, when it goes to memory.
+    private(set) var bytes: [UInt8] = []
     private let width: Int
     private var fd: Int32
     private var stream = z_stream()
@@ -30,7 +32,8 @@ final class PNGStreamWriter {
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        temporary = "\(folder)/.\(name).stylusd-partial"
+        let temporary = "\(folder)/.\(name).stylusd-partial"
+        self.temporary = temporary
         self.width = width
         fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { return nil }
@@ -39,16 +42,27 @@ final class PNGStreamWriter {
             unlink(temporary)
             return nil
         }
+        start(width: width, height: height)
+    }
+
+    /// A PNG in memory; a failure to start the encoder shows at `finish`.
+    init(width: Int, height: Int) {
+        path = nil
+        temporary = nil
+        self.width = width
+        fd = -1
+        if deflateInit_(&stream, 1, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) != Z_OK { failure = "the encoder failed" }
+        start(width: width, height: height)
+    }
+
+    private func start(width: Int, height: Int) {
         let header = Self.bigEndian(UInt32(width)) + Self.bigEndian(UInt32(height)) + [8, 6, 0, 0, 0]   // 8 bits, RGBA, deflate, no filter method, no interlace
         write([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] + Self.chunk("IHDR", header))
     }
 
     deinit {
         deflateEnd(&stream)
-        if fd >= 0 {
-            close(fd)
-            unlink(temporary)
-        }
+        abandon()
     }
 
     /// Appends `rows` rows of `surface` (a cairo ARGB32 image as wide as the picture), from row `skippingRows`.
@@ -85,6 +99,7 @@ final class PNGStreamWriter {
         guard deflate([], flush: Z_FINISH) else { return failure ?? "the encoder failed" }
         flushChunk()
         write(Self.chunk("IEND", []))
+        guard let path, let temporary else { return failure }
         if failure == nil, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
         close(fd)
         fd = -1
@@ -95,7 +110,7 @@ final class PNGStreamWriter {
 
     /// Stops without a picture: the temporary file goes.
     func abandon() {
-        guard fd >= 0 else { return }
+        guard fd >= 0, let temporary else { return }
         close(fd)
         fd = -1
         unlink(temporary)
@@ -131,6 +146,10 @@ final class PNGStreamWriter {
 
     private func write(_ bytes: [UInt8]) {
         guard failure == nil else { return }
+        guard path != nil else {
+            self.bytes += bytes
+            return
+        }
         var written = 0
         while written < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }

@@ -36,24 +36,38 @@ enum RenderPNG {
         guard let writer = PNGStreamWriter(path: path, width: Int(width), height: Int(height)) else {
             return fail("cannot write \(path): \(String(cString: strerror(errno)))")
         }
-        let rows = Self.bandRows(width: Int(width))
+        if let failure = drawBands(strokes, width: width, height: height, board: board, into: writer) {
+            writer.abandon()
+            return fail(failure.message)
+        }
+        if let reason = writer.finish() { return fail("cannot write \(path): \(reason)") }
+        return 0
+    }
+
+    /// The strokes on `board` at that size as a PNG, drawn as `export` draws them (the canvas copies
+    /// its drawing to the clipboard with this too, so a paste is the exported file); or why not.
+    static func drawingPNG(_ strokes: [InkStroke], width: Int32, height: Int32, board: InkBoard) -> Result<[UInt8], ShareFailure> {
+        let writer = PNGStreamWriter(width: Int(width), height: Int(height))
+        if let failure = drawBands(strokes, width: width, height: height, board: board, into: writer) { return .failure(failure) }
+        guard writer.finish() == nil else { return .failure("cannot encode a \(width)×\(height) PNG: out of memory") }
+        return .success(writer.bytes)
+    }
+
+    /// Draws the picture band by band into `writer`; why it could not, or nil.
+    private static func drawBands(_ strokes: [InkStroke], width: Int32, height: Int32, board: InkBoard, into writer: PNGStreamWriter) -> ShareFailure? {
+        let rows = bandRows(width: Int(width))
         var top = 0
         while top < Int(height) {
             let bottom = min(top + rows, Int(height))
             guard let band = drawBand(strokes, board: board, width: width, height: height, top: top, rows: bottom - top) else {
-                writer.abandon()
-                return fail("cannot draw a \(width)×\(height) picture: out of memory")
+                return "cannot draw a \(width)×\(height) picture: out of memory"
             }
-            let written = writer.append(band, skippingRows: Self.margin, rows: bottom - top)
+            let written = writer.append(band, skippingRows: margin, rows: bottom - top)
             cairo_surface_destroy(band)
-            guard written else {
-                writer.abandon()
-                return fail("cannot encode a \(width)×\(height) PNG: out of memory")
-            }
+            guard written else { return "cannot encode a \(width)×\(height) PNG: out of memory" }
             top = bottom
         }
-        if let reason = writer.finish() { return fail("cannot write \(path): \(reason)") }
-        return 0
+        return nil
     }
 
     /// Rows a band holds: about 16 MiB of pixels, never fewer than 64 rows.
@@ -96,6 +110,15 @@ enum RenderPNG {
         return (sides[0], sides[1])
     }
 
+    /// A cairo ARGB32 image (a snapshot of the screen) as a PNG, encoded as exports are (`PNGStreamWriter`).
+    static func encode(_ picture: OpaquePointer?) -> [UInt8]? {
+        guard let picture else { return nil }
+        let width = Int(cairo_image_surface_get_width(picture)), height = Int(cairo_image_surface_get_height(picture))
+        let writer = PNGStreamWriter(width: width, height: height)
+        guard writer.append(picture, skippingRows: 0, rows: height), writer.finish() == nil else { return nil }
+        return writer.bytes
+    }
+
     /// The strokes on standard input as the canvas draws them; nil when they are neither format.
     static func standardInputStrokes() -> [InkStroke]? {
         StrokeRecords.decode(readStandardInput())?.map { stroke in
@@ -114,5 +137,35 @@ enum RenderPNG {
             if n <= 0 { return bytes }
             bytes += chunk[0..<n]
         }
+    }
+
+    /// The temporary file's name is the daemon's (`Exporter.temporaryPath`):
+    /// the daemon removes it if it has to stop a renderer half way.
+    static func replaceFile(_ path: String, with bytes: [UInt8]) -> String? {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let temporary = "\(folder)/.\(name).stylusd-partial"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard fd >= 0 else { return String(cString: strerror(errno)) }
+        var written = 0
+        var failure: String?
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 {
+                failure = String(cString: strerror(n < 0 ? errno : EIO))
+                break
+            }
+            written += n
+        }
+        if failure == nil, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
+        close(fd)
+        if failure == nil, rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
+        if let failure {
+            unlink(temporary)
+            return failure
+        }
+        return nil
     }
 }

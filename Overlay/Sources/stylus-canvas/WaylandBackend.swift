@@ -60,6 +60,8 @@ final class WaylandBackend: CanvasBackend {
     /// pixels, which the viewport shows at the surface's logical size.
     private(set) var viewporter: OpaquePointer?
     private(set) var fractionalScaleManager: OpaquePointer?
+    /// wlroots' screen capture (sway, Hyprland, wayfire), for snapshots; nil elsewhere (weston, cage, KWin).
+    private(set) var screencopy: OpaquePointer?
     private var seat: OpaquePointer?
     private var keyboard: OpaquePointer?
     private var xkbContext: OpaquePointer?
@@ -189,6 +191,7 @@ final class WaylandBackend: CanvasBackend {
             wmBase = bind(1)
             answerPings()
         case "wp_viewporter": viewporter = bind(1)
+        case "zwlr_screencopy_manager_v1": screencopy = bind(3)
         case "wp_fractional_scale_manager_v1": fractionalScaleManager = bind(1)
         case "zxdg_output_manager_v1":
             outputManager = bind(3)

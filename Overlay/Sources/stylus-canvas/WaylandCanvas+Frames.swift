@@ -14,11 +14,22 @@ extension WaylandCanvas {
         if configured, frameCallback == nil { drawFrame() }
     }
 
+    /// Commits a frame without the hover rings now, if a buffer is free: the capture that follows
+    /// is of the output's next render, which holds it.
+    func drawBare() {
+        hidesHover = true
+        drawFrame()
+        hidesHover = false
+        layers.damageEverything()   // the rings come back with the next frame
+        backend.flush()
+    }
+
     func drawFrame() {
         guard configured, scaleSettled, let surface, let shm = backend.shm else { return }
         if wantedScale != scale { adoptScale() }   // the scale changed while the surface shows
         let alpha = owner.shown ? owner.alpha : 0
-        layers.hoverMoved(owner.hover.values)
+        let hover = hidesHover ? [] : Array(owner.hover.values)
+        layers.hoverMoved(hover)
         if alpha != drawnAlpha { layers.damageEverything() }
         if let changed = layers.takeDamage() {
             for buffer in buffers { buffer.stale = buffer.stale?.union(changed) ?? changed }
@@ -56,7 +67,7 @@ extension WaylandCanvas {
             cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
             cairo_paint(cr)
             cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
-            layers.compose(onto: cr, alpha: alpha, hover: owner.hover.values)
+            layers.compose(onto: cr, alpha: alpha, hover: hover)
             cairo_destroy(cr)
             cairo_surface_flush(buffer.cairo)
         }

@@ -59,6 +59,8 @@ class WaylandCanvas: CanvasSurface {
     var buffers: [ShmBuffer] = []
     var frameCallback: OpaquePointer?
     var needsFrame = false
+    /// A snapshot's frame: drawn without the hover rings.
+    var hidesHover = false
     var tick: (@MainActor (Int64) -> Bool)?
     var tickTimer: guint = 0
 

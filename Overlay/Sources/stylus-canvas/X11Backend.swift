@@ -32,6 +32,9 @@ final class X11Backend: CanvasBackend {
     private(set) var keymap = X11Keymap()
     weak var owner: CanvasSurfaceOwner?
     private(set) var canvases: [xcb_window_t: X11Canvas] = [:]
+    /// Made on the first copy: a canvas never copied from owns no selection.
+    private(set) lazy var clipboard = X11Clipboard(connection: connection, root: root)
+    var clipboardMade = false
     /// XFIXES's SelectionNotify for the compositing manager's selection, where the server has XFIXES.
     private var compositorWatchEvent: UInt8?
     private var cachedMonitors: [MonitorShape]?
@@ -261,6 +264,7 @@ final class X11Backend: CanvasBackend {
             for canvas in canvases.values { canvas.compositingChanged(composited) }
             return
         }
+        if clipboardMade, clipboard.handle(type, raw) { return }
         switch Int32(type) {
         case 0:
             let error = raw.load(as: xcb_generic_error_t.self)

@@ -246,7 +246,14 @@ final class X11Canvas: CanvasSurface {
         frameSource = 0
     }
 
-    private func drawFrame() {
+    func drawBare() {
+        cancelFrame()
+        drawFrame(bare: true)
+        // The next ordinary frame puts the rings back where they were.
+        layers.damageEverything()
+    }
+
+    private func drawFrame(bare: Bool = false) {
         guard mapped else { return }
         lastFrame = Self.now()
         if layers.ensure(width: width, height: height, scale: 1) {
@@ -262,7 +269,8 @@ final class X11Canvas: CanvasSurface {
         }
         guard let image else { return }
         let alpha = owner.shown ? owner.alpha : 0
-        layers.hoverMoved(owner.hover.values)
+        let hover = bare ? [] : Array(owner.hover.values)
+        layers.hoverMoved(hover)
         if alpha != drawnAlpha { layers.damageEverything() }
         var changed = layers.takeDamage()
         if let stale { changed = changed?.union(stale) ?? stale }
@@ -272,7 +280,7 @@ final class X11Canvas: CanvasSurface {
         let x0 = max(0, Int32(changed.x.rounded(.down))), y0 = max(0, Int32(changed.y.rounded(.down)))
         let x1 = min(width, Int32((changed.x + changed.width).rounded(.up))), y1 = min(height, Int32((changed.y + changed.height).rounded(.up)))
         guard x1 > x0, y1 > y0 else { return }   // what changed lies off this monitor
-        layers.repaint(image, x0: x0, y0: y0, x1: x1, y1: y1, alpha: alpha, hover: owner.hover.values)
+        layers.repaint(image, x0: x0, y0: y0, x1: x1, y1: y1, alpha: alpha, hover: hover)
         let data = cairo_image_surface_get_data(image)!, stride = cairo_image_surface_get_stride(image)
         let c = backend.connection
         if shapedToInk {

@@ -113,6 +113,8 @@ MainActor.assumeIsolated {
     canvas.log("following \(link.path)")
     link.start({ update in
         MainInbox.shared.post { canvas.handle(update) }
+    }, share: { ask in
+        MainInbox.shared.post { canvas.share(ask) }
     }, onEnd: { reason in
         MainInbox.shared.post {
             printError("stylus-canvas: \(reason ?? "the subscription ended")\n")

@@ -13,6 +13,7 @@
 #include "../generated/wlr-layer-shell-unstable-v1-client-protocol.h"
 #include "../generated/viewporter-client-protocol.h"
 #include "../generated/fractional-scale-v1-client-protocol.h"
+#include "../generated/wlr-screencopy-unstable-v1-client-protocol.h"
 
 /// wl_registry_bind for the globals stylus-canvas uses, by interface name
 /// (Swift cannot take the address of the C interface tables); NULL for others.

@@ -1,0 +1,76 @@
+# SPDX-License-Identifier: MIT
+"""snapshot_test.py's checks on Wayland (`snapshot_test.py --sway`): on headless
+sway the snapshot taken with zwlr_screencopy against grim's screenshot, in
+layer_shell_test.py's session; on weston (wayland_smoke.py's), which lets no
+client read the screen, a snapshot of the ink alone that says so."""
+import os
+import tempfile
+import time
+
+import layer_shell_test as lt
+import overlay_test as ot
+from overlay_test import WIDTH, HEIGHT, check, screen_points
+from snapshot_test import PALETTE_ALWAYS, check_snapshot_pixels, png_pixels, stylusctl
+
+
+def test_on_sway_a_snapshot_is_the_screen_with_the_ink_and_without_the_palette():
+    """Headless sway (layer_shell_test.py's session): the snapshot, taken with
+    zwlr_screencopy, agrees with grim's screenshot on >= 99 % of the pixels outside the
+    palette, shows sway's background under the palette, and holds the ink."""
+    with lt.Session(config=PALETTE_ALWAYS) as w:
+        s = w.stack
+        strokes = s.request("strokes")["strokes"]
+        below = w.sway.screenshot()
+        since = time.monotonic()
+        s.open_and_wait()
+        s.wait_overlay("palette: 18 regions reported", 5, since)
+        time.sleep(0.5)
+        out = os.path.join(w.root, "shot.png")
+        r = stylusctl(s, "snapshot", out)
+        check(r.returncode == 0 and "the screen with the ink" in r.stdout, f"stylusctl snapshot: {r.returncode} {r.stdout} {r.stderr}")
+        time.sleep(0.3)
+        screen = w.sway.screenshot()
+        outside, n, m, inked = check_snapshot_pixels(out, screen, below, strokes, "grim")
+        r = stylusctl(s, "copy")
+        check(r.returncode != 0 and "Wayland" in r.stderr, f"copy on sway: {r.returncode} {r.stdout} {r.stderr}")
+        print(f"  {outside:.2%} of {n} pixels agree with grim; the palette's {m} pixels are the background; "
+              f"{inked} points inked", flush=True)
+
+
+def test_on_weston_a_snapshot_holds_the_ink_only_and_says_why():
+    import wayland_smoke as ws
+    with tempfile.TemporaryDirectory(prefix="stylus-canvas-wayland-") as runtime:
+        os.chmod(runtime, 0o700)
+        weston = ws.Weston(runtime, False)
+        desktop = ot.Desktop.__new__(ot.Desktop)   # Stack needs only .env and .screenshot from its desktop
+        desktop.env = dict(weston.env)
+        desktop.screenshot = weston.screenshot
+        try:
+            with ot.private_directory("stylus-canvas-test-") as root:
+                s = ot.Stack(ot.ARGS, desktop, root, (), replay=False, state=ot.drawn_state())
+                try:
+                    strokes = s.request("strokes")["strokes"]
+                    s.open_and_wait()
+                    out = os.path.join(root, "shot.png")
+                    r = stylusctl(s, "snapshot", out)
+                    check(r.returncode == 0 and "the ink only" in r.stdout and "no screen capture" in r.stdout,
+                          f"stylusctl snapshot on weston: {r.returncode} {r.stdout} {r.stderr}")
+                    rgba = png_pixels(out, "rgba")
+                    check(len(rgba) == WIDTH * HEIGHT * 4, f"the snapshot holds {len(rgba) // 4} pixels, not {WIDTH}×{HEIGHT}")
+                    points = screen_points([t for t in strokes if t.get("tool") != "eraser"], WIDTH, HEIGHT)
+                    inked = sum(1 for x, y in points if any(rgba[((y + dy) * WIDTH + x + dx) * 4 + 3] > 0
+                                                           for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                                                           if 0 <= x + dx < WIDTH and 0 <= y + dy < HEIGHT))
+                    clear = sum(1 for i in range(3, len(rgba), 4) if rgba[i] == 0)
+                    check(inked >= len(points) * 0.95, f"only {inked} of {len(points)} points inked in the snapshot")
+                    check(clear >= WIDTH * HEIGHT * 0.5, f"only {clear} pixels are transparent: the picture is not the ink alone")
+                    print(f"  the ink alone ({inked} of {len(points)} points, {clear / (WIDTH * HEIGHT):.0%} transparent), "
+                          "and the answer says why", flush=True)
+                finally:
+                    s.close()
+        finally:
+            weston.close()
+
+
+TESTS = [test_on_sway_a_snapshot_is_the_screen_with_the_ink_and_without_the_palette,
+         test_on_weston_a_snapshot_holds_the_ink_only_and_says_why]
