@@ -485,6 +485,14 @@ class LoopedReplayStack(ot.Stack):
     again; the recording's BTN_STYLUS double press opens (rather than toggles) the canvas, so a
     loop never minimizes it."""
 
+    def __init__(self, *args, **kwargs):
+        self.daemon = self.overlay = None
+        try:
+            super().__init__(*args, **kwargs)
+        except BaseException:
+            self.close()     # a looping replay left running would draw for ever
+            raise
+
     def start_daemon(self, replay, speed="1"):
         argv = ["--socket", self.socket, "--state-file", self.state_file, "--transition-ms", ot.TRANSITION_MS,
                 "--replay", self.recording, "--speed", speed, "--loop", "--bind", "BTN_STYLUS=open-canvas"]
