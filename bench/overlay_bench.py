@@ -23,9 +23,21 @@ what the X server shows, composited), never from the overlay's own log.
   read it (the `pen` event's time_us, CLOCK_MONOTONIC) to the first XGetImage that
   shows the overlay's ink under it. INK_TRACE=FILE writes each sample's
   (due, seen, x, y, inked at the first poll) as JSON.
+- Soak: memory over a long session at 1920x1080 (issue 36's goal: <= 40 MiB resident and flat
+  over the last half of a 10-minute looped replay). Two desktops like the one above but at
+  1920x1080, side by side for the same minutes: on one, stylusd replays the bundled recording
+  looped at its recorded pace (`--replay FILE --loop`) with the canvas opened and kept open
+  (BTN_STYLUS's double press bound to open-canvas, so the recording's double press cannot
+  minimize it every other loop; the drawing is cleared only if the daemon reports its limits
+  reached, which ten minutes of this recording do not reach); on the other, gromit-mpx with
+  painting on, the recording's pen strokes dragged through it with xdotool every 15 s. Both
+  RSS (VmRSS) every 15 s: start, peak, last, and over the last half the slope (least squares,
+  MiB/min) and max - min.
 
     python3 bench/overlay_bench.py [--bin .build/release] [--canvas Overlay/.build/release/stylus-canvas]
-                                   [--rounds 50] [--only toggle|ink]
+                                   [--rounds 50] [--only toggle|ink|soak] [--soak-minutes 10]
+
+    python3 bench/overlay_bench.py --bin .build-static/release --canvas Overlay/.build-static/release/stylus-canvas --only soak
 """
 import argparse
 import ctypes
@@ -37,12 +49,14 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "overlay"))
 import overlay_test as ot  # noqa: E402  (puts Tests/support on sys.path)
-from measures import percentile, rss_kib  # noqa: E402
+from daemon import Daemon  # noqa: E402
+from measures import memory_kib, percentile, rss_kib  # noqa: E402
 from stylusclient import Client  # noqa: E402
 
 
@@ -454,6 +468,209 @@ def report_ink(args, desktop, x, canvas="stylus-canvas"):
           f"hidden {mib(ink['rss_hidden'])}", flush=True)
 
 
+# ---------------------------------------------------------------- soak: memory over a long session
+
+SOAK_SIZE = (1920, 1080)
+SOAK_PERIOD_S = 15
+FLAT_MIB = 1.0             # the last half's max - min at most this: flat (the samples' noise is well below)
+
+
+def memory_of(pid):
+    """VmRSS and what it is made of, KiB."""
+    return memory_kib(pid, ["VmRSS", "RssAnon", "RssFile", "RssShmem"])
+
+
+class LoopedReplayStack(ot.Stack):
+    """The overlay tests' stack with the bundled recording replayed at its recorded pace, again and
+    again; the recording's BTN_STYLUS double press opens (rather than toggles) the canvas, so a
+    loop never minimizes it."""
+
+    def __init__(self, *args, **kwargs):
+        self.daemon = self.overlay = None
+        try:
+            super().__init__(*args, **kwargs)
+        except BaseException:
+            self.close()     # a looping replay left running would draw for ever
+            raise
+
+    def start_daemon(self, replay, speed="1"):
+        argv = ["--socket", self.socket, "--state-file", self.state_file, "--transition-ms", ot.TRANSITION_MS,
+                "--replay", self.recording, "--speed", speed, "--loop", "--bind", "BTN_STYLUS=open-canvas"]
+        stylusd = Daemon([os.path.join(self.args.bin, "stylusd")], self.root, *argv, runtime=self.root, state=self.root,
+                         config=self.root, log=False, ready="socket")
+        self.daemon, self.daemon_log = stylusd.proc, []
+
+
+def sample_until(end, sample):
+    """Calls `sample(elapsed s)` every SOAK_PERIOD_S from now until `end` (monotonic), the last at `end`."""
+    started = time.monotonic()
+    k = 0
+    while True:
+        due = started + k * SOAK_PERIOD_S
+        if due > end + 0.5:
+            return
+        time.sleep(max(0.0, due - time.monotonic()))
+        sample(time.monotonic() - started)
+        k += 1
+
+
+def soak_canvas(args, desktop, end, result):
+    """stylus-canvas open over the looped replay until `end`; its samples into `result`."""
+    try:
+        with ot.private_directory("stylus-canvas-soak-") as root:
+            s = LoopedReplayStack(args, desktop, root, (), replay=True)
+            try:
+                s.open_and_wait()
+                client = Client(s.socket)
+                samples, daemon = [], []
+                result.update(samples=samples, daemon=daemon, reopened=0, cleared=0)
+
+                def sample(elapsed):
+                    ot.check(s.overlay.poll() is None, f"stylus-canvas exited: {s.overlay_log[-5:]}")
+                    ot.check(s.daemon.poll() is None, "stylusd exited")
+                    check_compositor(desktop, "the soak")
+                    samples.append((elapsed, memory_of(s.overlay.pid)))
+                    daemon.append((elapsed, rss_kib(s.daemon.pid)))
+                    canvas = client.request("status")["result"]["canvas"]
+                    result["canvas"] = canvas
+                    if canvas["state"] not in ("open", "opening"):
+                        client.request("open")
+                        result["reopened"] += 1
+                    if canvas["full"]:   # at the daemon's limits recording stops: start afresh
+                        client.request("clear")
+                        result["cleared"] += 1
+                sample_until(end, sample)
+                result["smaps"] = smaps_rollup(s.overlay.pid)
+                client.close()
+            finally:
+                s.close()
+    except (ot.Failure, OSError, KeyError) as error:
+        result["error"] = str(error)
+
+
+def soak_gromit(desktop, strokes, end, result):
+    """gromit-mpx, painting on, the strokes dragged through it every SOAK_PERIOD_S until `end`."""
+    if not shutil.which("gromit-mpx"):
+        result["error"] = "gromit-mpx is not installed"
+        return
+    proc = None
+    try:
+        env = dict(desktop.env, GDK_BACKEND="x11")
+        proc = subprocess.Popen(["gromit-mpx"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        gromit = lambda *argv: subprocess.run(["gromit-mpx", *argv], env=env, stdout=subprocess.DEVNULL,
+                                              stderr=subprocess.DEVNULL)
+        time.sleep(2)
+        ot.check(proc.poll() is None, f"gromit-mpx exited (status {proc.returncode})")
+        gromit("--toggle")          # painting on: it grabs the pointer
+        time.sleep(0.5)
+        samples = []
+        result["samples"] = samples
+        result["passes"] = 0
+
+        def sample(elapsed):
+            ot.check(proc.poll() is None, f"gromit-mpx exited (status {proc.returncode})")
+            check_compositor(desktop, "gromit-mpx's soak")
+            draw_with_the_mouse(env, strokes)
+            result["passes"] += 1
+            if result["passes"] == 1:
+                ink = ot.foreign_pixels(desktop.screenshot())
+                ot.check(len(ink) >= 100, f"drawing through gromit-mpx left {len(ink)} pixels on screen")
+            samples.append((elapsed, memory_of(proc.pid)))
+        sample_until(end, sample)
+        result["smaps"] = smaps_rollup(proc.pid)
+    except (ot.Failure, OSError, subprocess.CalledProcessError) as error:
+        result["error"] = str(error)
+    finally:
+        if proc:
+            proc.terminate()
+            proc.wait(5)
+
+
+def smaps_rollup(pid):
+    """/proc/PID/smaps_rollup's Rss, Anonymous, Pss_File and Pss_Shmem, KiB (shared file pages
+    counted by their share, unlike RssFile)."""
+    with open(f"/proc/{pid}/smaps_rollup") as f:
+        f.readline()   # the address range
+        fields = dict(line.split(":", 1) for line in f if ":" in line)
+    return {k: int(fields[k].split()[0]) if k in fields else 0 for k in ("Rss", "Anonymous", "Pss_File", "Pss_Shmem")}
+
+
+def growth(samples):
+    """Over the samples of the last half of the run ([(s, KiB)]): the least-squares slope in
+    MiB/min, max - min in MiB, and how many samples."""
+    half = samples[-1][0] / 2
+    last = [(t / 60, kib / 1024) for t, kib in samples if t >= half]
+    if len(last) < 2:
+        return 0.0, 0.0, len(last)
+    mt = sum(t for t, _ in last) / len(last)
+    mv = sum(v for _, v in last) / len(last)
+    slope = sum((t - mt) * (v - mv) for t, v in last) / sum((t - mt) ** 2 for t, _ in last)
+    values = [v for _, v in last]
+    return slope, max(values) - min(values), len(last)
+
+
+def report_soak_of(name, result, minutes, goal=False):
+    if "error" in result or not result.get("samples"):
+        print(f"{name} soak: NOT MEASURED: {result.get('error', 'no sample')}", flush=True)
+        return
+    series = result["samples"]
+    rss = [(t, m["VmRSS"]) for t, m in series]
+    values = [kib for _, kib in rss]
+    slope, spread, n = growth(rss)
+    end = series[-1][1]
+    print(f"{name} soak at {SOAK_SIZE[0]}x{SOAK_SIZE[1]}, {minutes:g} min, RSS every {SOAK_PERIOD_S} s "
+          f"({len(series)} samples): start {mib(values[0])}, peak {mib(max(values))}, last {mib(values[-1])}; "
+          f"last half ({n} samples): slope {slope:+.3f} MiB/min, max - min {spread:.1f} MiB; at the end "
+          f"RssAnon {mib(end['RssAnon'])}, RssFile {mib(end['RssFile'])}, RssShmem {mib(end['RssShmem'])}", flush=True)
+    smaps = result.get("smaps")
+    if smaps:
+        print(f"{name} smaps_rollup at the end: Rss {mib(smaps['Rss'])}, Anonymous {mib(smaps['Anonymous'])}, "
+              f"Pss_File {mib(smaps['Pss_File'])}, Pss_Shmem {mib(smaps['Pss_Shmem'])}", flush=True)
+    print(f"{name} RSS series (MiB): " + " ".join(f"{kib / 1024:.1f}" for kib in values), flush=True)
+    if goal:
+        peak = max(values) / 1024
+        flat = spread <= FLAT_MIB
+        verdict = "met" if peak <= 40 and flat else "NOT met"
+        over = f"; peak {peak - 40:+.1f} MiB against 40" if peak > 40 else ""
+        print(f"{name} goal (<= 40 MiB resident, flat: last-half max - min <= {FLAT_MIB:g} MiB): {verdict}{over}",
+              flush=True)
+
+
+def report_soak(args, canvas="stylus-canvas"):
+    """The canvas and gromit-mpx side by side, each on its own 1920x1080 desktop, for --soak-minutes."""
+    size = (ot.WIDTH, ot.HEIGHT)
+    ot.WIDTH, ot.HEIGHT = SOAK_SIZE
+    try:
+        with open(ot.drawn_state()) as f:
+            strokes = [{"points": list(zip(t["x"], t["y"]))} for t in json.load(f)["strokes"] if t.get("tool") != "eraser"]
+        # One after the other: two desktops started at once could take the same display number.
+        desktops = [ot.Desktop(), ot.Desktop()]
+        try:
+            end = time.monotonic() + 15 + args.soak_minutes * 60    # 15 s for both programs to start
+            mine, peer = {}, {}
+            threads = [threading.Thread(target=soak_canvas, args=(args, desktops[0], end, mine)),
+                       threading.Thread(target=soak_gromit, args=(desktops[1], strokes, end, peer))]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+        finally:
+            for d in desktops:
+                d.close()
+        report_soak_of(canvas, mine, args.soak_minutes, goal=True)
+        if "canvas" in mine:
+            c, d = mine["canvas"], mine["daemon"]
+            print(f"{canvas} soak: at the end {c['stroke_count']} strokes, {c['point_count']} points, state {c['state']}; "
+                  f"reopened {mine['reopened']} times, cleared {mine['cleared']} times (at the daemon's limits); "
+                  f"stylusd RSS {mib(d[0][1])} -> {mib(d[-1][1])}", flush=True)
+        report_soak_of("gromit-mpx", peer, args.soak_minutes)
+        if "passes" in peer:
+            print(f"gromit-mpx soak: the recording's {len(strokes)} pen strokes dragged through it {peer['passes']} times",
+                  flush=True)
+    finally:
+        ot.WIDTH, ot.HEIGHT = size
+
+
 def mib(kib):
     return f"{kib / 1024:.1f} MiB"
 
@@ -463,24 +680,33 @@ def main():
     parser.add_argument("--bin", default=os.path.join(ROOT, ".build", "release"))
     parser.add_argument("--canvas", default=os.path.join(ROOT, "Overlay", ".build", "release", "stylus-canvas"))
     parser.add_argument("--rounds", type=int, default=50)
-    parser.add_argument("--only", choices=["toggle", "ink"], help="one part (toggle includes gromit-mpx)")
+    parser.add_argument("--only", choices=["toggle", "ink", "soak"], help="one part (toggle and soak include gromit-mpx)")
+    parser.add_argument("--soak-minutes", type=float, default=10, help="how long the soak part runs (default 10)")
     args = parser.parse_args()
     args.scratch = tempfile.mkdtemp(prefix="stylus-canvas-fixture-")
     ot.ARGS = args
-    desktop = ot.Desktop()
+    canvas = "stylus-canvas (x11)"
     try:
-        x = X(desktop.display)
-        # A part that cannot be measured says why; a benchmark never fails the build.
-        canvas = "stylus-canvas (x11)"
-        for part, report in (("toggle", report_toggles), ("ink", report_ink)):
-            if args.only in (None, part):
-                try:
-                    check_compositor(desktop, "the desktop's start")
-                    report(args, desktop, x, canvas=canvas)
-                except ot.Failure as error:
-                    print(f"overlay bench, {canvas}, {part}: NOT MEASURED: {error}", flush=True)
+        if args.only in (None, "toggle", "ink"):
+            desktop = ot.Desktop()
+            try:
+                x = X(desktop.display)
+                # A part that cannot be measured says why; a benchmark never fails the build.
+                for part, report in (("toggle", report_toggles), ("ink", report_ink)):
+                    if args.only in (None, part):
+                        try:
+                            check_compositor(desktop, "the desktop's start")
+                            report(args, desktop, x, canvas=canvas)
+                        except ot.Failure as error:
+                            print(f"overlay bench, {canvas}, {part}: NOT MEASURED: {error}", flush=True)
+            finally:
+                desktop.close()
+        if args.only in (None, "soak"):
+            try:
+                report_soak(args, canvas=canvas)
+            except ot.Failure as error:
+                print(f"overlay bench, {canvas}, soak: NOT MEASURED: {error}", flush=True)
     finally:
-        desktop.close()
         shutil.rmtree(args.scratch, ignore_errors=True)
 
 
