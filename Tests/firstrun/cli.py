@@ -327,7 +327,7 @@ def test_tool_sets_and_says_the_style_and_a_bad_width_names_the_range(root):
             r = run("stylusctl", "tool", "--width", huge, env=d.env)
             check(r.returncode == 64 and "1 to 64" in r.stderr and said in r.stderr, f"width {huge}: {r.returncode} {r.stderr!r}")
         r = run("stylusctl", "export", "a.png", "--width", "-3", "--height", "10", env=d.env)
-        check(r.returncode == 64 and "--width takes 1 to 4096" in r.stderr and "not -3" in r.stderr,
+        check(r.returncode == 64 and "--width takes 1 to 8192" in r.stderr and "not -3" in r.stderr,
               f"a negative export width: {r.returncode} {r.stderr!r}")
         r = run("stylusctl", "tool", "brush", env=d.env)
         check(r.returncode == 64 and '"brush"' in r.stderr and "pen, highlighter, eraser" in r.stderr, f"{r.returncode} {r.stderr!r}")
