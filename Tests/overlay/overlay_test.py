@@ -888,6 +888,17 @@ def check_the_default_keys(send, request, what, unchecked=None):
         press(key, count, 0)
         press(undo[0], count, strokes)
     n += len(undo) + len(redo) + len(clear)
+    # Snapshot and copy change no status: the drawing and the open canvas stay as they were (what they
+    # write or hold is checked by snapshot_test.py, where the desktop offers a capture).
+    shares = [key for key, action in keys.items() if action in ("snapshot", "copy")]
+    for key in shares:
+        before = request("status")
+        send(key)
+        time.sleep(0.3)
+        after = request("status")
+        check(after["canvas"]["state"] == "open" and after["canvas"]["stroke_count"] == before["canvas"]["stroke_count"],
+              f"{what}: key {key} ({keys[key]}) changed the canvas: {before['canvas']} to {after['canvas']}")
+    n += len(shares)
     minimize = [key for key, action in keys.items() if action == "minimize-canvas"]
     for key in minimize:
         press(key, lambda st: st["canvas"]["state"] in ("minimizing", "minimized"), True)

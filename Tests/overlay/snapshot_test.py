@@ -117,6 +117,15 @@ def check_snapshot_pixels(path, screen, below, strokes, against):
     check(unchanged < 0.5, f"the palette did not show on the screen: {unchanged:.0%} of its strip is the screen under it")
     under, m = agreement(snap, below, lambda x, y: x0 <= x < x1 and y0 <= y < y1 and (x, y) not in ink)
     check(under >= 0.99, f"the palette's strip in the snapshot is the screen under it on {under:.2%} of {m} pixels: the palette is in it")
+    # The open canvas's frame ([canvas] indicator) is on the screen, and not in the snapshot: its band is the screen under it.
+    border = ot.canvas_spec.indicator_border()
+
+    def edge(x, y):
+        return (x < border or y < border or x >= WIDTH - border or y >= HEIGHT - border) and (x, y) not in ink
+    framed, _ = agreement(screen, below, edge)
+    check(framed < 0.5, f"the open canvas's frame did not show on the screen: {framed:.0%} of its band is the screen under it")
+    unframed, k = agreement(snap, below, edge)
+    check(unframed >= 0.99, f"the frame's band in the snapshot is the screen under it on only {unframed:.2%} of {k} pixels: the frame is in it")
     # The ink: at the pen's points the snapshot differs clearly from the screen before the canvas opened.
     points = screen_points([t for t in strokes if t.get("tool") != "eraser"], WIDTH, HEIGHT)
     missing = [p for p in points if not inked_over(snap, below, *p)]
