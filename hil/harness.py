@@ -142,7 +142,7 @@ class VirtualPen:
     stops libinput 1.22 from forcing proximity-out while the pen hovers."""
 
     def __init__(self, name="stylusd-hil pen", buttons=("BTN_STYLUS", "BTN_STYLUS2"), direct=False,
-                 vendor=0x056A, product=0x0357, eraser=True):
+                 vendor=0x056A, product=0x0357, eraser=True, serials=False):
         _serial[0] += 1
         d = libevdev.Device()
         d.name = name
@@ -158,6 +158,10 @@ class VirtualPen:
         d.enable(EV_ABS.ABS_TILT_X, Abs(minimum=-64, maximum=63, resolution=57))
         d.enable(EV_ABS.ABS_TILT_Y, Abs(minimum=-64, maximum=63, resolution=57))
         d.enable(libevdev.INPUT_PROP_DIRECT if direct else libevdev.INPUT_PROP_POINTER)
+        if serials:
+            # A Wacom pen's identity: its serial (MSC_SERIAL) and tool id (ABS_MISC), in each frame in proximity.
+            d.enable(EV_ABS.ABS_MISC, Abs(minimum=0, maximum=0xFFFFFFF))
+            d.enable(libevdev.EV_MSC.MSC_SERIAL)
         self.uinput = d.create_uinput_device()
         self.node = self.uinput.devnode
         self.x, self.y = 20000, 15000

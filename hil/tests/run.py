@@ -27,6 +27,7 @@ import filter_safety_tests  # noqa: E402  (filter mode: waiting to grab, kill -9
 import filter_tests  # noqa: E402  (filter mode: the grabbed pen's buttons on its virtual clone)
 import flood_tests  # noqa: E402  (the loop under a flood of devices and reload)
 import output_switch_tests  # noqa: E402  (stylusctl output: observe frees the pen, filter grabs it)
+import pen_tool_tests  # noqa: E402  (each physical pen its own style and bindings)
 
 # In the order of their names, as they always ran.
 TESTS = [flood_tests.test_a_flood_of_devices_and_reload_is_answered_and_loses_no_pen_sample,
@@ -69,6 +70,7 @@ TESTS = [flood_tests.test_a_flood_of_devices_and_reload_is_answered_and_loses_no
          eraser_tests.test_the_eraser_end_erases_the_ink_under_it_and_with_eraser_stroke_whole_strokes,
          device_tests.test_the_udev_rule_gives_tablets_the_uaccess_tag,
          device_tests.test_three_button_pen_reports_its_third_button,
+         pen_tool_tests.test_two_pens_with_their_own_serials_keep_their_own_style_and_bindings,
          device_tests.test_unplug_mid_stroke_ends_the_stroke_and_the_daemon_keeps_running]
 
 
