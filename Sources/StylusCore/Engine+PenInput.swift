@@ -82,7 +82,8 @@ extension Engine {
         case .button(let id, let button, let pressed):
             let i = ensureDevice(id)
             let slot = button.slot
-            var decision = ButtonDecision(device: id, button: button, pressed: pressed, verdict: .ignored, time: time)
+            var decision = ButtonDecision(device: id, button: button, pressed: pressed, verdict: .ignored, time: time,
+                                          bound: binding(for: button, device: i) != .none)
             guard slot < ButtonID.slotCount else { return effects.output.append(.button(decision)) }
             if !pressed {
                 decision.verdict = Self.verdict(devices[i].buttons[slot].release(at: time))

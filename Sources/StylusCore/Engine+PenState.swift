@@ -38,7 +38,8 @@ extension Engine {
             guard verdict != .ignored else { continue }   // it was not down
             appendButtonEvent(device: devices[i].id, button: .side(b), release: verdict, implicit: true, at: time, into: &effects)
             effects.output.append(.button(ButtonDecision(device: devices[i].id, button: .side(b), pressed: false,
-                                                         implicit: true, verdict: verdict, time: time)))
+                                                         implicit: true, verdict: verdict, time: time,
+                                                         bound: binding(for: .side(b), device: i) != .none)))
         }
         clearPendingSidePresses(device: i, at: time, into: &effects)
         guard let tool = devices[i].tool else { return }

@@ -104,14 +104,20 @@ public struct ButtonDecision: Equatable, Sendable {
     public var implicit: Bool
     public var verdict: Verdict
     public var time: Microseconds
+    /// Whether a double press of this button does something for the tool in
+    /// proximity (its `[pens.NAME.bindings]`, else `[bindings]`): only then
+    /// does filter mode hold its presses back from the clone.
+    public var bound: Bool
 
-    public init(device: DeviceID, button: ButtonID, pressed: Bool, implicit: Bool = false, verdict: Verdict, time: Microseconds) {
+    public init(device: DeviceID, button: ButtonID, pressed: Bool, implicit: Bool = false, verdict: Verdict, time: Microseconds,
+                bound: Bool = true) {
         self.device = device
         self.button = button
         self.pressed = pressed
         self.implicit = implicit
         self.verdict = verdict
         self.time = time
+        self.bound = bound
     }
 
     /// The desktop should never see this event: it belongs to a double press

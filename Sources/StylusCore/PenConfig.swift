@@ -58,5 +58,10 @@ extension EngineConfig {
         pens.first { $0.matches(id, toolID: toolID) }
     }
 
+    /// Every `[pens.NAME.bindings]` entry, by pen name then button, as `status` lists them.
+    public var penBindings: [(pen: String, button: String, action: Action)] {
+        pens.flatMap { pen in pen.bindings.sorted { $0.key < $1.key }.map { (pen: pen.name, button: $0.key, action: $0.value) } }
+    }
+
     public func penConfig(for tool: PenTool) -> PenConfig? { penConfig(for: tool.id, toolID: tool.toolID) }
 }

@@ -38,7 +38,7 @@ extension CommandHandler {
                             precisionEnabled: engine.precisionEnabled, precisionActive: engine.precisionActive,
                             devices: engine.deviceIDs, buttonOnlyReason: buttonOnlyReason, config: engine.config,
                             output: output, overlay: overlay, changed: changed, reason: reason,
-                            unavailable: engine.config.boundButtons.map { actionUnavailable($0.action) })
+                            unavailable: (engine.config.boundButtons.map(\.action) + engine.config.penBindings.map(\.action)).map(actionUnavailable))
         if let cached = statusCache[changed], cached.key == key {
             return Response.success(id: id, encodedResult: cached.encoded)
         }

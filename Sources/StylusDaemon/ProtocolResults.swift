@@ -27,7 +27,9 @@ extension StatusResult {
                                transitionMS: engine.config.transitionMS, fullSpeedPressure: engine.config.precision.fullSpeedPressure,
                                preset: engine.config.preset,
                                bindings: engine.config.boundButtons.map { BindingInfo(button: $0.button.description, action: $0.action.rawValue,
-                                                                                      unavailable: unavailable($0.action)) }),
+                                                                                      unavailable: unavailable($0.action)) }
+                                   + engine.config.penBindings.map { BindingInfo(button: $0.button, action: $0.action.rawValue,
+                                                                                unavailable: unavailable($0.action), pen: $0.pen) }),
             output: output, overlay: overlay, tool: ToolInfo(c.style, palette: engine.paletteShown, colors: engine.config.palette, pen: c.pens.tools.first?.name), changed: changed, reason: reason)
     }
 

@@ -23,7 +23,8 @@ import StylusCore
 /// written later as a single click or the start of a drag.
 public struct CloneFilter: Sendable {
     public let device: DeviceID
-    /// Per button slot: the three side buttons, then the node's pad buttons (pad-0 …).
+    /// Per button slot: the three side buttons, then the node's pad buttons (pad-0 …):
+    /// how a press goes to the clone when the engine says the button is bound.
     private var modes: [Passthrough]
     /// The evdev code of each slot.
     private let codes: [UInt16]
@@ -63,7 +64,7 @@ public struct CloneFilter: Sendable {
     /// A BTN_TOUCH press held from the clone (a tap on the palette): its release is held too.
     private var touchWithheld = false
 
-    public init(device: DeviceID, description: DeviceDescription, engine: EngineConfig, filter: FilterConfig) {
+    public init(device: DeviceID, description: DeviceDescription, filter: FilterConfig) {
         self.device = device
         let pads = description.isPen ? [] : Array(description.padButtonCodes.prefix(ButtonID.maxPadButtons))
         codes = SideButton.allCases.map(\.evdevCode) + pads
@@ -73,7 +74,7 @@ public struct CloneFilter: Sendable {
         }
         padSlots = slots
         held = [Held](repeating: .none, count: codes.count)
-        modes = codes.indices.map { filter.passthrough(for: ButtonID(slot: $0), bindings: engine) }
+        modes = codes.indices.map { filter.passthrough(for: ButtonID(slot: $0)) }
         isPen = description.isPen
         capture = filter.captureWhileCanvasOpen && isPen
         dropSlots.reserveCapacity(4)
@@ -88,8 +89,8 @@ public struct CloneFilter: Sendable {
     }
 
     /// New bindings or passthrough settings; a held press keeps its fate.
-    public mutating func reconfigure(engine: EngineConfig, filter: FilterConfig) {
-        modes = codes.indices.map { filter.passthrough(for: ButtonID(slot: $0), bindings: engine) }
+    public mutating func reconfigure(filter: FilterConfig) {
+        modes = codes.indices.map { filter.passthrough(for: ButtonID(slot: $0)) }
         capture = filter.captureWhileCanvasOpen && isPen
     }
 
@@ -163,7 +164,8 @@ public struct CloneFilter: Sendable {
     private mutating func drop(_ s: Int) { if !dropSlots.contains(s) { dropSlots.append(s) } }
 
     private mutating func decide(_ d: ButtonDecision, slot s: Int) {
-        switch modes[s] {
+        // Bound or not is the engine's word, for the pen in proximity: its own bindings count.
+        switch d.bound ? modes[s] : .immediate {
         case .immediate:
             return
         case .never:

@@ -15,7 +15,7 @@ public struct CloneReplay {
     public init(description: DeviceDescription, config: EngineConfig, filterConfig: FilterConfig = FilterConfig(),
                 device: DeviceID = DeviceID(1)) {
         replay = EngineReplay(description: description, config: config, device: device, withholdsPresses: true)
-        filter = CloneFilter(device: device, description: description, engine: config, filter: filterConfig)
+        filter = CloneFilter(device: device, description: description, filter: filterConfig)
         frame.reserveCapacity(32)
     }
 

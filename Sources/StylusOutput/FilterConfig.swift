@@ -11,17 +11,24 @@ public struct FilterConfig: Equatable, Sendable {
 
     public init() {}
 
-    public func passthrough(for button: SideButton, bindings: EngineConfig) -> Passthrough {
-        if bindings.binding(for: .side(button)) == .none { return .immediate }
-        return passthrough[button.rawValue] ?? .deferred
+    /// How the presses of a side button whose double press is bound go to the clone.
+    /// An unbound button (the engine's `ButtonDecision.bound`, which follows the pen
+    /// in proximity) always passes at once, whatever this says.
+    public func passthrough(for button: SideButton) -> Passthrough {
+        passthrough[button.rawValue] ?? .deferred
     }
 
     /// A pad button is held back like a side button in `defer` when its double press is bound.
-    public func passthrough(for button: ButtonID, bindings: EngineConfig) -> Passthrough {
+    public func passthrough(for button: ButtonID) -> Passthrough {
         switch button {
-        case .side(let b): passthrough(for: b, bindings: bindings)
-        case .pad: bindings.binding(for: button) == .none ? .immediate : .deferred
+        case .side(let b): passthrough(for: b)
+        case .pad: .deferred
         }
+    }
+
+    /// What `[bindings]` alone makes of a side button, with no pen of its own in proximity.
+    public func passthrough(for button: SideButton, bindings: EngineConfig) -> Passthrough {
+        bindings.binding(for: .side(button)) == .none ? .immediate : passthrough(for: button)
     }
 }
 

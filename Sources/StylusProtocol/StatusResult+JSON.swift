@@ -34,6 +34,7 @@ extension StatusResult {
                         a.object { b in
                             b.key("action"); b.string(binding.action)
                             b.key("button"); b.string(binding.button)
+                            if let pen = binding.pen { b.key("pen"); b.string(pen) }
                             if let unavailable = binding.unavailable { b.key("unavailable"); b.string(unavailable) }
                         }
                     }

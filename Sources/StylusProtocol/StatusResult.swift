@@ -127,10 +127,13 @@ public struct StatusResult: Codable, Equatable, Sendable {
         public var action: String
         /// Why a double press would not apply it, with the fix; nil when it works.
         public var unavailable: String?
-        public init(button: String, action: String, unavailable: String? = nil) {
+        /// The `[pens.NAME]` whose own binding this is (for that pen only, over `[bindings]`'s); nil: every pen's.
+        public var pen: String?
+        public init(button: String, action: String, unavailable: String? = nil, pen: String? = nil) {
             self.button = button
             self.action = action
             self.unavailable = unavailable
+            self.pen = pen
         }
     }
 

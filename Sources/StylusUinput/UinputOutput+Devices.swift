@@ -29,8 +29,7 @@ extension UinputOutput {
             Glibc.close(fd)
             return
         }
-        let n = Node(id: device.id, path: path, fd: fd, dev: dev, description: description,
-                     engine: engineConfig, filter: filterConfig)
+        let n = Node(id: device.id, path: path, fd: fd, dev: dev, description: description, filter: filterConfig)
         var event = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(u64: UInt64(n.id.rawValue)))
         guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) == 0 else {
             libevdev_free(dev)

@@ -37,7 +37,7 @@ extension UinputOutput {
         }
         n.grabbed = true
         n.translator = EvdevTranslator(device: n.id, description: n.description)
-        n.filter = CloneFilter(device: n.id, description: n.description, engine: engineConfig, filter: filterConfig)
+        n.filter = CloneFilter(device: n.id, description: n.description, filter: filterConfig)
         n.filter.start(canvas: canvas, at: monotonicMicroseconds(), into: &out)
         out.removeAll(keepingCapacity: true)   // nothing is in proximity on the clone yet
         watchdog.watch(fd: n.fd, path: n.path)

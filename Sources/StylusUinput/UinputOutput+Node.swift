@@ -31,15 +31,14 @@ extension UinputOutput {
         /// one is down would leave it stuck down for the desktop.
         let mustBeUp: [UInt16]
 
-        init(id: DeviceID, path: String, fd: Int32, dev: OpaquePointer, description: DeviceDescription,
-             engine: EngineConfig, filter: FilterConfig) {
+        init(id: DeviceID, path: String, fd: Int32, dev: OpaquePointer, description: DeviceDescription, filter: FilterConfig) {
             self.id = id
             self.path = path
             self.fd = fd
             self.dev = dev
             self.description = description
             translator = EvdevTranslator(device: id, description: description)
-            self.filter = CloneFilter(device: id, description: description, engine: engine, filter: filter)
+            self.filter = CloneFilter(device: id, description: description, filter: filter)
             isPen = description.isPen
             mustBeUp = UinputOutput.mustBeUp(description)
             frame.reserveCapacity(32)

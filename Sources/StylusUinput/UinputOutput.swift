@@ -107,7 +107,7 @@ public final class UinputOutput: PenOutput {
     public func reconfigure(engine: EngineConfig, filter: FilterConfig) {
         engineConfig = engine
         filterConfig = filter
-        for node in nodes.values { node.filter.reconfigure(engine: engine, filter: filter) }
+        for node in nodes.values { node.filter.reconfigure(filter: filter) }
         for n in nodes.values where !n.isPen && !engine.bindsAButton(of: n.description) {
             if n.grabbed {
                 n.filter.releaseEverything(at: monotonicMicroseconds(), into: &out)

@@ -9,6 +9,8 @@ struct MonitorModel {
     struct Pen {
         var device: UInt32
         var tool = "-"
+        /// The pen tool's name as `pens` gives it (`[pens.NAME]`, or derived), from the samples.
+        var name: String?
         var serial: UInt64?
         var inProximity = false
         var x = 0.0, y = 0.0
@@ -72,6 +74,7 @@ struct MonitorModel {
             guard let device else { return }
             var pen = pens[device] ?? Pen(device: device)
             pen.tool = event.string("tool") ?? pen.tool
+            pen.name = event.string("pen") ?? pen.name
             pen.inProximity = true
             pen.x = double("x") ?? pen.x
             pen.y = double("y") ?? pen.y
@@ -88,8 +91,11 @@ struct MonitorModel {
             guard let device else { return }
             var pen = pens[device] ?? Pen(device: device)
             pen.inProximity = event.string("state") == "in"
-            pen.tool = event.string("tool") ?? pen.tool
-            pen.serial = int("serial").map { UInt64(truncatingIfNeeded: $0) }
+            let tool = event.string("tool") ?? pen.tool
+            let serial = int("serial").map { UInt64(truncatingIfNeeded: $0) }
+            if serial != pen.serial || tool != pen.tool { pen.name = nil }   // another tool: its name comes with its samples
+            pen.tool = tool
+            pen.serial = serial
             if !pen.inProximity { pen.tip = false }
             pens[device] = pen
             currentPen = device
@@ -172,7 +178,7 @@ struct MonitorModel {
         let pen = currentPen.flatMap { pens[$0] }
         if let pen {
             let serial = pen.serial.map { $0 == 0 ? "none" : "0x" + String($0, radix: 16) } ?? "-"
-            out.append("Tool       \(pen.tool), serial \(serial), device \(pen.device), \(pen.inProximity ? "in proximity" : "out of proximity")")
+            out.append("Tool       \(pen.name.map { "\"\($0)\", " } ?? "")\(pen.tool), serial \(serial), device \(pen.device), \(pen.inProximity ? "in proximity" : "out of proximity")")
             // Away from the tablet the last sample's numbers (or the driver's zeros and -64°) would read as a pen at rest.
             let away = !pen.inProximity
             out.append(away ? "Position   - (pen away)"

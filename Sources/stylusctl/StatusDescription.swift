@@ -51,7 +51,8 @@ func describeStatus(_ r: StatusResult, only part: StatusPart = .all) -> String {
     }
     lines.append("config     \(r.config.preset.map { "preset \($0), " } ?? "")interval \(r.config.intervalMS) ms, debounce \(r.config.debounceMS) ms, transition \(r.config.transitionMS) ms")
     for binding in r.config.bindings ?? [] {
-        lines.append("binding    \(binding.button) = \(binding.action)" + (binding.unavailable.map { " (not available: \($0))" } ?? ""))
+        lines.append("binding    \(binding.button) = \(binding.action)" + (binding.pen.map { " (pen \"\($0)\")" } ?? "")
+                     + (binding.unavailable.map { " (not available: \($0))" } ?? ""))
     }
     if let o = r.output { lines.append(describeOutput(o)) }
     if let overlay = r.overlay {

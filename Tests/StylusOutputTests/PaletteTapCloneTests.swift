@@ -9,7 +9,7 @@ struct PaletteTapCloneTests {
     static func filter() -> CloneFilter {
         var f = FilterConfig()
         f.captureWhileCanvasOpen = false
-        return CloneFilter(device: DeviceID(1), description: CloneFilterProperties.description, engine: EngineConfig(), filter: f)
+        return CloneFilter(device: DeviceID(1), description: CloneFilterProperties.description, filter: f)
     }
 
     static func frame(onPalette: Bool, tip: Bool, at ms: Int) -> OutputEffect {

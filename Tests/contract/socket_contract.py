@@ -526,6 +526,10 @@ def test_a_pens_table_names_a_pen_everywhere_and_every_bad_value_is_refused_by_l
         check(strokes and all(e.get("pen") in pens for e in strokes if e["source"] == "pen"), f"strokes' pens {[e.get('pen') for e in strokes]}")
         status = c.request("status")["result"]["tool"]
         check(status.get("pen") == next(iter(pens)), f"the status names the pen last seen: {status}")
+        bindings = c.request("status")["result"]["config"]["bindings"]
+        check({"button": "BTN_STYLUS3", "action": "undo", "pen": "cintiq"} in bindings
+              and all("pen" not in b for b in bindings if b["button"] != "BTN_STYLUS3"),
+              f"the status lists [pens.cintiq.bindings] as that pen's: {bindings}")
         for text, line, key in [
             ('[pens.a]\nserial = "0x1"\ncurve = [0, 0, 100]\n', 3, "pens.a.curve"),
             ('[pens.a]\nserial = "0x1"\n[pens.a.bindings]\npad-1 = "undo"\n', 4, "pens.a.bindings.pad-1"),

@@ -198,7 +198,8 @@ class PenRecording:
     frame: `frame(events, after_us)` a SYN_REPORT'd frame that many µs after the last,
     `axes(x, y)` the ABS_X/ABS_Y events for window pixels of the WIDTH×HEIGHT screen the
     tablet maps to."""
-    EV_KEY, EV_ABS = 1, 3
+    EV_KEY, EV_ABS, EV_MSC = 1, 3, 4
+    MSC_SERIAL = 0
     TOOL = {"pen": 0x140, "eraser": 0x141}
     BTN_TOUCH, BTN_STYLUS, ABS_X, ABS_Y, ABS_PRESSURE, ABS_DISTANCE = 0x14a, 0x14b, 0, 1, 0x18, 0x19
 
@@ -224,17 +225,23 @@ class PenRecording:
         return path
 
 
-def pen_session(path, strokes, period_us=5000):
+def pen_session(path, strokes, period_us=5000, serials=None):
     """An evemu recording of the bundled recording's pen that hovers while the overlay
     connects, opens the canvas by a BTN_STYLUS double press, then draws `strokes`:
-    (end, [(x, y) in screen pixels, ...]) each, `end` "pen" or "eraser" (BTN_TOOL_RUBBER)."""
+    (end, [(x, y) in screen pixels, ...]) each, `end` "pen" or "eraser" (BTN_TOOL_RUBBER).
+    With `serials` (one per stroke, the first also the opening pen's), each stroke's pen
+    says its MSC_SERIAL, and a new serial comes in after the last one left proximity."""
     r = PenRecording()
     K, A = PenRecording.EV_KEY, PenRecording.EV_ABS
+    serial = serials[0] if serials else None
+
+    def identity(s):
+        return [(PenRecording.EV_MSC, PenRecording.MSC_SERIAL, s)] if s is not None else []
 
     def hover(ms, x=20):
         for i in range(ms * 1000 // period_us):
             r.frame((A, r.ABS_X, r.axes(x, 20)[0][2] + i % 2), after_us=period_us)
-    r.frame((K, r.TOOL["pen"], 1), *r.axes(20, 20), (A, r.ABS_DISTANCE, 30), after_us=period_us)
+    r.frame((K, r.TOOL["pen"], 1), *r.axes(20, 20), (A, r.ABS_DISTANCE, 30), *identity(serial), after_us=period_us)
     hover(3000)           # the overlay connects
     for _ in range(2):    # 100 ms presses 300 ms apart: a double press
         r.frame((K, r.BTN_STYLUS, 1), after_us=period_us)
@@ -242,10 +249,11 @@ def pen_session(path, strokes, period_us=5000):
         hover(200)
     hover(2000)           # the fade in and the overlay's ack
     tool = "pen"
-    for end, points in strokes:
-        if end != tool:
+    for n, (end, points) in enumerate(strokes):
+        if end != tool or (serials and serials[n] != serial):
             r.frame((K, r.TOOL[tool], 0), after_us=50_000)
-            r.frame((K, r.TOOL[end], 1), *r.axes(*points[0]), (A, r.ABS_DISTANCE, 30), after_us=50_000)
+            serial = serials[n] if serials else None
+            r.frame((K, r.TOOL[end], 1), *r.axes(*points[0]), (A, r.ABS_DISTANCE, 30), *identity(serial), after_us=50_000)
             tool = end
         r.frame(*r.axes(*points[0]), (A, r.ABS_DISTANCE, 0), (A, r.ABS_PRESSURE, 1200), (K, r.BTN_TOUCH, 1), after_us=period_us)
         for x, y in points[1:]:
@@ -1689,6 +1697,44 @@ def test_with_a_replayed_pen_only_the_pens_strokes_are_recorded():
             s.close()
 
 
+def test_each_pen_draws_and_shows_its_own_style_on_the_canvas():
+    """Two pens with their own serials, each given a colour by `[pens.NAME]`: while pen A
+    hovers, the open canvas's frame shows A's green; pen B comes in and it shows B's blue;
+    each pen's line is in its own colour on screen."""
+    green, blue = (0x4e, 0x9a, 0x06), (0x34, 0x65, 0xa4)
+    opacity = canvas_spec.spec()["constants"]["indicator"]["frameOpacity"]
+    with private_directory("stylus-canvas-test-") as root:
+        os.makedirs(os.path.join(root, "stylusd"))
+        with open(os.path.join(root, "stylusd", "config.toml"), "w") as f:
+            f.write('[pens.a]\nserial = "0xa1"\ncolor = "#4e9a06"\nwidth = 12\n\n'
+                    '[pens.b]\nserial = "0xb2"\ncolor = "#3465a4"\nwidth = 12\n')
+        lines = [[(x, y) for x in range(300, 981, 20)] for y in (300, 500)]
+        recording = os.path.join(root, "two-pens.events")
+        pen_session(recording, [("pen", line) for line in lines], serials=[0xa1, 0xb2])
+        s = Stack(ARGS, DESKTOP_SESSION, root, (), True, recording=recording, speed="1")
+        try:
+            s.wait_overlay("style pen, #4e9a06", 20)
+            s.watcher.wait(lambda e: e["event"] == "canvas" and e["state"] == "open", 40, "open by pen A's double press")
+            s.settle_screen()
+            shot = DESKTOP_SESSION.screenshot()
+            check(not any("#3465a4" in l for _, l in s.overlay_log), "pen B came in before pen A's frame was seen")
+            matching, total = indicator_pixels(shot, "frame", green, opacity)
+            check(matching == total, f"pen A hovers: only {matching} of {total} frame pixels are its green")
+            s.watcher.wait(lambda e: e["event"] == "stroke" and e["index"] == 1, 40, "both pens' lines")
+            s.wait_overlay("style pen, #3465a4", 5)
+            s.wait_overlay("strokes: 2", 5)
+            s.settle_screen()
+            shot = DESKTOP_SESSION.screenshot()
+            matching, total = indicator_pixels(shot, "frame", blue, opacity)
+            check(matching == total, f"pen B came in: only {matching} of {total} frame pixels are its blue")
+            for y, want, who in ((300, green, "A"), (500, blue, "B")):
+                inked = [x for x in range(320, 961, 40) if all(abs(a - b) <= 24 for a, b in zip(pixel(shot, x, y), want))]
+                check(len(inked) == 17, f"pen {who}'s line shows its colour at {len(inked)} of 17 points")
+            print("  pen A: green frame and line; pen B: blue frame and line", flush=True)
+        finally:
+            s.close()
+
+
 def test_a_mouse_click_on_the_palette_picks_its_colour_without_drawing():
     """[canvas] show_palette = "always": a mouse click on the blue swatch selects blue (a tool
     event), draws nothing (no stroke, the swatch unmarked); a drag elsewhere then draws blue."""
@@ -1741,6 +1787,7 @@ TESTS = [test_replay_double_press_opens_the_canvas_with_its_ink, test_minimize_r
          test_the_palette_shows_its_swatches_and_a_pen_tap_picks_the_next_strokes_colour_without_drawing,
          test_a_mouse_drag_on_the_open_canvas_draws_a_stroke_kept_like_the_pens,
          test_with_a_replayed_pen_only_the_pens_strokes_are_recorded,
+         test_each_pen_draws_and_shows_its_own_style_on_the_canvas,
          test_a_mouse_click_on_the_palette_picks_its_colour_without_drawing]
 
 
