@@ -26,7 +26,7 @@ DEB_TEST   := $(DEB_BUILD) python3 gjs evemu-tools groff-base man-db tmux $(COMP
 RECORDING  := Tests/Fixtures/recordings/Wacom_Cintiq_22HDT_Pen.events
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: need-swift gnome-extension startup-order test-firstrun overlay test-overlay test-overlay-unit install-overlay bench-overlay bench-flood bench-filter all deps deps-test deps-ci build release release-bench run demo test check test-swift test-crosscheck test-extension test-contract test-fuzz test-sanitize test-asan test-tsan test-docs fuzz hil bench bench-latency install install-build install-udev uninstall clean
+.PHONY: need-swift examples gnome-extension startup-order test-firstrun overlay test-overlay test-overlay-unit install-overlay bench-overlay bench-flood bench-filter all deps deps-test deps-ci build release release-bench run demo test check test-swift test-crosscheck test-extension test-contract test-fuzz test-sanitize test-asan test-tsan test-docs fuzz hil bench bench-latency install install-build install-udev uninstall clean
 
 all: build
 
@@ -89,7 +89,7 @@ check: deps-test
 	$(SWIFT) build --build-tests --no-color-diagnostics
 	$(SWIFT) test --skip-build
 	gnome-extension/tests/run.sh
-	$(MAKE) --no-print-directory release
+	$(MAKE) --no-print-directory release examples
 	python3 Tests/contract/socket_contract.py --bin $(BIN)
 	Fuzz/run.sh 5 protocol config
 
@@ -113,7 +113,7 @@ ci-chain-b: ci-crosscheck
 # it starts only once that stage has ended, and in --needs, so that it runs only if it passed.
 # Chain A: the release build, then the guest (the longest stage) and what needs the canvas.
 ci-release:
-	+@$(STAGE) run release -- $(MAKE) --no-print-directory release
+	+@$(STAGE) run release -- $(MAKE) --no-print-directory release examples
 ci-hil: ci-release
 	+@$(STAGE) run hil --needs release -- $(MAKE) --no-print-directory hil
 ci-deb: ci-hil ci-canvas
@@ -179,10 +179,15 @@ test-firstrun: release
 	python3 Tests/firstrun/second_hour.py --bin $(BIN)
 	Tests/firstrun/moved_checkout.sh
 
+# docs/CLIENTS.md's Swift "ask the user for a drawing" beside the release
+# daemon, where the socket contract runs it (no install ships it).
+examples: install-build
+	$(call swift_tmp,.build-static) $(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static --product stylus-example-ask
+
 # The socket contract against a live daemon on this machine, and the
 # double-press actions a daemon performs itself (exec:, preset:). PNG export
 # and submit run the canvas's renderer: `make overlay` first (make test does).
-test-contract: release
+test-contract: release examples
 	python3 Tests/contract/socket_contract.py --bin $(BIN)
 	python3 Tests/actions/actions_test.py --bin $(BIN)
 

@@ -109,6 +109,7 @@ let package = Package(
         ),
         // docs/CLIENTS.md's Swift example, built so that it cannot rot.
         .executableTarget(name: "stylus-example-client", dependencies: ["StylusClient"], path: "examples/swift-client"),
+        .executableTarget(name: "stylus-example-ask", dependencies: ["StylusClient"], path: "examples/ask-for-drawing"),
         .executableTarget(
             name: "stylus-bench",
             dependencies: [

@@ -160,6 +160,8 @@ public final class StylusConnection {
     }
     /// Ends the drawing as submitted: a PNG in the export folder, then a clear and a minimize.
     public func submit() throws(StylusClientError) -> ExportResult { try request(.submit) }
+    /// `submit` with its options: `inline` gives the PNG back in `pngBase64` and keeps no file.
+    public func submit(_ options: SubmitOptions) throws(StylusClientError) -> ExportResult { try request(.submitWith(options)) }
     /// Ends the drawing as cancelled: a minimize and a clear that undo takes back.
     public func discard() throws(StylusClientError) -> StatusResult { try request(.discard) }
     /// The style of the next strokes; with any part given, changed to it.

@@ -1366,6 +1366,65 @@ def test_the_python_example_client(root):
         check("canvas is opening" in r.stdout and "canvas is open" in r.stdout, r.stdout)
 
 
+def ask_for_drawing_clients():
+    """docs/CLIENTS.md's "ask the user for a drawing", in Python and in Swift: (name, argv before OUT)."""
+    swift = os.path.join(BIN, "stylus-example-ask")
+    if not os.path.exists(swift):
+        raise Failure(f"build the Swift example first ({swift}: make test-contract builds it)")
+    return [("python", [sys.executable, os.path.join(ROOT, "examples", "ask_for_drawing.py")]), ("swift", [swift])]
+
+
+def test_the_ask_for_a_drawing_examples_hand_back_what_was_drawn(root):
+    """The user draws and puts the canvas away: each example saves the PNG `export` makes of that
+    drawing; with nothing drawn, or the drawing thrown away, it says so and exits 1."""
+    if not os.path.exists(RENDERER):
+        raise Failure(f"submit writes a PNG: build the renderer first (make overlay; {RENDERER})")
+    clients = ask_for_drawing_clients()
+    with Daemon(root, "--transition-ms", "0", env={"STYLUSD_RENDERER": RENDERER, "HOME": root}) as d:
+        c = d.connect()
+
+        def ask(name, argv, out, user):
+            p = subprocess.Popen(argv + [out], env=d.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            try:
+                deadline = time.monotonic() + 10
+                while c.request("status")["result"]["canvas"]["state"] != "open":
+                    check(time.monotonic() < deadline and p.poll() is None, f"{name}: the canvas never opened: {p.poll()}")
+                    time.sleep(0.05)
+                user()
+                stdout, stderr = p.communicate(timeout=20)
+            finally:
+                if p.poll() is None:
+                    p.kill()
+            return p.returncode, stdout, stderr
+
+        def draw_and_put_away():
+            c.request("draw", source="pointer", phase="down", points=[[0.2, 0.3]])
+            c.request("draw", source="pointer", phase="move", points=[[0.4, 0.5], [0.6, 0.4]])
+            check(c.request("draw", source="pointer", phase="up", points=[[0.8, 0.6]])["ok"], "the drawing was refused")
+            check(c.request("export", path=reference)["ok"], "export")
+            c.request("minimize")
+
+        def draw_and_throw_away():
+            c.request("draw", source="pointer", phase="down", points=[[0.2, 0.3]])
+            c.request("draw", source="pointer", phase="up", points=[[0.8, 0.6]])
+            c.request("discard")
+
+        for name, argv in clients:
+            reference = os.path.join(root, f"{name}-export.png")
+            out = os.path.join(root, f"{name}-drawing.png")
+            code, stdout, stderr = ask(name, argv, out, draw_and_put_away)
+            check(code == 0 and f"saved the drawing to {out}" in stdout, f"{name}: {code} {stdout!r} {stderr!r}")
+            with open(out, "rb") as got, open(reference, "rb") as want:
+                check(got.read() == want.read(), f"{name}: the PNG handed back is not the export of the drawing")
+            check(c.request("status")["result"]["canvas"]["stroke_count"] == 0, f"{name}: the submit did not clear the canvas")
+            code, stdout, stderr = ask(name, argv, out + ".empty", lambda: c.request("minimize"))
+            check(code == 1 and "nothing was drawn" in stdout and not os.path.exists(out + ".empty"), f"{name}, nothing drawn: {code} {stdout!r} {stderr!r}")
+            code, stdout, stderr = ask(name, argv, out + ".discarded", draw_and_throw_away)
+            check(code == 1 and "thrown away" in stdout and not os.path.exists(out + ".discarded"), f"{name}, discarded: {code} {stdout!r} {stderr!r}")
+            c.request("clear")
+            print(f"  {name}: the drawing came back as the export's {os.path.getsize(out)} bytes; empty and discarded said so")
+
+
 def test_stylusd_socket_environment_is_honoured_by_daemon_and_client(root):
     path = os.path.join(root, "elsewhere", "s.sock")
     os.makedirs(os.path.dirname(path), mode=0o700)
@@ -2010,6 +2069,7 @@ TESTS = [test_a_bad_config_at_start_names_file_line_and_key,
          test_symlinks_at_the_socket_path_or_its_directory_are_not_followed,
          test_the_button_topic_reports_every_press_and_release_with_its_gap,
          test_the_configured_style_begins_each_start_and_a_reload_that_changes_it, test_the_python_example_client,
+         test_the_ask_for_a_drawing_examples_hand_back_what_was_drawn,
          test_pens_lists_both_ends_of_the_replayed_pen_and_tool_sets_one_pens_style,
          test_the_replayed_cintiq_brings_one_tool_per_pen_end_whatever_its_tool_id,
          test_a_pens_table_names_a_pen_everywhere_and_every_bad_value_is_refused_by_line_and_key,
