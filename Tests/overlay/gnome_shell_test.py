@@ -762,6 +762,100 @@ def run_stylus_canvas(d, seconds):
         return None, proc
 
 
+def stylusctl(d, *argv):
+    return subprocess.run([os.path.join(ot.ARGS.bin, "stylusctl"), "--socket", d.socket, *argv], capture_output=True, text=True,
+                          timeout=30)
+
+
+def png_file_pixels(path):
+    return ot.parse_ppm(subprocess.run(["convert", path, "-depth", "8", "ppm:-"], capture_output=True, check=True).stdout)
+
+
+def png_size(data):
+    check(data[:8] == b"\x89PNG\r\n\x1a\n", f"not a PNG: {data[:16]!r}")
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def test_a_snapshot_is_the_screen_with_the_ink_and_without_the_palette_or_the_frame():
+    """The canvas open with the palette and the frame: `stylusctl snapshot FILE` writes a PNG at the
+    monitor's size that agrees with the helper's own Shell.Screenshot taken right after on >= 99 % of
+    the pixels outside the palette's strip and the frame, holds the ink at the recorded points, and
+    shows the desktop where the palette and the frame (below the top bar) are on the screen."""
+    with Daemon(config='[canvas]\nshow_palette = "always"\n') as d:
+        strokes = d.request("strokes")["strokes"]
+        since = time.monotonic()
+        d.open_and_wait()
+        SHELL.wait_log("palette: 18 regions reported", 5, since - 5)
+        path = os.path.join(d.root, "snapshot.png")
+        r = stylusctl(d, "snapshot", path)
+        screen = SHELL.screenshot()
+        check(r.returncode == 0, f"stylusctl snapshot: {r.returncode} {r.stdout} {r.stderr}")
+        snap = png_file_pixels(path)
+        check(snap[:2] == (WIDTH, HEIGHT), f"the snapshot is {snap[0]}×{snap[1]}, the monitor {WIDTH}×{HEIGHT}")
+        buttons = ot.canvas_spec.palette_buttons(WIDTH, HEIGHT)
+        x0, y0 = int(min(b["x"] for b in buttons)) - 8, int(min(b["y"] for b in buttons)) - 8
+        x1, y1 = int(max(b["x"] + b["side"] for b in buttons)) + 9, int(max(b["y"] + b["side"] for b in buttons)) + 9
+        w = ot.canvas_spec.spec()["constants"]["indicator"]["frameWidth"]
+        in_palette = lambda x, y: x0 <= x < x1 and y0 <= y < y1
+        in_frame = lambda x, y: x < w + 1 or y < w + 1 or x >= WIDTH - w - 1 or y >= HEIGHT - w - 1
+        near = lambda a, b, t=6: all(abs(p - q) <= t for p, q in zip(a, b))
+        outside = [(x, y) for y in range(HEIGHT) for x in range(WIDTH) if not in_palette(x, y) and not in_frame(x, y)]
+        same = sum(1 for x, y in outside if near(ot.pixel(snap, x, y), ot.pixel(screen, x, y))) / len(outside)
+        check(same >= 0.99, f"only {same:.2%} of the snapshot outside the palette and the frame agrees with the shell's screenshot")
+        inked, _, n = ink_and_desktop(snap, strokes)
+        check(inked >= 0.90, f"only {inked:.1%} of {n} recorded points inked in the snapshot")
+        ink_points = ot.screen_points(strokes, WIDTH, HEIGHT)
+        away = lambda x, y: all(abs(x - px) > 12 or abs(y - py) > 12 for px, py in ink_points)
+        strip = [(x, y) for y in range(max(y0, 0), min(y1, HEIGHT)) for x in range(max(x0, 0), min(x1, WIDTH)) if away(x, y)]
+        bare = sum(1 for x, y in strip if near(ot.pixel(snap, x, y), DESKTOP)) / max(1, len(strip))
+        shown = sum(1 for x, y in strip if not near(ot.pixel(screen, x, y), DESKTOP)) / max(1, len(strip))
+        check(shown >= 0.5, f"the palette is not on the screen ({shown:.0%} of its strip): nothing to leave out")
+        check(bare >= 0.99, f"the palette is in the snapshot: only {bare:.1%} of its strip away from the ink is the desktop")
+        frame = [(x, y) for x0_, y0_, fw, fh in ot.canvas_spec.indicator_rects("frame", WIDTH, HEIGHT)
+                 for y in range(int(y0_), int(y0_ + fh)) for x in range(int(x0_), int(x0_ + fw)) if y >= TOP_BAR and away(x, y)]
+        framed = sum(1 for x, y in frame if not near(ot.pixel(snap, x, y), DESKTOP)) / max(1, len(frame))
+        check(framed <= 0.01, f"the frame is in the snapshot: {framed:.1%} of its pixels below the top bar are not the desktop")
+        check(not any("JS ERROR" in l for _, l in SHELL.log), f"the extension threw: {[l for _, l in SHELL.log if 'JS ERROR' in l][:3]}")
+        d.minimize_and_wait()
+        r = stylusctl(d, "snapshot", path)
+        check(r.returncode != 0 and "minimized" in r.stderr, f"a snapshot while minimized: {r.returncode} {r.stderr}")
+        print(f"  {same:.2%} equal to the shell's screenshot outside the palette and the frame; {inked:.0%} of the points inked; "
+              f"the palette's strip {bare:.1%} desktop", flush=True)
+
+
+def test_copy_puts_the_exported_png_on_the_clipboard_and_copy_snapshot_the_screen():
+    """`stylusctl copy`: the helper reads St.Clipboard's image/png back, the very bytes `export`
+    writes; held through a minimize; `copy --snapshot` is refused while minimized, and on the open
+    canvas replaces it with the monitor's picture."""
+    os.environ["STYLUSD_RENDERER"] = ot.ARGS.canvas   # export draws its PNG with the canvas's renderer
+    with Daemon() as d:
+        r = stylusctl(d, "copy")
+        check(r.returncode == 0 and "copied to the clipboard" in r.stdout, f"stylusctl copy: {r.returncode} {r.stdout} {r.stderr}")
+        pasted_path = os.path.join(d.root, "pasted.png")
+        check(SHELL.command_or_none(f"clipboard {pasted_path}") == "ok", "the clipboard holds no image/png after copy")
+        pasted = open(pasted_path, "rb").read()
+        exported = os.path.join(d.root, "drawing.png")
+        d.request("export", path=exported)
+        check(pasted == open(exported, "rb").read(), f"the clipboard's PNG ({len(pasted)} bytes, {png_size(pasted)}) is not export's "
+                                                    f"({os.path.getsize(exported)} bytes)")
+        leftovers = [f for f in os.listdir(SHELL.runtime) if f.startswith("stylus-canvas-copy-")]
+        check(not leftovers, f"the copy left {leftovers} in $XDG_RUNTIME_DIR")
+        d.open_and_wait()
+        d.minimize_and_wait()
+        check(SHELL.command_or_none(f"clipboard {pasted_path}") == "ok" and open(pasted_path, "rb").read() == pasted,
+              "the clipboard changed when the canvas opened and minimized")
+        r = stylusctl(d, "copy", "--snapshot")
+        check(r.returncode != 0 and "minimized" in r.stderr, f"copy --snapshot while minimized: {r.returncode} {r.stderr}")
+        d.open_and_wait()
+        r = stylusctl(d, "copy", "--snapshot")
+        check(r.returncode == 0, f"stylusctl copy --snapshot: {r.returncode} {r.stdout} {r.stderr}")
+        check(SHELL.command_or_none(f"clipboard {pasted_path}") == "ok", "the clipboard holds no image/png after copy --snapshot")
+        later = open(pasted_path, "rb").read()
+        check(png_size(later) == (WIDTH, HEIGHT), f"after copy --snapshot the clipboard holds {png_size(later)}")
+        print(f"  the drawing ({png_size(pasted)[0]}×{png_size(pasted)[1]}, export's bytes) held through a minimize, "
+              f"replaced by the screen's picture", flush=True)
+
+
 def test_with_the_extension_enabled_stylus_canvas_leaves_the_canvas_to_it():
     """The autostart entry and the user unit start stylus-canvas in a GNOME session too:
     it must not draw a second canvas. It exits 0 at once, saying why."""
@@ -901,6 +995,8 @@ def main():
             test_tools_and_colours_draw_as_in_stylus_canvas,
             test_the_white_black_and_grid_boards_cover_the_screen_under_the_ink,
             test_the_palette_shows_where_stylus_canvas_puts_it_and_a_tap_picks_the_colour_without_drawing,
+            test_a_snapshot_is_the_screen_with_the_ink_and_without_the_palette_or_the_frame,
+            test_copy_puts_the_exported_png_on_the_clipboard_and_copy_snapshot_the_screen,
             test_with_the_extension_enabled_stylus_canvas_leaves_the_canvas_to_it,
             test_without_the_extension_stylus_canvas_says_how_to_enable_it_and_draws_no_window,
             test_the_gnome_45_extension_loads_as_an_es_module,

@@ -25,6 +25,7 @@ import {KeyGrabs} from './keyGrabs.js';
 import {MonitorCanvas} from './monitorCanvas.js';
 import {DEFAULT_PALETTE, paletteButtons, paletteRegions} from './palette.js';
 import {PointerInput} from './pointerInput.js';
+import {ScreenShare} from './screenShare.js';
 import {SPEC} from './spec.js';
 import {LASER_LIFETIME_MS, StrokeBook} from './strokeBook.js';
 import {DEFAULT_TOOL, makeStyle} from './style.js';
@@ -73,6 +74,7 @@ export class StylusCanvas {
             live: (source, point, tip) => this.pointerStroke(source, point, tip),
             cancel: source => this.cancelPointerStroke(source),
         });
+        this.sharer = new ScreenShare(this);
         this.monitorsChangedId = Main.layoutManager.connect('monitors-changed', () => this.placeSurfaces());
         this.keys = new KeyGrabs((cmd, fields) => {
             if (this.shown)
@@ -240,6 +242,9 @@ export class StylusCanvas {
         case 'background':
             this.setBoard(e.background || 'none');
             break;
+        case 'share':
+            this.sharer.answer(e);
+            break;
         case 'tool':
             this.currentStyle = makeStyle(e.tool, e.color, e.width);
             this.paletteShown = !!e.palette;
@@ -287,6 +292,16 @@ export class StylusCanvas {
                 this.redrawLive();
             return GLib.SOURCE_REMOVE;
         });
+    }
+
+    // Left out of a snapshot: the palette, the hover rings, the open-canvas sign and the laser.
+    setChromeHidden(hidden) {
+        const live = hidden ? this.book.liveStrokes.filter(s => s.style.tool !== 'laser') : this.book.liveStrokes;
+        for (const s of this.surfaces) {
+            s.setChromeHidden(hidden);
+            s.setLive(live);
+            s.flush();
+        }
     }
 
     // What StrokeBook.penSample said a sample changed, on the screen.
