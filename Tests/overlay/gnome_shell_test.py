@@ -12,7 +12,8 @@ Checked where a user sees it: the recorded strokes' ink on the screen, the
 desktop and a fullscreen application visible away from it, the desktop back
 after minimize, transitions ended by the extension's ack, clicks that reach the
 application with `[canvas] pointer = "pass"` in filter mode and do not in observe
-mode, mouse and touch strokes drawn and recorded by default, Escape and every default
+mode, mouse and touch strokes drawn and recorded by default, a snapshot against the
+Shell's own screenshot, the clipboard against `export`, Escape and every default
 key, the boards, a killed daemon, the same ink as stylus-canvas draws for the
 same strokes, and the README's picture (scene.py over two foot terminals).
 
@@ -816,18 +817,31 @@ def test_a_snapshot_is_the_screen_with_the_ink_and_without_the_palette_or_the_fr
         framed = sum(1 for x, y in frame if not near(ot.pixel(snap, x, y), DESKTOP)) / max(1, len(frame))
         check(framed <= 0.01, f"the frame is in the snapshot: {framed:.1%} of its pixels below the top bar are not the desktop")
         check(not any("JS ERROR" in l for _, l in SHELL.log), f"the extension threw: {[l for _, l in SHELL.log if 'JS ERROR' in l][:3]}")
+        r = stylusctl(d, "snapshot", path, "--monitor", "NOWHERE-9")
+        check(r.returncode != 0 and "NOWHERE-9" in r.stderr, f"an unknown monitor: {r.returncode} {r.stderr}")
         d.minimize_and_wait()
         r = stylusctl(d, "snapshot", path)
         check(r.returncode != 0 and "minimized" in r.stderr, f"a snapshot while minimized: {r.returncode} {r.stderr}")
         print(f"  {same:.2%} equal to the shell's screenshot outside the palette and the frame; {inked:.0%} of the points inked; "
-              f"the palette's strip {bare:.1%} desktop", flush=True)
+              f"the palette's strip {bare:.1%} desktop; an unknown monitor and a minimized canvas refused", flush=True)
 
 
 def test_copy_puts_the_exported_png_on_the_clipboard_and_copy_snapshot_the_screen():
     """`stylusctl copy`: the helper reads St.Clipboard's image/png back, the very bytes `export`
     writes; held through a minimize; `copy --snapshot` is refused while minimized, and on the open
     canvas replaces it with the monitor's picture."""
+    renderer = os.environ.get("STYLUSD_RENDERER")
     os.environ["STYLUSD_RENDERER"] = ot.ARGS.canvas   # export draws its PNG with the canvas's renderer
+    try:
+        check_copy()
+    finally:
+        if renderer is None:
+            os.environ.pop("STYLUSD_RENDERER")
+        else:
+            os.environ["STYLUSD_RENDERER"] = renderer
+
+
+def check_copy():
     with Daemon() as d:
         r = stylusctl(d, "copy")
         check(r.returncode == 0 and "copied to the clipboard" in r.stdout, f"stylusctl copy: {r.returncode} {r.stdout} {r.stderr}")
