@@ -11,7 +11,9 @@ and types with Clutter virtual devices and places windows, on a Unix socket.
 Checked where a user sees it: the recorded strokes' ink on the screen, the
 desktop and a fullscreen application visible away from it, the desktop back
 after minimize, transitions ended by the extension's ack, clicks that reach the
-application in filter mode and do not in observe mode, Escape and every default
+application with `[canvas] pointer = "pass"` in filter mode and do not in observe
+mode, mouse and touch strokes drawn and recorded by default, a snapshot against the
+Shell's own screenshot, the clipboard against `export`, Escape and every default
 key, the boards, a killed daemon, the same ink as stylus-canvas draws for the
 same strokes, and the README's picture (scene.py over two foot terminals).
 
@@ -46,6 +48,10 @@ UUID = "stylus-canvas@stylusd"
 HELPER = "stylus-test-helper@stylusd"
 # GNOME's top bar: the extension draws above it, but what is under the ink there is the bar, not the desktop.
 TOP_BAR = 40
+POINTER_PASS = '[canvas]\npointer = "pass"\n'
+# The daemon's device ids of the canvas's own sources (docs/PROTOCOL.md, `draw`).
+POINTER_DEVICE, TOUCH_DEVICE = 4294967294, 4294967295
+BLUE = (0x34, 0x65, 0xa4)
 
 
 class GnomeShell:
@@ -174,9 +180,9 @@ def install_helper(folder):
     with open(os.path.join(source, "extension.js")) as f:
         code = f.read()
     header = ("import GLib from 'gi://GLib';\nimport Gio from 'gi://Gio';\nimport Clutter from 'gi://Clutter';\n"
-              "import Shell from 'gi://Shell';\nimport * as Main from 'resource:///org/gnome/shell/ui/main.js';\n"
+              "import Shell from 'gi://Shell';\nimport St from 'gi://St';\nimport * as Main from 'resource:///org/gnome/shell/ui/main.js';\n"
               "import {Extension} from 'resource:///org/gnome/shell/extensions/extension.js';\n")
-    code = code.replace("const {GLib, Gio, Clutter, Shell} = imports.gi;\nconst Main = imports.ui.main;\n", header)
+    code = code.replace("const {GLib, Gio, Clutter, Shell, St} = imports.gi;\nconst Main = imports.ui.main;\n", header)
     # Mutter 47 and later: the backend is the stage's context's (Clutter.get_default_backend is gone).
     code = code.replace("Clutter.get_default_backend()",
                         "(global.stage.context ? global.stage.context.get_backend() : Clutter.get_default_backend())")
@@ -261,6 +267,11 @@ class Daemon(ot.CanvasSession):
 
     def __exit__(self, *_):
         self.close()
+
+
+def empty_state():
+    import scene
+    return scene.empty_state(ot.ARGS.scratch)
 
 
 def settle(limit=3.0):
@@ -440,9 +451,10 @@ def test_an_annotation_session_over_two_terminals_shows_its_ink_and_the_terminal
             settle()
 
 
-def click_reaches_the_application(captures):
-    """A click in the middle of the open canvas, over the fullscreen application."""
-    with App() as app, Daemon(captures=captures) as d:
+def click_reaches_the_application(captures, config=None, drawn=None):
+    """A click in the middle of the open canvas, over the fullscreen application; `drawn`
+    gets the daemon's strokes after it."""
+    with App() as app, Daemon(captures=captures, config=config) as d:
         d.open_and_wait()
         SHELL.command("move 10 400")   # mutter picks the actor under the pointer again when it moves
         n = len(app.presses())
@@ -451,6 +463,9 @@ def click_reaches_the_application(captures):
         while time.monotonic() < deadline and len(app.presses()) == n:
             time.sleep(0.02)
         reached = len(app.presses()) > n
+        if drawn is not None:
+            time.sleep(0.3)   # a dot the click drew is recorded by now
+            drawn.extend(d.request("strokes")["strokes"])
         d.minimize_and_wait()
         SHELL.command("move 10 420")
         m = len(app.presses())
@@ -462,12 +477,141 @@ def click_reaches_the_application(captures):
         return reached
 
 
-def test_in_filter_mode_a_click_on_the_open_canvas_reaches_the_application():
-    check(click_reaches_the_application(captures=True), "the daemon captures the pen, yet the open canvas took the click")
+def test_in_filter_mode_with_pointer_pass_a_click_on_the_open_canvas_reaches_the_application():
+    """`[canvas] pointer = "pass"`: the daemon holds the pen, so the canvas needs no pointer input and the mouse works under it."""
+    drawn = []
+    check(click_reaches_the_application(captures=True, config=POINTER_PASS, drawn=drawn),
+          "the daemon captures the pen and pointer = pass, yet the open canvas took the click")
+    check(not [t for t in drawn if t.get("source") == "pointer"], "with pointer = pass the click drew a stroke")
 
 
-def test_in_observe_mode_the_open_canvas_takes_the_click():
-    check(not click_reaches_the_application(captures=False), "in observe mode a click went through the open canvas")
+def test_in_observe_mode_with_pointer_pass_the_open_canvas_takes_the_click():
+    drawn = []
+    check(not click_reaches_the_application(captures=False, config=POINTER_PASS, drawn=drawn),
+          "in observe mode a click went through the open canvas")
+    check(not [t for t in drawn if t.get("source") == "pointer"], "with pointer = pass the click drew a stroke")
+
+
+def test_in_filter_mode_a_click_on_the_open_canvas_draws_rather_than_passing():
+    """The default `[canvas] pointer = "draw"`, the daemon capturing the pen: the open canvas takes the
+    mouse, so the click is a dot recorded as the pointer's where it was, not a click on the application."""
+    drawn = []
+    check(not click_reaches_the_application(captures=True, drawn=drawn), "with pointer = draw the click went through the open canvas")
+    pointer = [t for t in drawn if t.get("source") == "pointer"]
+    check(len(pointer) == 1, f"the click drew {len(pointer)} pointer strokes: {[(t.get('source'), len(t['points'])) for t in drawn[-3:]]}")
+    x, y = ot.screen_points(pointer, WIDTH, HEIGHT)[0]
+    check(abs(x - WIDTH // 2) <= 2 and abs(y - HEIGHT // 2) <= 2, f"the click's dot is at {(x, y)}, not at {(WIDTH // 2, HEIGHT // 2)}")
+
+
+def colour_near(image, x, y, colour, reach=2, tolerance=40):
+    return any(all(abs(a - b) <= tolerance for a, b in zip(ot.pixel(image, x + dx, y + dy), colour))
+               for dy in range(-reach, reach + 1) for dx in range(-reach, reach + 1))
+
+
+def along(a, b, n=12):
+    """Points on the segment from a to b, its ends included."""
+    return [(round(a[0] + (b[0] - a[0]) * i / n), round(a[1] + (b[1] - a[1]) * i / n)) for i in range(n + 1)]
+
+
+def check_line_inked(shot, a, b, colour, what):
+    missing = [p for p in along(a, b) if not colour_near(shot, *p, colour)]
+    check(not missing, f"{what}: no {colour} ink at {len(missing)} of 13 points from {a} to {b}, e.g. "
+                       f"{[(p, ot.pixel(shot, *p)) for p in missing[:3]]}")
+
+
+def check_line_bare(shot, a, b, what):
+    still = [p for p in along(a, b) if not colour_near(shot, *p, DESKTOP, reach=0, tolerance=6)]
+    check(not still, f"{what}: the desktop is not bare at {len(still)} of 13 points from {a} to {b}, e.g. "
+                     f"{[(p, ot.pixel(shot, *p)) for p in still[:3]]}")
+
+
+def pointer_strokes(d, source):
+    return [t for t in d.request("strokes")["strokes"] if t.get("source") == source]
+
+
+def test_a_mouse_drag_on_the_open_canvas_draws_a_stroke_kept_like_the_pens():
+    """`[canvas] pointer = "draw"` (the default): a drag of the helper's Clutter pointer on the open
+    canvas leaves ink of the current colour where it went; the daemon records it with "source":
+    "pointer" where dragged; it stays through a minimize and an opening; `stylusctl undo` takes it
+    off the screen and out of `strokes`. The pen is never drawn twice: that filter (Clutter's tablet
+    device types) is held by gnome-extension/tests/pointer_test.js, a headless shell has no tablet."""
+    a, b = (200, 500), (800, 275)
+    with Daemon(state=empty_state()) as d:
+        d.request("tool", color="#3465a4")
+        d.open_and_wait()
+        since = time.monotonic()
+        n = len(d.watcher.canvas)
+        SHELL.command(f"drag {a[0]} {a[1]} {b[0]} {b[1]} 30")
+        e = d.watcher.wait(lambda e: e["event"] == "stroke" and e.get("source") == "pointer" and e in d.watcher.canvas[n:], 5,
+                           "a stroke event from the pointer")
+        SHELL.wait_log("strokes: 1", 5, since)
+        settle()
+        check_line_inked(SHELL.screenshot(), a, b, BLUE, "after the drag")
+        strokes = d.request("strokes")["strokes"]
+        check(len(strokes) == 1 and strokes[0]["source"] == "pointer" and strokes[0]["device"] == POINTER_DEVICE
+              and strokes[0]["color"] == "#3465a4" and e["index"] == 0,
+              f"the daemon's strokes: {[(t.get('source'), t['device'], t['color'], len(t['points'])) for t in strokes]}")
+        pts = ot.screen_points(strokes, WIDTH, HEIGHT)
+        check(abs(pts[0][0] - a[0]) + abs(pts[0][1] - a[1]) <= 3 and abs(pts[-1][0] - b[0]) + abs(pts[-1][1] - b[1]) <= 3,
+              f"the recorded stroke runs {pts[0]} to {pts[-1]}, the drag {a} to {b}")
+        check(len(pts) >= 5, f"only {len(pts)} points recorded of a 30-step drag")
+        d.minimize_and_wait()
+        check_line_bare(SHELL.screenshot(), a, b, "minimized")
+        d.open_and_wait()
+        check_line_inked(SHELL.screenshot(), a, b, BLUE, "opened again")
+        since = time.monotonic()
+        undo = subprocess.run([os.path.join(ot.ARGS.bin, "stylusctl"), "--socket", d.socket, "undo"], capture_output=True, text=True)
+        check(undo.returncode == 0, f"stylusctl undo: {undo.returncode} {undo.stdout} {undo.stderr}")
+        SHELL.wait_log("(undo, 0 strokes)", 5, since)
+        settle()
+        check_line_bare(SHELL.screenshot(), a, b, "after stylusctl undo")
+        check(d.request("strokes")["strokes"] == [], "undo left the stroke in strokes")
+        check(not any("JS ERROR" in l for _, l in SHELL.log), f"the extension threw: {[l for _, l in SHELL.log if 'JS ERROR' in l][:3]}")
+        print(f"  a 30-step drag: {len(pts)} points recorded as the pointer's, blue on screen through a minimize and an "
+              f"opening; undone off the screen", flush=True)
+
+
+def test_one_finger_draws_and_a_second_finger_cancels_the_stroke():
+    """The helper's Clutter virtual touchscreen: a one-finger drag is recorded as the touch's stroke
+    and inked; a drag where a second finger lands halfway records nothing and leaves no ink."""
+    a, b = (200, 300), (700, 600)
+    c, e = (300, 650), (900, 450)
+    with Daemon(state=empty_state()) as d:
+        d.request("tool", color="#3465a4")
+        d.open_and_wait()
+        since = time.monotonic()
+        SHELL.command(f"touch {a[0]} {a[1]} {b[0]} {b[1]} 30")
+        SHELL.wait_log("strokes: 1", 5, since)
+        touch = pointer_strokes(d, "touch")
+        check(len(touch) == 1 and touch[0]["device"] == TOUCH_DEVICE, f"after one finger's drag: {d.request('strokes')['strokes']}")
+        settle()
+        check_line_inked(SHELL.screenshot(), a, b, BLUE, "the finger's drag")
+        SHELL.command(f"touch {c[0]} {c[1]} {e[0]} {e[1]} 30 second")
+        time.sleep(0.5)
+        settle()
+        check(len(d.request("strokes")["strokes"]) == 1, f"the cancelled drag was recorded: {d.request('strokes')['strokes'][1:]}")
+        check_line_bare(SHELL.screenshot(), c, e, "after a second finger cancelled the drag")
+        check_line_inked(SHELL.screenshot(), a, b, BLUE, "the first drag, after the cancelled one")
+        print("  one finger drew the touch's stroke; a second finger left nothing", flush=True)
+
+
+def test_a_mouse_click_on_the_palette_picks_its_colour_without_drawing():
+    """[canvas] show_palette = "always": a click on the blue swatch selects blue and draws nothing."""
+    blue = ot.palette_swatches(WIDTH, HEIGHT)[4]
+    with Daemon(state=empty_state(), config='[canvas]\nshow_palette = "always"\n') as d:
+        since = time.monotonic()
+        d.open_and_wait()
+        SHELL.wait_log("palette: 18 regions reported", 5, since - 5)
+        SHELL.command(f"drag {blue[0]} {blue[1]} {blue[0] + 1} {blue[1]} 2")
+        deadline = time.monotonic() + 5
+        while d.request("status")["tool"]["color"] != "#3465a4":
+            check(time.monotonic() < deadline, f"the click on the blue swatch left the colour {d.request('status')['tool']['color']}")
+            time.sleep(0.05)
+        time.sleep(0.3)
+        check(d.request("strokes")["strokes"] == [], "the click on the palette drew a stroke")
+        settle()
+        got = ot.pixel(SHELL.screenshot(), *blue)
+        check(all(abs(x - y) <= 2 for x, y in zip(got, BLUE)), f"the clicked swatch shows {got}: ink was drawn on it")
 
 
 def test_escape_minimizes_the_canvas():
@@ -619,6 +763,113 @@ def run_stylus_canvas(d, seconds):
         return None, proc
 
 
+def stylusctl(d, *argv):
+    return subprocess.run([os.path.join(ot.ARGS.bin, "stylusctl"), "--socket", d.socket, *argv], capture_output=True, text=True,
+                          timeout=30)
+
+
+def png_file_pixels(path):
+    return ot.parse_ppm(subprocess.run(["convert", path, "-depth", "8", "ppm:-"], capture_output=True, check=True).stdout)
+
+
+def png_size(data):
+    check(data[:8] == b"\x89PNG\r\n\x1a\n", f"not a PNG: {data[:16]!r}")
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def test_a_snapshot_is_the_screen_with_the_ink_and_without_the_palette_or_the_frame():
+    """The canvas open with the palette and the frame: `stylusctl snapshot FILE` writes a PNG at the
+    monitor's size that agrees with the helper's own Shell.Screenshot taken right after on >= 99 % of
+    the pixels outside the palette's strip and the frame, holds the ink at the recorded points, and
+    shows the desktop where the palette and the frame (below the top bar) are on the screen."""
+    with Daemon(config='[canvas]\nshow_palette = "always"\n') as d:
+        strokes = d.request("strokes")["strokes"]
+        since = time.monotonic()
+        d.open_and_wait()
+        SHELL.wait_log("palette: 18 regions reported", 5, since - 5)
+        path = os.path.join(d.root, "snapshot.png")
+        r = stylusctl(d, "snapshot", path)
+        screen = SHELL.screenshot()
+        check(r.returncode == 0, f"stylusctl snapshot: {r.returncode} {r.stdout} {r.stderr}")
+        snap = png_file_pixels(path)
+        check(snap[:2] == (WIDTH, HEIGHT), f"the snapshot is {snap[0]}×{snap[1]}, the monitor {WIDTH}×{HEIGHT}")
+        buttons = ot.canvas_spec.palette_buttons(WIDTH, HEIGHT)
+        x0, y0 = int(min(b["x"] for b in buttons)) - 8, int(min(b["y"] for b in buttons)) - 8
+        x1, y1 = int(max(b["x"] + b["side"] for b in buttons)) + 9, int(max(b["y"] + b["side"] for b in buttons)) + 9
+        w = ot.canvas_spec.spec()["constants"]["indicator"]["frameWidth"]
+        in_palette = lambda x, y: x0 <= x < x1 and y0 <= y < y1
+        in_frame = lambda x, y: x < w + 1 or y < w + 1 or x >= WIDTH - w - 1 or y >= HEIGHT - w - 1
+        near = lambda a, b, t=6: all(abs(p - q) <= t for p, q in zip(a, b))
+        outside = [(x, y) for y in range(HEIGHT) for x in range(WIDTH) if not in_palette(x, y) and not in_frame(x, y)]
+        same = sum(1 for x, y in outside if near(ot.pixel(snap, x, y), ot.pixel(screen, x, y))) / len(outside)
+        check(same >= 0.99, f"only {same:.2%} of the snapshot outside the palette and the frame agrees with the shell's screenshot")
+        inked, _, n = ink_and_desktop(snap, strokes)
+        check(inked >= 0.90, f"only {inked:.1%} of {n} recorded points inked in the snapshot")
+        ink_points = ot.screen_points(strokes, WIDTH, HEIGHT)
+        away = lambda x, y: all(abs(x - px) > 12 or abs(y - py) > 12 for px, py in ink_points)
+        strip = [(x, y) for y in range(max(y0, 0), min(y1, HEIGHT)) for x in range(max(x0, 0), min(x1, WIDTH)) if away(x, y)]
+        bare = sum(1 for x, y in strip if near(ot.pixel(snap, x, y), DESKTOP)) / max(1, len(strip))
+        shown = sum(1 for x, y in strip if not near(ot.pixel(screen, x, y), DESKTOP)) / max(1, len(strip))
+        check(shown >= 0.5, f"the palette is not on the screen ({shown:.0%} of its strip): nothing to leave out")
+        check(bare >= 0.99, f"the palette is in the snapshot: only {bare:.1%} of its strip away from the ink is the desktop")
+        frame = [(x, y) for x0_, y0_, fw, fh in ot.canvas_spec.indicator_rects("frame", WIDTH, HEIGHT)
+                 for y in range(int(y0_), int(y0_ + fh)) for x in range(int(x0_), int(x0_ + fw)) if y >= TOP_BAR and away(x, y)]
+        framed = sum(1 for x, y in frame if not near(ot.pixel(snap, x, y), DESKTOP)) / max(1, len(frame))
+        check(framed <= 0.01, f"the frame is in the snapshot: {framed:.1%} of its pixels below the top bar are not the desktop")
+        check(not any("JS ERROR" in l for _, l in SHELL.log), f"the extension threw: {[l for _, l in SHELL.log if 'JS ERROR' in l][:3]}")
+        r = stylusctl(d, "snapshot", path, "--monitor", "NOWHERE-9")
+        check(r.returncode != 0 and "NOWHERE-9" in r.stderr, f"an unknown monitor: {r.returncode} {r.stderr}")
+        d.minimize_and_wait()
+        r = stylusctl(d, "snapshot", path)
+        check(r.returncode != 0 and "minimized" in r.stderr, f"a snapshot while minimized: {r.returncode} {r.stderr}")
+        print(f"  {same:.2%} equal to the shell's screenshot outside the palette and the frame; {inked:.0%} of the points inked; "
+              f"the palette's strip {bare:.1%} desktop; an unknown monitor and a minimized canvas refused", flush=True)
+
+
+def test_copy_puts_the_exported_png_on_the_clipboard_and_copy_snapshot_the_screen():
+    """`stylusctl copy`: the helper reads St.Clipboard's image/png back, the very bytes `export`
+    writes; held through a minimize; `copy --snapshot` is refused while minimized, and on the open
+    canvas replaces it with the monitor's picture."""
+    renderer = os.environ.get("STYLUSD_RENDERER")
+    os.environ["STYLUSD_RENDERER"] = ot.ARGS.canvas   # export draws its PNG with the canvas's renderer
+    try:
+        check_copy()
+    finally:
+        if renderer is None:
+            os.environ.pop("STYLUSD_RENDERER")
+        else:
+            os.environ["STYLUSD_RENDERER"] = renderer
+
+
+def check_copy():
+    with Daemon() as d:
+        r = stylusctl(d, "copy")
+        check(r.returncode == 0 and "copied to the clipboard" in r.stdout, f"stylusctl copy: {r.returncode} {r.stdout} {r.stderr}")
+        pasted_path = os.path.join(d.root, "pasted.png")
+        check(SHELL.command_or_none(f"clipboard {pasted_path}") == "ok", "the clipboard holds no image/png after copy")
+        pasted = open(pasted_path, "rb").read()
+        exported = os.path.join(d.root, "drawing.png")
+        d.request("export", path=exported)
+        check(pasted == open(exported, "rb").read(), f"the clipboard's PNG ({len(pasted)} bytes, {png_size(pasted)}) is not export's "
+                                                    f"({os.path.getsize(exported)} bytes)")
+        leftovers = [f for f in os.listdir(SHELL.runtime) if f.startswith("stylus-canvas-copy-")]
+        check(not leftovers, f"the copy left {leftovers} in $XDG_RUNTIME_DIR")
+        d.open_and_wait()
+        d.minimize_and_wait()
+        check(SHELL.command_or_none(f"clipboard {pasted_path}") == "ok" and open(pasted_path, "rb").read() == pasted,
+              "the clipboard changed when the canvas opened and minimized")
+        r = stylusctl(d, "copy", "--snapshot")
+        check(r.returncode != 0 and "minimized" in r.stderr, f"copy --snapshot while minimized: {r.returncode} {r.stderr}")
+        d.open_and_wait()
+        r = stylusctl(d, "copy", "--snapshot")
+        check(r.returncode == 0, f"stylusctl copy --snapshot: {r.returncode} {r.stdout} {r.stderr}")
+        check(SHELL.command_or_none(f"clipboard {pasted_path}") == "ok", "the clipboard holds no image/png after copy --snapshot")
+        later = open(pasted_path, "rb").read()
+        check(png_size(later) == (WIDTH, HEIGHT), f"after copy --snapshot the clipboard holds {png_size(later)}")
+        print(f"  the drawing ({png_size(pasted)[0]}×{png_size(pasted)[1]}, export's bytes) held through a minimize, "
+              f"replaced by the screen's picture", flush=True)
+
+
 def test_with_the_extension_enabled_stylus_canvas_leaves_the_canvas_to_it():
     """The autostart entry and the user unit start stylus-canvas in a GNOME session too:
     it must not draw a second canvas. It exits 0 at once, saying why."""
@@ -745,8 +996,12 @@ def main():
             test_a_replayed_double_press_opens_the_canvas_and_its_ink_follows_the_pen,
             test_the_canvas_is_above_a_fullscreen_application_and_see_through,
             test_an_annotation_session_over_two_terminals_shows_its_ink_and_the_terminals_through_it,
-            test_in_filter_mode_a_click_on_the_open_canvas_reaches_the_application,
-            test_in_observe_mode_the_open_canvas_takes_the_click,
+            test_in_filter_mode_with_pointer_pass_a_click_on_the_open_canvas_reaches_the_application,
+            test_in_observe_mode_with_pointer_pass_the_open_canvas_takes_the_click,
+            test_in_filter_mode_a_click_on_the_open_canvas_draws_rather_than_passing,
+            test_a_mouse_drag_on_the_open_canvas_draws_a_stroke_kept_like_the_pens,
+            test_one_finger_draws_and_a_second_finger_cancels_the_stroke,
+            test_a_mouse_click_on_the_palette_picks_its_colour_without_drawing,
             test_escape_minimizes_the_canvas,
             test_every_default_key_does_its_action_on_the_open_canvas,
             test_a_killed_daemon_takes_the_canvas_off_the_screen_within_2_s,
@@ -754,6 +1009,8 @@ def main():
             test_tools_and_colours_draw_as_in_stylus_canvas,
             test_the_white_black_and_grid_boards_cover_the_screen_under_the_ink,
             test_the_palette_shows_where_stylus_canvas_puts_it_and_a_tap_picks_the_colour_without_drawing,
+            test_a_snapshot_is_the_screen_with_the_ink_and_without_the_palette_or_the_frame,
+            test_copy_puts_the_exported_png_on_the_clipboard_and_copy_snapshot_the_screen,
             test_with_the_extension_enabled_stylus_canvas_leaves_the_canvas_to_it,
             test_without_the_extension_stylus_canvas_says_how_to_enable_it_and_draws_no_window,
             test_the_gnome_45_extension_loads_as_an_es_module,

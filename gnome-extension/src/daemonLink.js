@@ -84,12 +84,15 @@ export class DaemonLink {
                 if (message.event !== undefined) {
                     this.onUpdate({type: 'event', event: message});
                 } else if (this.pending.has(message.id)) {
-                    const done = this.pending.get(message.id);
+                    const {done, failed} = this.pending.get(message.id);
                     this.pending.delete(message.id);
-                    if (message.ok)
-                        done(message.result);
-                    else
-                        log_(`request ${message.id}: ${message.error && message.error.message}`);
+                    if (message.ok) {
+                        done?.(message.result);
+                    } else {
+                        const reason = message.error?.message ?? 'refused';
+                        log_(`request ${message.id}: ${reason}`);
+                        failed?.(reason);
+                    }
                 }
             } catch (e) {
                 logError(e, 'stylus-canvas@stylusd');
@@ -98,15 +101,18 @@ export class DaemonLink {
         });
     }
 
-    request(cmd, fields, done) {
+    // `done(result)` when the daemon answered, `failed(reason)` when it refused; neither
+    // when the connection goes first. False when there is no connection to send on.
+    request(cmd, fields, done, failed) {
         if (!this.output)
-            return;
+            return false;
         const id = this.nextId++;
-        if (done)
-            this.pending.set(id, done);
+        if (done || failed)
+            this.pending.set(id, {done, failed});
         this.queue.push(new TextEncoder().encode(`${JSON.stringify(Object.assign({id, cmd}, fields))}\n`));
         if (this.queue.length === 1)
             this.writeNext();
+        return true;
     }
 
     // A GIO stream takes one write at a time: requests wait their turn.

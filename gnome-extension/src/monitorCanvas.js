@@ -290,7 +290,7 @@ export class MonitorCanvas {
         for (const [device, point] of this.hover) {
             let ring = this.rings.get(device);
             if (!ring) {
-                ring = new St.DrawingArea({width: size, height: size});
+                ring = new St.DrawingArea({width: size, height: size, visible: !this.chromeHidden});
                 ring.connect('repaint', a => {
                     const cr = a.get_context();
                     cr.arc(size / 2, size / 2, RING_RADIUS, 0, 2 * Math.PI);
@@ -308,6 +308,16 @@ export class MonitorCanvas {
             const [x, y] = this.ink.pixel(point);
             ring.set_position(Math.round(x - size / 2), Math.round(y - size / 2));
         }
+    }
+
+    // The palette, the rings and the open-canvas sign out of the picture (a snapshot) or back.
+    setChromeHidden(hidden) {
+        this.chromeHidden = hidden;
+        if (this.palette.area)
+            this.palette.area.visible = !hidden;
+        for (const ring of this.rings.values())
+            ring.visible = !hidden;
+        this.indicator.setHidden(hidden);
     }
 
     // The palette's own actor, over the ink: only the strip, painted when the style changes.

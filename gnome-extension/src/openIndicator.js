@@ -15,7 +15,15 @@ export class OpenIndicator {
         this.kind = 'none';
         this.color = null;
         this.shown = false;
+        // Out of a snapshot's picture for its frame.
+        this.hidden = false;
         this.actors = [];
+    }
+
+    setHidden(hidden) {
+        this.hidden = hidden;
+        for (const a of this.actors)
+            a.visible = !hidden;
     }
 
     set(kind, color) {
@@ -46,13 +54,13 @@ export class OpenIndicator {
             // A style rather than Clutter.Color, which GNOME 47 removed.
             const style = `background-color: rgba(${r}, ${g}, ${b}, ${INDICATOR_FRAME_OPACITY});`;
             for (const [x, y, width, height] of rects) {
-                const edge = new St.Widget({x, y, width, height, reactive: false, style});
+                const edge = new St.Widget({x, y, width, height, reactive: false, style, visible: !this.hidden});
                 this.box.add_child(edge);
                 this.actors.push(edge);
             }
         } else if (this.kind === 'badge') {
             const [x, y, width, height] = rects[0];
-            const area = new St.DrawingArea({x, y, width, height, reactive: false});
+            const area = new St.DrawingArea({x, y, width, height, reactive: false, visible: !this.hidden});
             const [bx, by] = badgeCentre(this.monitor.width);
             const cx = bx - x, cy = by - y;
             area.connect('repaint', a => {

@@ -20,9 +20,12 @@ import GLib from 'gi://GLib';
 import * as Main from 'resource:///org/gnome/shell/ui/main.js';
 
 import {DaemonLink, log_, socketPath} from './daemonLink.js';
+import {DrawStream, SOURCE_DEVICES} from './drawStream.js';
 import {KeyGrabs} from './keyGrabs.js';
 import {MonitorCanvas} from './monitorCanvas.js';
 import {DEFAULT_PALETTE, paletteButtons, paletteRegions} from './palette.js';
+import {PointerInput} from './pointerInput.js';
+import {ScreenShare} from './screenShare.js';
 import {SPEC} from './spec.js';
 import {LASER_LIFETIME_MS, StrokeBook} from './strokeBook.js';
 import {DEFAULT_TOOL, makeStyle} from './style.js';
@@ -52,6 +55,26 @@ export class StylusCanvas {
         this.rebuildOnNextFetch = false;
         this.surfaces = [];
         this.clickThrough = !!GLib.getenv('STYLUS_CANVAS_CLICK_THROUGH');
+        // `[canvas] pointer` as the daemon last said: whether the mouse and touch draw.
+        this.pointerDraws = false;
+        // The shown palette's regions, where a press selects rather than draws.
+        this.shownRegions = [];
+        this.draws = new DrawStream((fields, done) => {
+            const refused = reason => {
+                log_(`draw: ${reason}`);
+                done();
+            };
+            if (!this.connected || !this.link.request('draw', fields, done, refused))
+                done();
+        });
+        this.pointer = new PointerInput({
+            drawing: () => this.pointerDraws && this.shown && this.state === 'open',
+            regions: () => this.shownRegions,
+            send: (source, phase, points, aspect) => this.draws.push(source, phase, points, aspect),
+            live: (source, point, tip) => this.pointerStroke(source, point, tip),
+            cancel: source => this.cancelPointerStroke(source),
+        });
+        this.sharer = new ScreenShare(this);
         this.monitorsChangedId = Main.layoutManager.connect('monitors-changed', () => this.placeSurfaces());
         this.keys = new KeyGrabs((cmd, fields) => {
             if (this.shown)
@@ -87,6 +110,7 @@ export class StylusCanvas {
             s.setFinished(this.book.finished);
             s.setLive(this.book.liveStrokes);
             s.flush();
+            this.pointer.attach(s);
             return s;
         });
         // The area the tablet maps to: what an export draws at when it is given no size.
@@ -116,6 +140,7 @@ export class StylusCanvas {
         for (const s of this.surfaces.slice(1))
             s.setPalette([], this.currentStyle);
         const regions = paletteRegions(buttons, first.geometry);
+        this.shownRegions = this.paletteShown ? regions : [];
         const text = JSON.stringify(regions);
         if (!this.connected || text === this.reportedRegions)
             return;
@@ -160,6 +185,7 @@ export class StylusCanvas {
                 this.paletteColors = status.tool.colors;
             this.setBoard(status.canvas.background || 'none');
             this.setIndicator(status.canvas.indicator || 'frame');
+            this.setPointerDraws(status.canvas.pointer);
             // A daemon that restarted knows no regions.
             this.reportedRegions = null;
             this.updatePalette();
@@ -175,6 +201,7 @@ export class StylusCanvas {
                 log_(`disconnected: ${update.reason}`);
             // A daemon that stopped gave the pen back to the desktop: the canvas takes the clicks until it hides.
             this.setCapturesPen(false);
+            this.draws.reset();
             GLib.timeout_add(GLib.PRIORITY_DEFAULT, DEAD_DAEMON_HIDE_MS, () => {
                 if (generation === this.generation && !this.connected && this.shown) {
                     log_(`stylusd gone for ${DEAD_DAEMON_HIDE_MS / 1000} s: hiding`);
@@ -215,6 +242,9 @@ export class StylusCanvas {
         case 'background':
             this.setBoard(e.background || 'none');
             break;
+        case 'share':
+            this.sharer.answer(e);
+            break;
         case 'tool':
             this.currentStyle = makeStyle(e.tool, e.color, e.width);
             this.paletteShown = !!e.palette;
@@ -233,16 +263,7 @@ export class StylusCanvas {
                 const style = Object.assign({}, this.currentStyle);
                 if (e.tool === 'eraser')
                     style.tool = 'eraser';
-                const change = this.book.penSample(e.device, style, point, !!e.tip);
-                if (change === 'redrawLive') {
-                    this.redrawLive();
-                } else if (change) {
-                    const live = this.book.liveStrokes;
-                    for (const s of this.surfaces) {
-                        s.liveSegment(...change.segment, live);
-                        s.flush();
-                    }
-                }
+                this.drawSample(this.book.penSample(e.device, style, point, !!e.tip));
             }
             if (this.book.lasers.length > lasers)
                 this.expireLaserLater();
@@ -271,6 +292,29 @@ export class StylusCanvas {
                 this.redrawLive();
             return GLib.SOURCE_REMOVE;
         });
+    }
+
+    // Left out of a snapshot: the palette, the hover rings, the open-canvas sign and the laser.
+    setChromeHidden(hidden) {
+        const live = hidden ? this.book.liveStrokes.filter(s => s.style.tool !== 'laser') : this.book.liveStrokes;
+        for (const s of this.surfaces) {
+            s.setChromeHidden(hidden);
+            s.setLive(live);
+            s.flush();
+        }
+    }
+
+    // What StrokeBook.penSample said a sample changed, on the screen.
+    drawSample(change) {
+        if (change === 'redrawLive') {
+            this.redrawLive();
+        } else if (change) {
+            const live = this.book.liveStrokes;
+            for (const s of this.surfaces) {
+                s.liveSegment(...change.segment, live);
+                s.flush();
+            }
+        }
     }
 
     redrawLive() {
@@ -322,8 +366,11 @@ export class StylusCanvas {
         this.state = state;
         if (state === 'opening') {
             this.show(true);
-            // A reload sends no event for [canvas] indicator: asked again at each opening.
-            this.link.request('status', {}, result => this.setIndicator(result?.canvas?.indicator || 'frame'));
+            // A reload sends no event for [canvas] indicator nor pointer: asked again at each opening.
+            this.link.request('status', {}, result => {
+                this.setIndicator(result?.canvas?.indicator || 'frame');
+                this.setPointerDraws(result?.canvas?.pointer);
+            });
         } else if (state === 'open') {
             this.show(false);
         } else if (state === 'minimizing') {
@@ -386,6 +433,10 @@ export class StylusCanvas {
 
     hideNow(ack = false) {
         this.shown = false;
+        // The daemon's minimize ended the mouse's and the finger's strokes: their recorded strokes replace them.
+        this.pointer.release();
+        if ([SOURCE_DEVICES.pointer, SOURCE_DEVICES.touch].map(d => this.book.endStroke(d)).some(Boolean))
+            this.redrawLive();
         for (const s of this.surfaces) {
             s.box.remove_all_transitions();
             s.box.opacity = 0;
@@ -397,6 +448,30 @@ export class StylusCanvas {
         log_('hidden');
         if (ack)
             this.ack();
+    }
+
+    // ------------------------------------------------------------ the mouse and touch
+
+    // A point of the canvas's own stroke, drawn at once as a pen sample is; `tip` false ends it.
+    pointerStroke(source, point, tip) {
+        const device = SOURCE_DEVICES[source];
+        const lasers = this.book.lasers.length;
+        this.drawSample(this.book.penSample(device, Object.assign({}, this.currentStyle), point, true));
+        if (!tip && this.book.endStroke(device))
+            this.redrawLive();
+        if (this.book.lasers.length > lasers)
+            this.expireLaserLater();
+    }
+
+    // Thrown away (a second finger): it leaves the live strokes, and the daemon's
+    // drawing comes back whole, since the book would wait for a stroke that will not
+    // come; fetched once the daemon took the `cancel`, which ends what `strokes` lists.
+    cancelPointerStroke(source) {
+        this.book.endStroke(SOURCE_DEVICES[source]);
+        this.draws.after(() => {
+            this.rebuildOnNextFetch = true;
+            this.fetchStrokes();
+        });
     }
 
     ack() {
@@ -413,12 +488,24 @@ export class StylusCanvas {
         this.updateReactive();
     }
 
-    // As on X11 and sway: in filter mode (the daemon captures the pen) and with
-    // click-through the pointer goes through; in observe mode the open canvas
-    // takes it, so a stroke does not also click the applications under it.
-    // mutter picks the actor under the pointer again only when it moves.
+    // `status`'s canvas.pointer: absent from a daemon before `draw`, which takes no pointer strokes.
+    setPointerDraws(setting) {
+        const draws = setting === 'draw';
+        if (draws === this.pointerDraws)
+            return;
+        this.pointerDraws = draws;
+        log_(`[canvas] pointer = ${draws ? 'draw' : 'pass'}`);
+        this.updateReactive();
+    }
+
+    // As on X11 and sway: with `[canvas] pointer = "draw"` the open canvas takes
+    // the pointer to draw with it; with "pass", in filter mode (the daemon
+    // captures the pen) the pointer goes through, and in observe mode the open
+    // canvas takes it, so a stroke does not also click the applications under it.
+    // Click-through always lets it through. mutter picks the actor under the
+    // pointer again only when it moves.
     updateReactive() {
-        const reactive = this.shown && !this.capturesPen && !this.clickThrough;
+        const reactive = this.shown && !this.clickThrough && (this.pointerDraws || !this.capturesPen);
         for (const s of this.surfaces)
             s.box.reactive = reactive;
         log_(reactive ? 'takes pointer input' : 'click-through');

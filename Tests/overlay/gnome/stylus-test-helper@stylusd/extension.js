@@ -6,10 +6,14 @@
 //   screenshot PATH  -> "ok" once PATH holds a PNG of the whole screen
 //   move X Y         -> "ok" after the virtual pointer moved there
 //   click X Y        -> "ok" after a left click there
+//   drag X1 Y1 X2 Y2 STEPS -> "ok" after a left-button drag in STEPS moves, one a frame
+//   touch X1 Y1 X2 Y2 STEPS [second] -> "ok" after a one-finger drag on a virtual touchscreen;
+//                       with `second`, a second finger lands halfway and both lift at the end
+//   clipboard PATH   -> "ok" once PATH holds the clipboard's image/png (St.Clipboard), "empty" without one
 //   key NAME         -> "ok" after a press and release of the key (a Clutter keyval name: Escape),
 //                       with modifiers held around it when named before it: ctrl+shift+z
 //   place CLASS X Y W H -> "ok" once the window of that WM class (a Wayland app id) has that frame
-const {GLib, Gio, Clutter, Shell} = imports.gi;
+const {GLib, Gio, Clutter, Shell, St} = imports.gi;
 const Main = imports.ui.main;
 
 class TestHelper {
@@ -17,6 +21,7 @@ class TestHelper {
         const seat = Clutter.get_default_backend().get_default_seat();
         this.pointer = seat.create_virtual_device(Clutter.InputDeviceType.POINTER_DEVICE);
         this.keyboard = seat.create_virtual_device(Clutter.InputDeviceType.KEYBOARD_DEVICE);
+        this.touchscreen = seat.create_virtual_device(Clutter.InputDeviceType.TOUCHSCREEN_DEVICE);
         const path = GLib.build_filenamev([GLib.get_user_runtime_dir(), 'stylus-test-helper.sock']);
         GLib.unlink(path);
         this.service = new Gio.SocketService();
@@ -37,6 +42,21 @@ class TestHelper {
         this.service.stop();
         if (this.startedId)
             Main.layoutManager.disconnect(this.startedId);
+    }
+
+    // step(1) … step(steps), one a frame, then done() once the shell handled them.
+    steps(steps, step, done) {
+        let i = 0;
+        GLib.timeout_add(GLib.PRIORITY_DEFAULT, 16, () => {
+            step(++i);
+            if (i < steps)
+                return GLib.SOURCE_CONTINUE;
+            GLib.timeout_add(GLib.PRIORITY_DEFAULT, 50, () => {
+                done();
+                return GLib.SOURCE_REMOVE;
+            });
+            return GLib.SOURCE_REMOVE;
+        });
     }
 
     serve(connection, input) {
@@ -85,6 +105,44 @@ class TestHelper {
                 GLib.timeout_add(GLib.PRIORITY_DEFAULT, 50, () => {
                     answer('ok');
                     return GLib.SOURCE_REMOVE;
+                });
+                break;
+            case 'drag': {
+                const [x1, y1, x2, y2, steps] = args.map(Number);
+                this.pointer.notify_absolute_motion(now(), x1, y1);
+                this.pointer.notify_button(now(), Clutter.BUTTON_PRIMARY, Clutter.ButtonState.PRESSED);
+                this.steps(steps, i => this.pointer.notify_absolute_motion(now(), x1 + (x2 - x1) * i / steps, y1 + (y2 - y1) * i / steps), () => {
+                    this.pointer.notify_button(now(), Clutter.BUTTON_PRIMARY, Clutter.ButtonState.RELEASED);
+                    answer('ok');
+                });
+                break;
+            }
+            case 'touch': {
+                const [x1, y1, x2, y2, steps] = args.slice(0, 5).map(Number);
+                const second = args[5] === 'second';
+                const at = i => [x1 + (x2 - x1) * i / steps, y1 + (y2 - y1) * i / steps];
+                this.touchscreen.notify_touch_down(now(), 0, x1, y1);
+                this.steps(steps, i => {
+                    this.touchscreen.notify_touch_motion(now(), 0, ...at(i));
+                    if (second && i === Math.floor(steps / 2))
+                        this.touchscreen.notify_touch_down(now(), 1, x1 + 40, y1 + 40);
+                }, () => {
+                    this.touchscreen.notify_touch_up(now(), 0);
+                    if (second)
+                        this.touchscreen.notify_touch_up(now(), 1);
+                    answer('ok');
+                });
+                break;
+            }
+            case 'clipboard':
+                St.Clipboard.get_default().get_content(St.ClipboardType.CLIPBOARD, 'image/png', (clipboard, bytes) => {
+                    const data = bytes?.get_data();
+                    if (!data || data.length === 0) {
+                        answer('empty');
+                        return;
+                    }
+                    GLib.file_set_contents(args[0], data);
+                    answer('ok');
                 });
                 break;
             case 'key': {
