@@ -91,7 +91,7 @@ extension Daemon {
     func timeOutShares(now: Int64) {
         for pending in shares.timeOut(now: now) {
             let what = pending.kind == .snapshot ? "the snapshot" : "the copy"
-            let error = ProtocolError(code: .failed, message: "the canvas did not answer \(what) within \(ShareDesk.timeout / 1_000_000) s (a stylus-canvas from before snapshots, or a canvas that takes none: the GNOME extension does not yet)")
+            let error = ProtocolError(code: .failed, message: "the canvas did not answer \(what) within \(ShareDesk.timeout / 1_000_000) s (a stylus-canvas or GNOME extension from before snapshots, or one that is stuck)")
             log("\(pending.kind.rawValue) failed: \(error.message)")
             guard let client = pending.client else { continue }
             client.awaitsDeferredAnswer = false
