@@ -2,13 +2,16 @@
 """Each physical pen its own (issue 39) on real evdev nodes: two pens with their own
 serials (MSC_SERIAL) on one tablet, and a second tablet, through libinput to the daemon:
 the style chosen with one pen stays with it, the eraser end of a pen is a tool of its own,
-and a `[pens.NAME.bindings]` binding fires for that pen only."""
+and a `[pens.NAME.bindings]` binding fires for that pen only, in filter mode too, where
+the clone gets a pen's double press unless that pen's own bindings bind it."""
 import os
+import re
+import subprocess
 
 import libevdev
 from libevdev import InputEvent as E, EV_ABS, EV_KEY
 
-from harness import VirtualPen, start
+from harness import CloneReader, VirtualPen, start
 from stylustest import check
 
 CONFIG = "/tmp/hil-pens.toml"
@@ -87,5 +90,41 @@ def test_two_pens_with_their_own_serials_keep_their_own_style_and_bindings():
         d.stop()
         pen.destroy()
         other.destroy()
+        if os.path.exists(CONFIG):
+            os.remove(CONFIG)
+
+
+def test_in_filter_mode_the_clone_gets_a_double_press_unless_the_pen_in_proximity_binds_it():
+    """[bindings] leaves BTN_STYLUS3 to the desktop; [pens.a.bindings] takes it for pen A."""
+    with open(CONFIG, "w") as f:
+        f.write('[pens.a]\nserial = "0x1111"\n\n[pens.a.bindings]\nBTN_STYLUS3 = "undo"\n')
+    pen = VirtualPen(name="stylusd-hil filter serial pens", serials=True, buttons=("BTN_STYLUS", "BTN_STYLUS2", "BTN_STYLUS3"))
+    d = start("--output", "filter", "--config", CONFIG)
+    reader = None
+    try:
+        d.wait_device("pen")
+        d.wait_log("filter: grabbed", timeout=10)
+        clone = re.search(r"cloned as (/dev/input/event\d+)", next(l for l in d.log if "is cloned as" in l)).group(1)
+        subprocess.run(["udevadm", "settle"], check=False)
+        reader = CloneReader(clone)
+        _double_press(pen, 0x1111, button="BTN_STYLUS3")
+        d.wait(lambda e: e["event"] == "double-press" and e.get("action") == "undo", what="pen A's double press")
+        a_keys = reader.keys("BTN_STYLUS3")
+        a_moves = len(reader.abs("ABS_X"))
+        _double_press(pen, 0x2222, button="BTN_STYLUS3")
+        _frame(pen, 0x2222, E(EV_ABS.ABS_X, 30100), E(EV_ABS.ABS_DISTANCE, 30), E(EV_KEY.BTN_TOOL_PEN, 1), pause=0.3)
+        b_keys = reader.keys("BTN_STYLUS3")[len(a_keys):]
+        print(f"    clone's BTN_STYLUS3: pen A {[v for _, v in a_keys]}, pen B {[v for _, v in b_keys]}")
+        check(a_keys == [], f"pen A binds BTN_STYLUS3, yet the clone saw {a_keys}")
+        check(a_moves > 0, "pen A's motion did not reach the clone")
+        check([v for _, v in b_keys] == [1, 0, 1, 0], f"pen B leaves BTN_STYLUS3 to the desktop, the clone saw {b_keys}")
+        check(not any(e["event"] == "double-press" and e.get("action") not in (None, "none", "undo") for e in d.events),
+              "a double press did something besides pen A's undo")
+        check(d.alive(), "stylusd died")
+    finally:
+        if reader:
+            reader.close()
+        d.stop()
+        pen.destroy()
         if os.path.exists(CONFIG):
             os.remove(CONFIG)

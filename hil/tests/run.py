@@ -71,6 +71,7 @@ TESTS = [flood_tests.test_a_flood_of_devices_and_reload_is_answered_and_loses_no
          device_tests.test_the_udev_rule_gives_tablets_the_uaccess_tag,
          device_tests.test_three_button_pen_reports_its_third_button,
          pen_tool_tests.test_two_pens_with_their_own_serials_keep_their_own_style_and_bindings,
+         pen_tool_tests.test_in_filter_mode_the_clone_gets_a_double_press_unless_the_pen_in_proximity_binds_it,
          device_tests.test_unplug_mid_stroke_ends_the_stroke_and_the_daemon_keeps_running]
 
 
