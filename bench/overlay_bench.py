@@ -280,6 +280,40 @@ class XLooks:
         return [seen[p] for p in points]
 
 
+# A reader of the pen topic and nothing else, in its own process (no lock shared with the loop
+# that reads the screen back): each sample's time_us and when this process had it.
+PEN_STAMPER = r"""
+import json, socket, sys, time
+sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+sock.connect(sys.argv[1])
+stream = sock.makefile("rb", buffering=0)
+stream.readline()
+sock.sendall(b'{"id":1,"cmd":"subscribe","topics":["pen"]}\n')
+print("ready", flush=True)
+for line in stream:
+    at = time.clock_gettime(time.CLOCK_MONOTONIC)
+    if b'"event":"pen"' in line:
+        e = json.loads(line)
+        if e.get("tip"):
+            print(e["time_us"], at, flush=True)
+sys.stdout.flush()
+"""
+
+
+def pen_stamper(socket_path):
+    """The PEN_STAMPER process, once subscribed; `stamps(p)` gives its {time_us: arrival (s)} after it ends."""
+    p = subprocess.Popen([sys.executable, "-c", PEN_STAMPER, socket_path], stdout=subprocess.PIPE, text=True)
+    ot.check(p.stdout.readline().strip() == "ready", "the pen stamper did not subscribe")
+    return p
+
+
+def stamps(p):
+    p.terminate()
+    out, _ = p.communicate(timeout=10)
+    pairs = (line.split() for line in out.splitlines() if len(line.split()) == 2)
+    return {int(t): float(at) for t, at in pairs}
+
+
 def bench_ink(args, desktop, looks):
     """Pen sample → its ink on the X server, for every sample that extends a stroke while the canvas
     is open. Start: the sample's time_us in its `pen` event, the moment stylusd's replay was due to
@@ -295,12 +329,13 @@ def bench_ink(args, desktop, looks):
         expected = ink_recording(recording)
         s = RecordedPaceStack(args, desktop, root, (), replay=True, recording=recording)
         try:
+            stamper = pen_stamper(s.socket)
             client = Client(s.socket)
             client.send("subscribe", topics=["canvas", "pen"])     # its answer is read below, with the events
             client.sock.setblocking(False)
             state, tip_before, ended = None, False, False
             pending = []                  # [x, y, due (s), not polled yet]
-            latencies, intervals, late, trace, delivery = [], [], [], [], []
+            latencies, intervals, late, trace, delivery, dues = [], [], [], [], [], []
             first_look, dropped, drawing = 0, 0, False
             last_poll = None
             deadline = time.monotonic() + 120
@@ -331,6 +366,7 @@ def bench_ink(args, desktop, looks):
                             drawing = True
                             due = e["time_us"] / 1e6
                             delivery.append((read_at - due) * 1000)
+                            dues.append(e["time_us"])
                             pending.append([min(ot.WIDTH - 1, int(e["x"] * ot.WIDTH)),
                                             min(ot.HEIGHT - 1, int(e["y"] * ot.HEIGHT)), due, True])
                         tip_before = tip
@@ -354,13 +390,18 @@ def bench_ink(args, desktop, looks):
                 last_poll = seen_at
                 time.sleep(0.0005)
             client.close()
+            arrived = stamps(stamper)
+            # Due -> a reader that does nothing else has it: the daemon's share of the latency.
+            delivery_alone = [(arrived[t] - t / 1e6) * 1000 for t in dues if t in arrived]
+            ot.check(len(delivery_alone) >= len(dues) * 9 // 10, f"the stamper had {len(delivery_alone)} of {len(dues)} samples")
             ot.check(drawing, "the canvas never opened during the generated session")
             shown = rss_kib(s.overlay.pid)
             s.minimize_and_wait()
             time.sleep(0.5)
             hidden = rss_kib(s.overlay.pid)
             return dict(latencies=latencies, expected=expected, late=late, first_look=first_look, dropped=dropped,
-                        intervals=intervals, trace=trace, delivery=delivery, rss_shown=shown, rss_hidden=hidden)
+                        intervals=intervals, trace=trace, delivery=delivery, delivery_alone=delivery_alone,
+                        rss_shown=shown, rss_hidden=hidden)
         finally:
             s.close()
 
@@ -460,7 +501,9 @@ def report_ink(args, desktop, x, canvas="stylus-canvas"):
           f"max {max(t):.1f} ms; polled every {percentile(iv, 50):.2f} ms (p99 {percentile(iv, 99):.2f} ms); "
           f"{ink['first_look']} inked at the first poll, {len(ink['late'])} not within 2 s; "
           f"due -> this reader has the event p50 {percentile(ink['delivery'], 50):.2f} ms, "
-          f"p99 {percentile(ink['delivery'], 99):.2f} ms", flush=True)
+          f"p99 {percentile(ink['delivery'], 99):.2f} ms"
+          f"; due -> a reader that only reads (its own process) has it p50 {percentile(ink['delivery_alone'], 50):.2f} ms, "
+          f"p99 {percentile(ink['delivery_alone'], 99):.2f} ms", flush=True)
     if os.environ.get("INK_TRACE"):
         with open(os.environ["INK_TRACE"], "w") as f:
             json.dump(ink["trace"], f)
