@@ -177,6 +177,8 @@ public final class StylusConnection {
     /// An overlay saying how it reaches the screen; `status` shows it while this process runs.
     public func reportOverlay(_ report: OverlayReport) throws(StylusClientError) -> StatusResult { try request(.overlay(report)) }
     public func strokes() throws(StylusClientError) -> StrokesResult { try request(.strokes) }
+    /// The strokes from index `from` on, with `from` and `count` (the drawing's strokes) in the answer.
+    public func strokes(from index: Int) throws(StylusClientError) -> StrokesResult { try request(.strokesFrom(index)) }
     public func devices() throws(StylusClientError) -> DevicesResult { try request(.devices) }
     public func subscribe(_ topics: [Topic] = Topic.defaults) throws(StylusClientError) -> TopicsResult { try request(.subscribe(topics)) }
     public func unsubscribe(_ topics: [Topic]) throws(StylusClientError) -> TopicsResult { try request(.unsubscribe(topics)) }

@@ -194,6 +194,7 @@ final class CommandHandler {
         case .submitWith(let options): return .export(id: id, .submit(options))
         case .discard: return .now(perform(.discard, id, now))
         case .strokes: return .now(Response.success(id: id, StrokesResult(canvas: engine.canvas)))
+        case .strokesFrom(let index): return .now(Response.success(id: id, StrokesResult(canvas: engine.canvas, from: index)))
         case .subscribe(let added):
             topics.formUnion(added)
             return .now(Response.success(id: id, TopicsResult(topics: Topic.allCases.filter(topics.contains).map(\.rawValue))))

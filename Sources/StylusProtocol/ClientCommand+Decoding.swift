@@ -24,7 +24,13 @@ extension ClientCommand {
         case .open: self = .open
         case .minimize: self = .minimize
         case .ack: self = .ack
-        case .strokes: self = .strokes
+        case .strokes:
+            switch fields["from"] {
+            case nil: self = .strokes
+            case .number(let n)? where n >= 0 && n <= Double(Int32.max) && n == n.rounded(): self = .strokesFrom(Int(n))
+            case let value?:
+                throw ProtocolError(code: .badRequest, message: "\"from\" is a stroke's index, a whole number from 0, not \(Self.quoted(value))")
+            }
         case .clear: self = .clear
         case .undo: self = .undo
         case .redo: self = .redo

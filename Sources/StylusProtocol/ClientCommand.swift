@@ -29,6 +29,8 @@ public enum ClientCommand: Equatable, Sendable {
     case copy(snapshot: Bool)
     /// `submit` with `inline` or `scene` (a plain `submit` is `.submit`).
     case submitWith(SubmitOptions)
+    /// `strokes` from the stroke of this index on (a plain `strokes` is `.strokes`).
+    case strokesFrom(Int)
     /// The canvas's answer to a `share` event.
     case shared(ShareReply)
 
@@ -39,7 +41,7 @@ public enum ClientCommand: Equatable, Sendable {
         case .open: .open
         case .minimize: .minimize
         case .ack: .ack
-        case .strokes: .strokes
+        case .strokes, .strokesFrom: .strokes
         case .clear: .clear
         case .undo: .undo
         case .redo: .redo
@@ -97,6 +99,7 @@ public enum ClientCommand: Equatable, Sendable {
         case .copy(let snapshot): snapshot ? ["what": .string("snapshot")] : [:]
         case .shared(let reply): reply.fields
         case .submitWith(let options): options.fields
+        case .strokesFrom(let index): ["from": .number(Double(index))]
         default: [:]
         }
     }

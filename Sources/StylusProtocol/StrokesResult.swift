@@ -57,15 +57,26 @@ public struct StrokesResult: Codable, Equatable, Sendable {
     /// The canvas state.
     public var canvas: String
     public var strokes: [StrokeResult]
+    /// With a `from` request: the index of the first stroke listed, and how many the drawing has
+    /// (a `from` past the end lists none). A canvas that follows the drawing fetches only what is new.
+    public var from: Int?
+    public var count: Int?
 
-    public init(canvas: String, strokes: [StrokeResult]) {
+    public init(canvas: String, strokes: [StrokeResult], from: Int? = nil, count: Int? = nil) {
         self.canvas = canvas
         self.strokes = strokes
+        self.from = from
+        self.count = count
     }
 
-    public init(canvas: Canvas) {
+    /// Every stroke of the drawing; with `from`, those from that index on.
+    public init(canvas: Canvas, from: Int? = nil) {
         self.canvas = canvas.state.rawValue
-        strokes = canvas.strokes.map {
+        if let from {
+            self.from = from
+            count = canvas.strokes.count
+        }
+        strokes = canvas.strokes[min(from ?? 0, canvas.strokes.count)...].map {
             var stroke = StrokeResult(device: $0.device.rawValue, tool: $0.style.tool.rawValue, color: $0.style.color.hex, width: $0.style.width,
                                       points: $0.points.map(Point.init), source: $0.source.rawValue)
             stroke.pen = $0.pen

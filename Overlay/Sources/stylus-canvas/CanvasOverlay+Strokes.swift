@@ -30,11 +30,21 @@ extension CanvasOverlay {
         fetching = true
         let rebuild = rebuildOnNextFetch
         rebuildOnNextFetch = false
-        link.strokes { result in
+        // Only what is new, from the last stroke known on (StrokeBook checks that one is unchanged):
+        // fetching the whole drawing at each stroke made the canvas's work and its heap's high-water
+        // mark grow with the drawing.
+        let known = rebuild ? 0 : max(0, book.finished.count - 1)
+        link.strokes(from: known) { result in
             MainInbox.shared.post { [self] in
                 fetching = false
                 switch result {
-                case .success(let strokes): apply(strokes, rebuild: rebuild)
+                case .success(let tail):
+                    if let strokes = tail.whole(after: book.finished) {
+                        apply(strokes, rebuild: rebuild)
+                    } else {
+                        rebuildOnNextFetch = true
+                        fetchAgain = true
+                    }
                 case .failure(let error):
                     log("strokes: \(error.message)")
                     if rebuild { rebuildOnNextFetch = true }
