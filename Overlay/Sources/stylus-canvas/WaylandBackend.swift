@@ -62,7 +62,7 @@ final class WaylandBackend: CanvasBackend {
     private(set) var fractionalScaleManager: OpaquePointer?
     /// wlroots' screen capture (sway, Hyprland, wayfire), for snapshots; nil elsewhere (weston, cage, KWin).
     private(set) var screencopy: OpaquePointer?
-    private var seat: OpaquePointer?
+    private(set) var seat: OpaquePointer?
     private var keyboard: OpaquePointer?
     private var xkbContext: OpaquePointer?
     private var xkbKeymap: OpaquePointer?
@@ -70,6 +70,8 @@ final class WaylandBackend: CanvasBackend {
     private(set) var outputs: [WaylandOutput] = []
     /// The mouse and touch strokes, and the tablet seat that keeps the pen out of them.
     private(set) lazy var pointerInput = WaylandPointerInput(backend: self)
+    /// `copy`'s image/png, held through wlroots' data-control.
+    let clipboard = WaylandClipboard()
     weak var owner: CanvasSurfaceOwner?
     private var started = false
 
@@ -202,6 +204,7 @@ final class WaylandBackend: CanvasBackend {
             seat = bind(5)
             wl_seat_add_listener(seat, Self.seatListener, Unmanaged.passUnretained(self).toOpaque())
             pointerInput.claimTablets(seat: seat)
+        case "zwlr_data_control_manager_v1": clipboard.manager = bind(2)
         case "zwp_tablet_manager_v2":
             pointerInput.tabletManager = bind(1)
             pointerInput.claimTablets(seat: seat)
