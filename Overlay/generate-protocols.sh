@@ -5,7 +5,9 @@
 # the protocols' XML as Debian 12 ships it, xdg-shell, xdg-output, viewporter
 # and fractional-scale from wayland-protocols, wlr-layer-shell from
 # librust-wayland-protocols-dev (a data file there; no Rust involved), and
-# wlr-screencopy from the same place, for snapshots on wlroots.
+# wlr-screencopy from the same place, for snapshots on wlroots; tablet-v2 from
+# wayland-protocols, bound so that the compositor sends the pen as tablet events;
+# wlr-data-control from the wlr folder, for the clipboard on wlroots.
 # `make overlay` runs it; it regenerates only what is missing or older than its XML.
 set -eu
 out="$(dirname "$0")/Sources/CWayland/generated"
@@ -18,8 +20,10 @@ for xml in "$shared/stable/xdg-shell/xdg-shell.xml" \
            "$shared/unstable/xdg-output/xdg-output-unstable-v1.xml" \
            "$shared/stable/viewporter/viewporter.xml" \
            "$shared/staging/fractional-scale/fractional-scale-v1.xml" \
+           "$shared/unstable/tablet/tablet-unstable-v2.xml" \
            "$wlr/wlr-layer-shell-unstable-v1.xml" \
-           "$wlr/wlr-screencopy-unstable-v1.xml"; do
+           "$wlr/wlr-screencopy-unstable-v1.xml" \
+           "$wlr/wlr-data-control-unstable-v1.xml"; do
     [ -r "$xml" ] || { echo "generate-protocols.sh: $xml is missing: install wayland-protocols" >&2; exit 1; }
     name=$(basename "$xml" .xml)
     if [ ! -e "$out/$name-protocol.c" ] || [ "$xml" -nt "$out/$name-protocol.c" ]; then

@@ -10,6 +10,8 @@ Checked where a user sees it: the recorded strokes' ink on screen, the desktop
 (or the fullscreen application) visible everywhere else, the desktop back pixel
 for pixel after minimize, both transitions ended by the canvas's ack; clicks
 that reach the application with --click-through and do not in observe mode;
+a mouse drag that draws, is recorded as the pointer's and undone (sway has no
+virtual touch protocol: touch is not tested here);
 a surface on each of two outputs of different sizes; a compositor that goes
 away ends the canvas with a line saying so; the boards; every default key.
 
@@ -78,9 +80,26 @@ class Sway:
         check(self.pointer.stdout.readline().strip() == "ready", "the virtual pointer did not start")
 
     def click(self, x, y):
-        self.pointer.stdin.write(f"click {x} {y}\n")
+        self.pointer_says(f"click {x} {y}")
+
+    def drag(self, points, pause=0.02):
+        """A left-button drag through `points` (screen pixels), a pause between moves so that each reaches the canvas."""
+        self.pointer_says(f"down {points[0][0]} {points[0][1]}")
+        for x, y in points[1:]:
+            time.sleep(pause)
+            self.pointer_says(f"move {x} {y}")
+        time.sleep(pause)
+        self.pointer_says("up")
+        self.park()
+
+    def park(self):
+        """The pointer to the bottom right corner, where its cursor (drawn into the output, which grim reads) hides."""
+        self.pointer_says(f"move {WIDTH - 1} {HEIGHT - 1}")
+
+    def pointer_says(self, line):
+        self.pointer.stdin.write(line + "\n")
         self.pointer.stdin.flush()
-        check(self.pointer.stdout.readline().strip() == "ok", "the virtual pointer did not click")
+        check(self.pointer.stdout.readline().strip() == "ok", f"the virtual pointer did not do {line!r}")
 
     def msg(self, *args):
         subprocess.run(["swaymsg", *args], env=self.env, check=True, capture_output=True, timeout=10)
@@ -131,8 +150,9 @@ class Session:
     """sway, stylusd with the recording's strokes, stylus-canvas; optionally the fullscreen application."""
 
     def __init__(self, overlay_args=(), second_output=None, app=False, pen_captured=False, replay=False, state=None,
-                 recording=None, config=None):
-        """`recording`: replayed at its own pace instead of the bundled one; `config`: config.toml's text."""
+                 recording=None, config=None, empty=False):
+        """`recording`: replayed at its own pace instead of the bundled one; `config`: config.toml's text;
+        `empty`: the daemon starts with no strokes."""
         self.runtime = tempfile.mkdtemp(prefix="stylus-layer-")
         os.chmod(self.runtime, 0o700)
         self.sway = Sway(self.runtime, second_output)
@@ -149,7 +169,7 @@ class Session:
         replay = replay or recording is not None
         extra = {"recording": recording(self.root), "speed": "1"} if recording else {}
         self.stack = ot.Stack(ot.ARGS, desktop, self.root, overlay_args, replay=replay,
-                              state=None if replay else state or ot.drawn_state(), pen_captured=pen_captured, **extra)
+                              state=None if replay or empty else state or ot.drawn_state(), pen_captured=pen_captured, **extra)
 
     def __enter__(self):
         return self
@@ -596,19 +616,22 @@ def window_rects(sway):
     return {n["app_id"]: n["rect"] for n in walk(tree) if n.get("app_id") and n.get("visible")}
 
 
-def clicks_reach_the_application(overlay_args, pen_captured=False, then_minimized=False):
+def clicks_reach_the_application(overlay_args, pen_captured=False, then_minimized=False, config=None, drawn=None):
     """The presses the fullscreen application saw from a click on the open canvas
-    (and, with `then_minimized`, from a second click once it is minimized)."""
-    with Session(overlay_args, app=True, pen_captured=pen_captured) as s:
+    (and, with `then_minimized`, from a second click once it is minimized);
+    `drawn`, a list, gets the strokes the daemon holds after the click."""
+    with Session(overlay_args, app=True, pen_captured=pen_captured, config=config) as s:
         since = time.monotonic()
         s.stack.open_and_wait()
-        if "--click-through" in overlay_args or pen_captured:
+        if "--click-through" in overlay_args or (pen_captured and config == ot.POINTER_PASS):
             s.stack.wait_overlay("click-through: empty input region", 5, since)
         s.sway.click(640, 60)
         deadline = time.monotonic() + 2
         while time.monotonic() < deadline and not s.app.presses():
             time.sleep(0.05)
         open_presses = s.app.presses()
+        if drawn is not None:
+            drawn.extend(s.stack.request("strokes")["strokes"])
         if not then_minimized:
             return open_presses, []
         s.stack.minimize_and_wait()
@@ -625,15 +648,116 @@ def test_with_click_through_a_click_on_the_open_canvas_reaches_the_application()
     print(f"  the application saw: {presses}", flush=True)
 
 
-def test_with_the_pen_captured_a_click_on_the_open_canvas_reaches_the_application():
-    presses, _ = clicks_reach_the_application([], pen_captured=True)
-    check(presses, "the click did not reach the application under the canvas while the daemon captures the pen")
+def test_with_the_pen_captured_and_pointer_pass_a_click_on_the_open_canvas_reaches_the_application():
+    """Filter mode with `[canvas] pointer = "pass"`: the daemon holds the pen, so the canvas needs no
+    pointer input and a mouse keeps working under it, drawing nothing."""
+    drawn = []
+    presses, _ = clicks_reach_the_application([], pen_captured=True, config=ot.POINTER_PASS, drawn=drawn)
+    check(presses, "the click did not reach the application under the canvas while the daemon captures the pen and pointer = pass")
+    check(not [t for t in drawn if t.get("source") == "pointer"], "with pointer = pass the click drew a stroke")
+
+
+def test_with_the_pen_captured_a_click_on_the_open_canvas_draws_rather_than_passing():
+    """Filter mode with the default `[canvas] pointer = "draw"`: the open layer surface takes the
+    mouse over its whole area, so the click is a dot of the canvas's where it clicked."""
+    drawn = []
+    presses, _ = clicks_reach_the_application([], pen_captured=True, drawn=drawn)
+    check(not presses, f"with pointer = draw the application under the canvas saw {presses}")
+    pointer = [t for t in drawn if t.get("source") == "pointer"]
+    check(len(pointer) == 1, f"the click drew {len(pointer)} pointer strokes: {[(t.get('source'), len(t['points'])) for t in drawn[-3:]]}")
+    x, y = ot.screen_points(pointer, WIDTH, HEIGHT)[0]
+    check(abs(x - 640) <= 2 and abs(y - 60) <= 2, f"the click's dot is at {(x, y)}, not at (640, 60)")
 
 
 def test_in_observe_mode_the_open_canvas_takes_the_click_and_minimized_gives_it_back():
     presses, after = clicks_reach_the_application([], then_minimized=True)
     check(not presses, f"the application under the canvas saw {presses}: drawing would click it")
     check(after, "the minimized canvas still takes the click")
+
+
+def bare_of_ink(image, points, reach=2):
+    """The points near which some pixel is not the desktop's green: ink left there."""
+    w, h, _ = image
+    return [(x, y) for x, y in points
+            if any(sum(abs(a - b) for a, b in zip(ot.pixel(image, xx, yy), DESKTOP)) > 60
+                   for yy in range(max(0, y - reach), min(h, y + reach + 1)) for xx in range(max(0, x - reach), min(w, x + reach + 1)))]
+
+
+def test_a_mouse_drag_on_the_open_canvas_draws_a_stroke_kept_like_the_pens():
+    """[canvas] pointer = "draw" (the default): a virtual pointer's drag on the open layer surface
+    leaves ink of the current colour where it went; the daemon records it with "source":"pointer"
+    where dragged; it stays through a minimize and an opening; `stylusctl undo` takes it off the
+    screen and out of `strokes`. The canvas took sway's tablet seat (the pen is not a pointer to it)."""
+    drag = [(200 + 40 * i, 500 - 15 * i) for i in range(16)]
+    with Session(empty=True) as s:
+        st = s.stack
+        st.request("tool", color="#3465a4")
+        since = time.monotonic()
+        st.open_and_wait()
+        st.wait_overlay("tablet seat bound", 5, since)
+        n = len(st.watcher.canvas)
+        since = time.monotonic()
+        s.sway.drag(drag)
+        e = ot.pointer_stroke(st, n)
+        st.wait_overlay("strokes: 1", 5, since)
+        st.settle_screen()
+        ot.check_drag_inked(s.sway.screenshot(), drag, ot.BLUE, "after the drag")
+        strokes = st.request("strokes")["strokes"]
+        check(len(strokes) == 1 and strokes[0]["source"] == "pointer" and strokes[0]["color"] == "#3465a4" and e["index"] == 0,
+              f"the daemon's strokes: {[(t.get('source'), t['color'], len(t['points'])) for t in strokes]}")
+        pts = ot.screen_points(strokes, WIDTH, HEIGHT)
+        check(abs(pts[0][0] - drag[0][0]) + abs(pts[0][1] - drag[0][1]) <= 3
+              and abs(pts[-1][0] - drag[-1][0]) + abs(pts[-1][1] - drag[-1][1]) <= 3,
+              f"the recorded stroke runs {pts[0]} to {pts[-1]}, the drag {drag[0]} to {drag[-1]}")
+        check(all(min(abs(x - dx) + abs(y - dy) for dx, dy in drag) <= 3 for x, y in pts), "a recorded point lies off the drag")
+        st.minimize_and_wait()
+        left = bare_of_ink(s.sway.screenshot(), drag)
+        check(not left, f"minimized, ink remains at {left[:3]}")
+        st.open_and_wait()
+        ot.check_drag_inked(s.sway.screenshot(), drag, ot.BLUE, "opened again")
+        since = time.monotonic()
+        undo = subprocess.run([os.path.join(ot.ARGS.bin, "stylusctl"), "--socket", st.socket, "undo"], capture_output=True, text=True)
+        check(undo.returncode == 0, f"stylusctl undo: {undo.returncode} {undo.stdout} {undo.stderr}")
+        st.wait_overlay("(undo, 0 strokes)", 5, since)
+        st.settle_screen()
+        left = bare_of_ink(s.sway.screenshot(), drag)
+        check(not left, f"after stylusctl undo, ink remains at {left[:3]}")
+        check(st.request("strokes")["strokes"] == [], "undo left the stroke in strokes")
+        print(f"  a {len(drag)}-point drag: {len(pts)} points recorded as the pointer's, blue on screen through a "
+              "minimize and an opening; undone off the screen", flush=True)
+
+
+def test_a_mouse_click_on_the_palette_picks_its_colour_without_drawing():
+    """[canvas] show_palette = "always": a click of the virtual pointer on the blue swatch selects
+    blue (a tool event) and draws nothing; a drag elsewhere then draws blue."""
+    blue = ot.palette_swatches(WIDTH, HEIGHT)[4]
+    drag = [(500 + 30 * i, 300 + 10 * i) for i in range(11)]
+    with Session(empty=True, config='[canvas]\nshow_palette = "always"\n') as s:
+        st = s.stack
+        tools = ot.Client(st.socket)
+        tools.request("subscribe", topics=["tool"])
+        since = time.monotonic()
+        st.open_and_wait()
+        st.wait_overlay("palette: 18 regions reported", 5, since)
+        s.sway.click(*blue)
+        s.sway.park()
+        tools.sock.settimeout(5)
+        e = tools.next_event()
+        check(e["event"] == "tool" and e["color"] == "#3465a4", f"the click's event: {e}")
+        time.sleep(0.3)
+        check(st.request("strokes")["strokes"] == [], "the click on the palette drew a stroke")
+        st.settle_screen()
+        got = ot.pixel(s.sway.screenshot(), *blue)
+        check(all(abs(a - b) <= 2 for a, b in zip(got, ot.BLUE)), f"the clicked swatch shows {got}: ink was drawn on it")
+        n = len(st.watcher.canvas)
+        s.sway.drag(drag)
+        ot.pointer_stroke(st, n)
+        strokes = st.request("strokes")["strokes"]
+        check(len(strokes) == 1 and strokes[0]["color"] == "#3465a4", f"after the click: {[(t['color'], len(t['points'])) for t in strokes]}")
+        st.settle_screen()
+        ot.check_drag_inked(s.sway.screenshot(), drag, ot.BLUE, "the drag after the click")
+        tools.close()
+        print("  the click picked #3465a4 and drew nothing; the drag after it is blue", flush=True)
 
 
 def test_escape_minimizes_the_canvas():
@@ -974,8 +1098,11 @@ def main():
             test_the_canvas_is_above_a_fullscreen_application_and_see_through,
             test_an_annotation_session_over_two_terminals_shows_its_ink_and_the_terminals_through_it,
             test_with_click_through_a_click_on_the_open_canvas_reaches_the_application,
-            test_with_the_pen_captured_a_click_on_the_open_canvas_reaches_the_application,
+            test_with_the_pen_captured_and_pointer_pass_a_click_on_the_open_canvas_reaches_the_application,
+            test_with_the_pen_captured_a_click_on_the_open_canvas_draws_rather_than_passing,
             test_in_observe_mode_the_open_canvas_takes_the_click_and_minimized_gives_it_back,
+            test_a_mouse_drag_on_the_open_canvas_draws_a_stroke_kept_like_the_pens,
+            test_a_mouse_click_on_the_palette_picks_its_colour_without_drawing,
             test_escape_minimizes_the_canvas,
             test_every_default_key_does_its_action_on_the_open_canvas,
             test_two_outputs_of_different_sizes_get_a_surface_each_and_share_the_drawing,

@@ -192,6 +192,21 @@ def test_a_snapshot_is_refused_while_minimized_and_goes_to_the_export_folder_wit
         print(f"  refused while minimized; {made[0]} in the export folder; /proc and an unknown monitor refused by name", flush=True)
 
 
+def check_pasted_is_the_export(s, pasted):
+    """A pasted image/png is `export`'s PNG of the drawing: the same bytes (True), or else the same
+    pixels but for 0.1 % (False)."""
+    check(pasted and pasted[:8] == b"\x89PNG\r\n\x1a\n", f"the clipboard's image/png is not a PNG: {pasted[:16] if pasted else pasted}")
+    exported = os.path.join(s.root, "drawing.png")
+    s.request("export", path=exported)
+    if pasted == open(exported, "rb").read():
+        return True
+    a, b = png_pixels(pasted, "rgba"), png_pixels(exported, "rgba")
+    check(len(a) == len(b), f"the pasted PNG is {png_size(pasted)}, the export {png_size(open(exported, 'rb').read())}")
+    differ = sum(1 for i in range(0, len(a), 4) if not near(a[i:i + 4], b[i:i + 4], 8))
+    check(differ <= len(a) // 4 // 1000, f"the pasted PNG differs from the export in {differ} pixels")
+    return False
+
+
 def test_copy_puts_the_exported_png_on_the_clipboard_until_replaced_and_through_a_minimize():
     env = ot.DESKTOP_SESSION.env
     os.environ["STYLUSD_RENDERER"] = ot.ARGS.canvas   # export draws its PNG with the canvas's renderer, as the copy does
@@ -199,17 +214,9 @@ def test_copy_puts_the_exported_png_on_the_clipboard_until_replaced_and_through_
         r = stylusctl(s, "copy")
         check(r.returncode == 0 and "copied to the clipboard" in r.stdout, f"stylusctl copy: {r.returncode} {r.stdout} {r.stderr}")
         pasted = read_clipboard(env)
-        check(pasted and pasted[:8] == b"\x89PNG\r\n\x1a\n", f"the clipboard's image/png is not a PNG: {pasted[:16] if pasted else pasted}")
         targets = read_clipboard(env, "TARGETS").decode()
         check("image/png" in targets.split(), f"TARGETS: {targets!r}")
-        exported = os.path.join(s.root, "drawing.png")
-        s.request("export", path=exported)
-        same = pasted == open(exported, "rb").read()
-        if not same:
-            a, b = png_pixels(pasted, "rgba"), png_pixels(exported, "rgba")
-            check(len(a) == len(b), f"the pasted PNG is {png_size(pasted)}, the export {png_size(open(exported, 'rb').read())}")
-            differ = sum(1 for i in range(0, len(a), 4) if not near(a[i:i + 4], b[i:i + 4], 8))
-            check(differ <= len(a) // 4 // 1000, f"the pasted PNG differs from the export in {differ} pixels")
+        same = check_pasted_is_the_export(s, pasted)
         s.open_and_wait()
         s.minimize_and_wait()
         check(read_clipboard(env) == pasted, "the clipboard changed when the canvas opened and minimized")

@@ -10,7 +10,7 @@ import Glibc
 /// zwlr_screencopy frame of the output, into a wl_shm buffer of the layout the
 /// compositor asks for, waited for in place (a capture takes a frame or two).
 /// The canvas committed its frame without chrome just before: the output's next
-/// render, which the copy is, holds it. No clipboard yet on Wayland.
+/// render, which the copy is, holds it. The clipboard: WaylandClipboard.
 extension WaylandBackend: ScreenShare {
     var capturesScreen: Bool { screencopy != nil }
 
@@ -75,8 +75,10 @@ extension WaylandBackend: ScreenShare {
         return .success(image)
     }
 
+    /// Sent at once: the answer to `copy` must not reach a paste before the compositor has the selection.
     func holdClipboard(_ png: [UInt8]) -> String? {
-        "the canvas holds no clipboard on Wayland yet (zwlr_data_control is not implemented): use snapshot, or copy on X11"
+        defer { flush() }
+        return clipboard.hold(png, seat: seat)
     }
 
     private static let captureListener: UnsafeMutablePointer<zwlr_screencopy_frame_v1_listener> = allocate({

@@ -62,12 +62,16 @@ final class WaylandBackend: CanvasBackend {
     private(set) var fractionalScaleManager: OpaquePointer?
     /// wlroots' screen capture (sway, Hyprland, wayfire), for snapshots; nil elsewhere (weston, cage, KWin).
     private(set) var screencopy: OpaquePointer?
-    private var seat: OpaquePointer?
+    private(set) var seat: OpaquePointer?
     private var keyboard: OpaquePointer?
     private var xkbContext: OpaquePointer?
     private var xkbKeymap: OpaquePointer?
     private var xkbState: OpaquePointer?
     private(set) var outputs: [WaylandOutput] = []
+    /// The mouse and touch strokes, and the tablet seat that keeps the pen out of them.
+    private(set) lazy var pointerInput = WaylandPointerInput(backend: self)
+    /// `copy`'s image/png, held through wlroots' data-control.
+    let clipboard = WaylandClipboard()
     weak var owner: CanvasSurfaceOwner?
     private var started = false
 
@@ -199,6 +203,11 @@ final class WaylandBackend: CanvasBackend {
         case "wl_seat" where seat == nil:   // the first seat's keyboard; a second seat's would replace it
             seat = bind(5)
             wl_seat_add_listener(seat, Self.seatListener, Unmanaged.passUnretained(self).toOpaque())
+            pointerInput.claimTablets(seat: seat)
+        case "zwlr_data_control_manager_v1": clipboard.manager = bind(2)
+        case "zwp_tablet_manager_v2":
+            pointerInput.tabletManager = bind(1)
+            pointerInput.claimTablets(seat: seat)
         case "wl_output":
             guard let proxy = bind(4) else { return }
             let output = WaylandOutput(globalName: name, proxy: proxy)
@@ -271,7 +280,7 @@ final class WaylandBackend: CanvasBackend {
     /// The one backend of this process, for the output listener's `done` (its data is the output).
     static var current: WaylandBackend?
 
-    // MARK: Keyboard: Escape minimizes, every other key goes to the daemon's key table, as on X11
+    // MARK: Keyboard: Escape minimizes, every other key goes to the daemon's key table, as on X11; pointer and touch draw
 
     private static let seatListener: UnsafeMutablePointer<wl_seat_listener> = {
         var l = wl_seat_listener()
@@ -281,6 +290,7 @@ final class WaylandBackend: CanvasBackend {
     }()
 
     private func seatCapabilities(_ capabilities: UInt32) {
+        if let seat { pointerInput.seatCapabilities(seat, capabilities) }
         let has = capabilities & UInt32(WL_SEAT_CAPABILITY_KEYBOARD.rawValue) != 0
         if has, keyboard == nil {
             keyboard = wl_seat_get_keyboard(seat)

@@ -82,6 +82,7 @@ class WaylandCanvas: CanvasSurface {
     }
 
     func present() {
+        refreshPointerSetting()
         if surface == nil { map() }
         drawnAlpha = -1
         queueDraw()
@@ -187,10 +188,11 @@ class WaylandCanvas: CanvasSurface {
     }
 
     /// As on X11: empty (pointer input goes through) when the daemon captures the pen or
-    /// `--click-through` asks; otherwise the whole surface takes it.
+    /// `--click-through` asks, unless `[canvas] pointer = "draw"` wants the mouse and touch to
+    /// draw; otherwise the whole surface takes it.
     private func applyInputRegion() {
         guard let surface, let compositor = backend.compositor else { return }
-        if owner.passesPointerInput {
+        if owner.passesPointerInput, !takesPointerToDraw {
             let empty = wl_compositor_create_region(compositor)
             wl_surface_set_input_region(surface, empty)
             wl_region_destroy(empty)

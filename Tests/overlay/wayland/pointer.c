@@ -4,7 +4,8 @@
 // layer-shell tests click with this. It lives as long as the test's session,
 // so that clients have bound the seat's pointer before the first click (a
 // pointer that appears and clicks at once clicks into clients that have not).
-// Reads "click X Y" lines and answers "ok" once the compositor has them.
+// Reads lines and answers "ok" once the compositor has them: "click X Y";
+// "down X Y", "move X Y", "up" (a drag: the left button held through the moves).
 // Built by the tests (cc, against the glue wayland-scanner writes from the
 // protocol's XML).
 //     pointer WIDTH HEIGHT
@@ -30,9 +31,21 @@ static void global_remove(void *data, struct wl_registry *registry, uint32_t nam
 
 static const struct wl_registry_listener registry_listener = { global, global_remove };
 
+static uint32_t time_ms;
+
+static void move(struct zwlr_virtual_pointer_v1 *pointer, unsigned x, unsigned y, unsigned w, unsigned h) {
+    zwlr_virtual_pointer_v1_motion_absolute(pointer, time_ms += 10, x, y, w, h);
+    zwlr_virtual_pointer_v1_frame(pointer);
+}
+
+static void button(struct zwlr_virtual_pointer_v1 *pointer, enum wl_pointer_button_state state) {
+    zwlr_virtual_pointer_v1_button(pointer, time_ms += 10, BTN_LEFT, state);
+    zwlr_virtual_pointer_v1_frame(pointer);
+}
+
 int main(int argc, char **argv) {
     if (argc != 3) {
-        fprintf(stderr, "usage: pointer WIDTH HEIGHT, then lines: click X Y\n");
+        fprintf(stderr, "usage: pointer WIDTH HEIGHT, then lines: click X Y | down X Y | move X Y | up\n");
         return 64;
     }
     unsigned w = atoi(argv[1]), h = atoi(argv[2]);
@@ -53,22 +66,23 @@ int main(int argc, char **argv) {
     printf("ready\n");
     fflush(stdout);
     char line[128];
-    uint32_t time = 0;
     unsigned x, y;
     while (fgets(line, sizeof line, stdin)) {
-        if (sscanf(line, "click %u %u", &x, &y) != 2) {
+        int click = sscanf(line, "click %u %u", &x, &y) == 2;
+        if (click || sscanf(line, "down %u %u", &x, &y) == 2) {
+            // Moved off the point and onto it, so that the client under it gets an enter and a motion.
+            move(pointer, x > 0 ? x - 1 : x + 1, y, w, h);
+            move(pointer, x, y, w, h);
+            button(pointer, WL_POINTER_BUTTON_STATE_PRESSED);
+            if (click) button(pointer, WL_POINTER_BUTTON_STATE_RELEASED);
+        } else if (sscanf(line, "move %u %u", &x, &y) == 2) {
+            move(pointer, x, y, w, h);
+        } else if (strncmp(line, "up", 2) == 0) {
+            button(pointer, WL_POINTER_BUTTON_STATE_RELEASED);
+        } else {
             fprintf(stderr, "pointer: not a command: %s", line);
             continue;
         }
-        // Moved off the point and onto it, so that the client under it gets an enter and a motion.
-        zwlr_virtual_pointer_v1_motion_absolute(pointer, time += 10, x > 0 ? x - 1 : x + 1, y, w, h);
-        zwlr_virtual_pointer_v1_frame(pointer);
-        zwlr_virtual_pointer_v1_motion_absolute(pointer, time += 10, x, y, w, h);
-        zwlr_virtual_pointer_v1_frame(pointer);
-        zwlr_virtual_pointer_v1_button(pointer, time += 10, BTN_LEFT, WL_POINTER_BUTTON_STATE_PRESSED);
-        zwlr_virtual_pointer_v1_frame(pointer);
-        zwlr_virtual_pointer_v1_button(pointer, time += 10, BTN_LEFT, WL_POINTER_BUTTON_STATE_RELEASED);
-        zwlr_virtual_pointer_v1_frame(pointer);
         wl_display_roundtrip(display);
         printf("ok\n");
         fflush(stdout);

@@ -14,6 +14,8 @@
 #include "../generated/viewporter-client-protocol.h"
 #include "../generated/fractional-scale-v1-client-protocol.h"
 #include "../generated/wlr-screencopy-unstable-v1-client-protocol.h"
+#include "../generated/tablet-unstable-v2-client-protocol.h"
+#include "../generated/wlr-data-control-unstable-v1-client-protocol.h"
 
 /// wl_registry_bind for the globals stylus-canvas uses, by interface name
 /// (Swift cannot take the address of the C interface tables); NULL for others.
