@@ -6,7 +6,7 @@ import StylusCore
 /// in the daemon's space: follows `[canvas] pointer` as the daemon says it, sends
 /// the stroke to the daemon (`draw`, through one PointerStream) and draws it live,
 /// except a press on the palette, which the daemon answers by selecting.
-/// WaylandPointerInput uses it; X11PointerInput does the same on its own.
+/// X11PointerInput and WaylandPointerInput each keep one.
 @MainActor
 final class PointerStrokes {
     /// `[canvas] pointer` as the daemon last said: draw (the default) or pass.

@@ -19,10 +19,9 @@ final class X11PointerInput {
     private let root: xcb_window_t
     /// XInput's major opcode: a generic event carrying it is ours.
     let opcode: UInt8
-    /// `[canvas] pointer` as the daemon last said: draw (the default) or pass.
-    private(set) var draws = true
+    /// The setting, the stream to the daemon and the live ink, as every backend has them.
+    let strokes = PointerStrokes()
     private var tablets: Set<UInt16> = []
-    private var stream: PointerStream?
     /// The window a left-button stroke is drawn on.
     private var pressed: xcb_window_t?
     /// The finger that draws, and every finger down; after a second finger nothing
@@ -30,8 +29,6 @@ final class X11PointerInput {
     private var drawingTouch: UInt32?
     private var touches: Set<UInt32> = []
     private var touchCancelled = false
-    /// The sources whose press landed on the palette: the daemon selects, nothing is drawn live.
-    private var onPalette: Set<StrokeSource> = []
 
     static let pressureLabel = "Abs Pressure"
 
@@ -99,27 +96,9 @@ final class X11PointerInput {
         return String(decoding: UnsafeRawBufferPointer(start: start, count: count), as: UTF8.self)
     }
 
-    /// Asks the daemon for `[canvas] pointer` (at each opening: a reload applies from the next);
-    /// `changed` runs on the main thread when it differs from what the canvas follows.
+    /// Asks the daemon for `[canvas] pointer` (at each opening: a reload applies from the next).
     func refreshSetting(owner: CanvasOverlay, changed: @escaping @MainActor () -> Void) {
-        ensureStream(owner).pointerSetting { setting in
-            MainInbox.shared.post { [self] in
-                let draws = (setting ?? .draw) == .draw
-                guard draws != self.draws else { return }
-                self.draws = draws
-                owner.log("[canvas] pointer = \(draws ? "draw" : "pass")")
-                changed()
-            }
-        }
-    }
-
-    private func ensureStream(_ owner: CanvasOverlay) -> PointerStream {
-        if let stream { return stream }
-        let made = PointerStream(path: owner.link.path) { message in
-            MainInbox.shared.post { owner.log("draw: \(message)") }
-        }
-        stream = made
-        return made
+        strokes.refreshSetting(owner: owner, changed: changed)
     }
 
     // MARK: Events
@@ -129,7 +108,7 @@ final class X11PointerInput {
         let type = raw.load(fromByteOffset: 8, as: UInt16.self)
         if type == UInt16(XCB_INPUT_HIERARCHY) { return loadTablets() }
         let e = raw.load(as: xcb_input_button_press_event_t.self)
-        guard let owner, draws, let surface = canvas(e.event) else { return }
+        guard let owner, strokes.draws, let surface = canvas(e.event) else { return }
         let point = surface.inkPoint(x: Double(e.event_x) / 65536, y: Double(e.event_y) / 65536)
         switch Int32(type) {
         case XCB_INPUT_BUTTON_PRESS, XCB_INPUT_MOTION, XCB_INPUT_BUTTON_RELEASE:
@@ -155,8 +134,7 @@ final class X11PointerInput {
             } else if drawingTouch != nil, !touchCancelled {
                 touchCancelled = true
                 drawingTouch = nil
-                ensureStream(owner).send(DrawRequest(source: .touch, phase: .cancel, points: []))
-                owner.cancelPointerStroke(.touch)
+                strokes.cancel(.touch, owner: owner)
             }
         case XCB_INPUT_TOUCH_UPDATE:
             guard drawingTouch == e.detail else { return }
@@ -171,22 +149,12 @@ final class X11PointerInput {
     }
 
     private func stroke(_ source: StrokeSource, _ phase: DrawRequest.Phase, _ point: InkPoint, surface: X11Canvas, owner: CanvasOverlay) {
-        // A stroke the canvas's minimize ended: the daemon ended it too.
-        guard owner.drawsWithPointer else { return }
-        if phase == .down {
-            if owner.pointerOnPalette(point) { onPalette.insert(source) } else { onPalette.remove(source) }
-        }
-        let geometry = surface.layers.geometry
-        ensureStream(owner).send(DrawRequest(source: source, phase: phase, points: [DrawRequest.Point(x: point.x, y: point.y)],
-                                             aspect: phase == .down ? geometry.height / geometry.width : nil))
-        guard !onPalette.contains(source) else { return }
-        owner.pointerStroke(source, at: InkPoint(x: min(max(point.x, 0), 1), y: min(max(point.y, 0), 1), pressure: DrawRequest.defaultPressure),
-                            tip: phase != .up)
+        strokes.send(source, phase, point, geometry: surface.layers.geometry, owner: owner)
     }
 }
 
 extension X11Backend {
     /// The canvas takes pointer input to draw with it: `[canvas] pointer = "draw"`, with
     /// XInput 2 to tell the pen from the mouse (without it, the mouse passes as before).
-    var pointerDraws: Bool { pointerInput?.draws ?? false }
+    var pointerDraws: Bool { pointerInput?.strokes.draws ?? false }
 }
