@@ -308,6 +308,11 @@ def main():
     parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--only", default="", choices=["", "x11", "sway"], help="one desktop")
     args = parser.parse_args()
+    # Checked first: a Stack whose canvas cannot start leaves its daemon running (ot.stack closes only what it yields).
+    missing = [path for path in (os.path.join(args.bin, "stylusd"), args.canvas) if not os.access(path, os.X_OK)]
+    if missing:
+        not_measured(args.only or "x11 and sway", ot.Failure(f"{', '.join(missing)} not built (make release overlay)"))
+        return 0
     args.scratch = tempfile.mkdtemp(prefix="stylus-snapshot-bench-")
     ot.ARGS = args
     try:
