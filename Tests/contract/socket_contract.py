@@ -1092,7 +1092,7 @@ def test_the_style_survives_a_restart(root):
         check(d.stop() == 0, "no clean exit")
     with open(os.path.join(root, "state", "stylusd", "state.json")) as f:
         saved = json.load(f)
-    check(saved["version"] == 2 and saved["style"] == style, f"{saved}")
+    check(saved["version"] == 3 and saved["style"] == style, f"{saved}")
     with Daemon(root) as d:
         check(style_of(d.connect().request("tool")["result"]["tool"]) == style, "the style was not restored")
 
@@ -1143,13 +1143,13 @@ def test_a_newer_state_file_is_left_byte_for_byte_and_the_log_says_so(root):
     path = os.path.join(root, "state", "stylusd", "state.json")
     with open(path) as f:
         newer = json.load(f)
-    newer["version"] = 3
+    newer["version"] = 4
     newer["something_new"] = {"kept": True}
     original = (json.dumps(newer, indent=1) + "\n").encode()
     with open(path, "wb") as f:
         f.write(original)
     with Daemon(root) as d:
-        d.wait_log("state version 3, written by a newer stylusd")
+        d.wait_log("state version 4, written by a newer stylusd")
         check(any("leaving it untouched" in line for line in d.log), f"{d.log}")
         c = d.connect()
         check(c.request("status")["result"]["canvas"]["stroke_count"] == 0, "the newer file's strokes were loaded")
