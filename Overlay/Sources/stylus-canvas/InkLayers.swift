@@ -152,6 +152,8 @@ final class InkLayers {
     /// layer too: it erases the ink that is already there, as it will once the
     /// stroke is finished and drawn again in its place (clearing twice is clearing).
     func drawLiveSegment(_ a: InkPoint, _ b: InkPoint, _ style: InkStyle) {
+        // With the text tool the pen places the caret; it draws nothing.
+        guard style.tool != .text else { return }
         if let live { drawSegments(CollectionOfOne((a, b)), style, into: live) }
         guard style.tool == .eraser else { return }
         if let finished { drawSegments(CollectionOfOne((a, b)), style, into: finished) }
@@ -174,7 +176,7 @@ final class InkLayers {
         case .highlighter:
             cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
             cairo_set_source_rgba(cr, r, g, b, InkStyle.highlighterOpacity)
-        case .pen, .laser, .line, .arrow, .rectangle, .ellipse:
+        case .pen, .laser, .line, .arrow, .rectangle, .ellipse, .text:
             cairo_set_source_rgba(cr, r, g, b, 1)
         }
     }
@@ -183,6 +185,11 @@ final class InkLayers {
     /// `within` when given (a highlighter or a shape is drawn whole: cairo draws a
     /// clipped stroke a shade differently).
     func draw(_ stroke: InkStroke, into layer: OpaquePointer?, within: PixelRegion? = nil) {
+        if stroke.style.tool == .text {
+            // A text is drawn whole, as a shape is; the text tool's pen strokes are not drawn.
+            if let layer, let text = stroke.text, let anchor = stroke.points.first { drawText(text, stroke.style, at: anchor, into: layer) }
+            return
+        }
         guard let layer, stroke.points.count > 1 else { return }
         let style = stroke.style
         guard style.tool.drawsWhole else {
