@@ -57,3 +57,62 @@ extension InkLayers {
         return PixelRect(x: left, y: top, width: (x1 + 2).rounded(.up) - left, height: (y1 + 2).rounded(.up) - top)
     }
 }
+
+/// The text being typed: its words as they will be drawn, and a thin caret after them.
+extension InkLayers {
+    static let caretWidth = 2.0
+
+    func textEntryChanged() {
+        if let drawnEntry { addDamage(drawnEntry) }
+        drawnEntry = textEntry.map(entryBox)
+        if let drawnEntry { addDamage(drawnEntry) }
+    }
+
+    /// Where the entry draws: its ink and the caret, with the caret's width to spare.
+    private func entryBox(_ entry: TextEntry) -> PixelRect {
+        let (x, y) = geometry.pixel(entry.anchor)
+        let size = geometry.pixels(entry.size)
+        let caret = caretPlace(entry)
+        guard let scratch = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1) else { return PixelRect(x: x, y: y, width: 1, height: 1) }
+        defer { cairo_surface_destroy(scratch) }
+        let cr = cairo_create(scratch)!
+        defer { cairo_destroy(cr) }
+        let ink = Self.showText(cr, entry.text, x: x, y: y, size: size, draw: false)
+        let x0 = min(ink.x, caret.x - 2), y0 = min(ink.y, caret.top - 2)
+        let x1 = max(ink.x + ink.width, caret.x + Self.caretWidth + 2), y1 = max(ink.y + ink.height, caret.bottom + 2)
+        return PixelRect(x: x0.rounded(.down), y: y0.rounded(.down), width: x1.rounded(.up) - x0.rounded(.down), height: y1.rounded(.up) - y0.rounded(.down))
+    }
+
+    /// The caret's x and its top and bottom: after the last line's advance, from its ascent to its descent.
+    private func caretPlace(_ entry: TextEntry) -> (x: Double, top: Double, bottom: Double) {
+        let (x, y) = geometry.pixel(entry.anchor)
+        let size = geometry.pixels(entry.size)
+        let lines = entry.text.lines
+        var advance = 0.0
+        if let last = lines.last, !last.isEmpty, let scratch = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1) {
+            let cr = cairo_create(scratch)!
+            cairo_select_font_face(cr, StrokeText.fontFamily, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+            cairo_set_font_size(cr, size)
+            var extents = cairo_text_extents_t()
+            cairo_text_extents(cr, String(last), &extents)
+            advance = extents.x_advance
+            cairo_destroy(cr)
+            cairo_surface_destroy(scratch)
+        }
+        let baseline = y + StrokeText.baseline(line: max(lines.count - 1, 0), size: size)
+        return (x + advance, baseline - StrokeText.baselineShare * size, baseline + (StrokeText.lineHeightShare - StrokeText.baselineShare) * size)
+    }
+
+    func drawTextEntry(_ cr: OpaquePointer, alpha: Double) {
+        guard let entry = textEntry else { return }
+        let (x, y) = geometry.pixel(entry.anchor)
+        let c = entry.color
+        cairo_save(cr)
+        cairo_set_source_rgba(cr, Double(c.red) / 255, Double(c.green) / 255, Double(c.blue) / 255, alpha)
+        _ = Self.showText(cr, entry.text, x: x, y: y, size: geometry.pixels(entry.size), draw: true)
+        let caret = caretPlace(entry)
+        cairo_rectangle(cr, caret.x, caret.top, Self.caretWidth, caret.bottom - caret.top)
+        cairo_fill(cr)
+        cairo_restore(cr)
+    }
+}

@@ -35,6 +35,12 @@ final class InkLayers {
     var board = InkBoard.none
     /// The open-canvas sign drawn over everything (none in an export: the renderer never sets it).
     var indicator = InkIndicator.none
+    /// A text being typed here, with its caret (InkLayers+Text.swift; never in an export).
+    var textEntry: TextEntry? {
+        didSet { if textEntry != oldValue { textEntryChanged() } }
+    }
+    /// Where the text entry was last drawn: its old place is damage too.
+    var drawnEntry: PixelRect?
 
     init(geometry: InkGeometry) { self.geometry = geometry }
 
@@ -297,6 +303,7 @@ final class InkLayers {
             cairo_set_source_surface(cr, layer, 0, 0)
             cairo_paint_with_alpha(cr, alpha)
         }
+        drawTextEntry(cr, alpha: alpha)
         drawPalette(cr, alpha: alpha)
         drawIndicator(cr, alpha: alpha)
         drawnRings = []
