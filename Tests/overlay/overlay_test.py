@@ -988,6 +988,8 @@ def test_export_png_and_svg_match_the_canvas():
             s.close()
             os.environ.pop("STYLUSD_RENDERER", None)
 PALETTE = canvas_spec.palette_colors()
+# What the canvas logs once it told the daemon where the palette's buttons are: colours, tools, width - and +.
+PALETTE_REGIONS_REPORTED = f"palette: {len(PALETTE) + len(canvas_spec.spec()['constants']['tools']) + 2} regions reported"
 
 
 def palette_swatches(width=WIDTH, height=HEIGHT):
@@ -1024,7 +1026,7 @@ def check_a_reload_reorders_the_swatches(root, request, wait_log, settle, screen
         f.write('[canvas]\nshow_palette = "always"\npalette = [%s]\n' % ", ".join(f'"{c}"' for c in reversed_palette))
     since = time.monotonic()
     request("reload")
-    wait_log("palette: 18 regions reported", 5, since)
+    wait_log(PALETTE_REGIONS_REPORTED, 5, since)
     settle()
     check_palette_swatches(screenshot(), width, height, palette=reversed_palette)
 
@@ -1067,7 +1069,7 @@ def test_the_palette_shows_its_swatches_and_a_pen_tap_picks_the_next_strokes_col
             tools.request("subscribe", topics=["tool"])
             since = time.monotonic()
             s.open_and_wait()
-            s.wait_overlay("palette: 18 regions reported", 5, since)
+            s.wait_overlay(PALETTE_REGIONS_REPORTED, 5, since)
             check(time.monotonic() - started < lead_in - 1, f"the canvas was ready {time.monotonic() - started:.1f} s after the start, "
                   f"too late for the tap at {lead_in} s")
             image = DESKTOP_SESSION.screenshot()
@@ -1699,7 +1701,7 @@ def test_a_mouse_click_on_the_palette_picks_its_colour_without_drawing():
         tools.request("subscribe", topics=["tool"])
         since = time.monotonic()
         s.open_and_wait()
-        s.wait_overlay("palette: 18 regions reported", 5, since)
+        s.wait_overlay(PALETTE_REGIONS_REPORTED, 5, since)
         mouse_drag([blue, (blue[0] + 1, blue[1])])
         tools.sock.settimeout(5)
         e = tools.next_event()
