@@ -46,8 +46,10 @@ extension X11Canvas {
         case .forward(let name) where name.modifiers.isEmpty && name.key == "backspace":
             entry.backspace()
             layers.textEntry = entry
-        case .forward:
-            guard let typed = backend.keymap.lastTyped else { return false }
+        case .forward(let name):
+            // A key that types nothing: a shortcut with Ctrl, Alt or Super does its action;
+            // a plain one (Delete, an arrow) is held back, so it does not clear what is being typed.
+            guard let typed = backend.keymap.lastTyped else { return name.modifiers.isEmpty }
             entry.type(typed)
             layers.textEntry = entry
         }
