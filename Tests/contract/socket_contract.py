@@ -2023,6 +2023,19 @@ def test_text_puts_words_on_the_canvas_kept_exported_undone_erased_and_bad_ones_
         check(c.request("strokes")["result"]["strokes"] == kept, "a restart lost the text")
         with open(os.path.join(root, "state", "stylusd", "state.json")) as f:
             check(json.load(f)["version"] == 3, "the state file is not version 3")
+    # The stroke eraser takes a text whose box its path crosses, and undo brings it back.
+    config = os.path.join(root, "config", "stylusd", "config.toml")
+    os.makedirs(os.path.dirname(config), exist_ok=True)
+    with open(config, "w") as f:
+        f.write("[canvas]\neraser = \"stroke\"\n")
+    with Daemon(root, "--transition-ms", "0") as d:
+        c = d.connect()
+        c.request("open")
+        c.request("tool", tool="eraser", width=2)
+        c.request("draw", source="pointer", phase="down", points=[[0.27, 0.48]], aspect=0.5625)
+        check(c.request("draw", source="pointer", phase="up", points=[[0.27, 0.56]])["ok"], "the eraser's stroke")
+        check(c.request("strokes")["result"]["strokes"] == [], "the stroke eraser left the text it crossed")
+        check(c.request("undo")["result"]["canvas"]["stroke_count"] == 1, "undo did not bring the erased text back")
 
 
 TESTS = [test_a_bad_config_at_start_names_file_line_and_key,
