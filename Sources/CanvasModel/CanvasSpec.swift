@@ -32,7 +32,7 @@ public enum CanvasSpec {
     /// a text entry first), so its entry here is what a client's `key` gets.
     public static let keys: [(key: String, action: String)] = [
         ("p", "tool:pen"), ("h", "tool:highlighter"), ("e", "tool:eraser"), ("l", "tool:line"), ("a", "tool:arrow"),
-        ("r", "tool:rectangle"), ("o", "tool:ellipse"), ("x", "tool:laser"),
+        ("r", "tool:rectangle"), ("o", "tool:ellipse"), ("x", "tool:laser"), ("t", "tool:text"),
         ("1", "color:1"), ("2", "color:2"), ("3", "color:3"), ("4", "color:4"), ("5", "color:5"),
         ("6", "color:6"), ("7", "color:7"), ("8", "color:8"), ("9", "color:9"),
         ("w", "background:white"), ("k", "background:black"), ("g", "background:grid"),

@@ -22,11 +22,14 @@ public struct InkStroke: Equatable, Sendable {
     public var device: UInt32
     public var style: InkStyle
     public var points: [InkPoint]
+    /// A text stroke's words and size (its one point is the anchor); nil for every other stroke.
+    public var text: StrokeText?
 
-    public init(device: UInt32, style: InkStyle, points: [InkPoint]) {
+    public init(device: UInt32, style: InkStyle, points: [InkPoint], text: StrokeText? = nil) {
         self.device = device
         self.style = style
         self.points = points
+        self.text = text
     }
 
     public init(device: UInt32, tool: InkTool, points: [InkPoint]) {

@@ -61,7 +61,37 @@ public struct SVGDrawing: Sendable {
             }
         case .pen, .laser:
             run += "<g stroke=\"\(color)\">\n" + segments(points, style) + "</g>\n"
+        case .text:
+            break   // its words come with `add(text:style:at:)`
         }
+    }
+
+    /// Adds a text, drawn over what came before and erased by later eraser strokes
+    /// as ink is: one `<tspan>` per line, on the baselines `StrokeText` places.
+    public mutating func add(text: StrokeText, style: StrokeStyle, at anchor: InkPoint) {
+        let x = anchor.x * Double(width), y = anchor.y * Double(height)
+        let size = text.size * scale
+        run += "<text font-family=\"\(StrokeText.fontFamily)\" font-size=\"\(Self.r(size))\" fill=\"\(style.color.hex)\" stroke=\"none\" xml:space=\"preserve\">"
+        for (i, line) in text.lines.enumerated() {
+            run += "<tspan x=\"\(Self.r(x))\" y=\"\(Self.r(y + StrokeText.baseline(line: i, size: size)))\">\(Self.escaped(line))</tspan>"
+        }
+        run += "</text>\n"
+    }
+
+    /// Text as XML character data (attribute-safe too).
+    static func escaped<S: StringProtocol>(_ text: S) -> String {
+        var out = ""
+        for c in text.unicodeScalars {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
     }
 
     /// A line per pair of points, each as wide as the style says at their pressure.

@@ -46,7 +46,7 @@ public enum ShapeOutline: Equatable, Sendable {
         case .ellipse:
             return .ellipse(center: PixelPoint(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2),
                             radiusX: abs(b.x - a.x) / 2, radiusY: abs(b.y - a.y) / 2)
-        case .pen, .highlighter, .eraser, .laser:
+        case .pen, .highlighter, .eraser, .laser, .text:
             return nil
         }
     }

@@ -16,6 +16,13 @@ public struct StrokeBook: Sendable {
     /// no `strokes` answer confirms them; each goes `laserLifetime` after it ended.
     public private(set) var lasers: [InkStroke] = []
 
+    /// Where the text tool's last tap (a pen's tip or the canvas's mouse or finger coming
+    /// down) was, and how many there were: a canvas places its text caret there.
+    /// The text tool draws no live ink, and the daemon records no stroke for it.
+    public private(set) var textTap: InkPoint?
+    public private(set) var textTaps = 0
+    private var textDown: Set<UInt32> = []
+
     /// How long a laser stroke stays on the canvas after its tip went up.
     public static let laserLifetimeMilliseconds = 1500
     /// Strokes the daemon confirmed before their tip-up sample reached us:
@@ -89,6 +96,17 @@ public struct StrokeBook: Sendable {
     /// stroke, tip up ends it. A tool drawn whole (a shape, the highlighter)
     /// asks for the live layer again at each sample instead of a segment.
     public mutating func penSample(device: UInt32, style: InkStyle, point: InkPoint, tip: Bool) -> LiveChange {
+        // A contact begun with the text tool draws nothing until it lifts, whatever the style becomes.
+        if style.tool == .text || textDown.contains(device) {
+            let redraw = endStroke(device: device)
+            if !tip {
+                textDown.remove(device)
+            } else if textDown.insert(device).inserted {
+                textTap = point
+                textTaps += 1
+            }
+            return redraw ? .redrawLive : .none
+        }
         if !tip {
             return endStroke(device: device) ? .redrawLive : .none
         }

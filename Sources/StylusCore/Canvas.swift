@@ -44,6 +44,8 @@ public struct Stroke: Equatable, Sendable {
     public var points: [StrokePoint]
     /// The name of the pen tool that drew it; nil for a stroke from no pen (or from before tools had names).
     public var pen: String?
+    /// A text stroke's words (`style.tool` is `text`; its one point is the anchor); nil for every other stroke.
+    public var text: StrokeText?
 
     public init(device: DeviceID, style: StrokeStyle, points: [StrokePoint]) {
         self.device = device

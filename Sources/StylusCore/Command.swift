@@ -28,6 +28,8 @@ public enum Command: Equatable, Sendable {
     case precision(PrecisionRequest)
     /// A piece of a stroke a canvas's mouse, touchpad or touchscreen draws.
     case draw(DrawRequest)
+    /// Puts a text on the open canvas.
+    case text(TextRequest)
     /// Changes the board under the ink.
     case background(BackgroundRequest)
 }

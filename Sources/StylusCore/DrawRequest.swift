@@ -45,7 +45,7 @@ public struct DrawRequest: Equatable, Sendable {
 
     /// Why these fields cannot be drawn, or nil; the points come back clamped.
     public static func check(source: StrokeSource, phase: Phase, points: [Point], aspect: Double?) -> (problem: String?, points: [Point]) {
-        if source == .pen { return ("\"source\" must be \"pointer\" or \"touch\": the pen draws through the daemon's own input", points) }
+        if !StrokeSource.drawing.contains(source) { return ("\"source\" must be \"pointer\" or \"touch\": the pen draws through the daemon's own input, text comes with `text`", points) }
         if points.count > maxPoints { return ("\(points.count) points in one draw request; at most \(maxPoints)", points) }
         switch phase {
         case .down where points.isEmpty: return ("\"down\" needs its first point", points)

@@ -30,8 +30,8 @@ extension Engine {
                 return .done
             }
             startStroke(device: i, at: time, into: &effects)
-            // The laser is never recorded: its stroke is the canvas's alone.
-            if devices[i].recordingStroke == nil, canvas.style.tool != .laser {
+            // The laser is never recorded: its stroke is the canvas's alone; nor is the text tool's tap.
+            if devices[i].recordingStroke == nil, canvas.style.tool != .laser, canvas.style.tool != .text {
                 return .refused(reason: "the canvas is full (\(canvas.strokes.count) strokes, \(canvas.pointCount) points): clear it or erase strokes first")
             }
             devices[i].tipDown = true

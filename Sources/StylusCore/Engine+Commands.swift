@@ -50,6 +50,8 @@ extension Engine {
             return .done
         case .draw(let request):
             return draw(request, at: time, into: &effects)
+        case .text(let request):
+            return addText(request, at: time, into: &effects)
         }
     }
 

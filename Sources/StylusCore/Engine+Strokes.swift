@@ -24,7 +24,8 @@ extension Engine {
         points.reserveCapacity(Self.strokeReservation)
         points.append(StrokePoint(devices[i].axes, time: time))
         // The laser's ink only shows while it fades: never recorded, never content.
-        guard style.tool != .laser else { return }
+        // With the text tool a tap places the canvas's caret; the text comes with `text`.
+        guard style.tool != .laser, style.tool != .text else { return }
         canvas.strokes.append(Stroke(device: devices[i].id, style: style, points: points))
         canvas.strokes[canvas.strokes.count - 1].pen = drawer.pen
         canvas.pointCount += 1

@@ -4,7 +4,7 @@
 /// half the stroke's width of the stroke's path. Measured in the space widths
 /// are given in: a drawing 1600 pixels wide, `aspect` (height / width) as tall.
 /// A shape is hit along its outline (a rectangle's edges, not its inside);
-/// an arrow along its shaft.
+/// an arrow along its shaft; a text anywhere in its box (`StrokeText.extent`).
 public enum EraserHit {
     static let referenceWidth = 1600.0
 
@@ -22,6 +22,9 @@ public enum EraserHit {
 
     public static func touches(_ eraser: Stroke, _ stroke: Stroke, aspect: Double) -> Bool {
         let rubs = segments(of: eraser, aspect: aspect)
+        if let text = stroke.text, let anchor = stroke.points.first {
+            return touches(rubs, textBox(text, at: anchor, aspect: aspect))
+        }
         let inks = segments(of: stroke, aspect: aspect)
         guard let rubBox = bounds(rubs), let inkBox = bounds(inks), rubBox.overlaps(inkBox) else { return false }
         for ink in inks {
@@ -30,6 +33,24 @@ public enum EraserHit {
             for rub in rubs where Box(rub).overlaps(box) {
                 if distance(rub.a, rub.b, ink.a, ink.b) <= rub.halfWidth + ink.halfWidth { return true }
             }
+        }
+        return false
+    }
+
+    static func textBox(_ text: StrokeText, at anchor: StrokePoint, aspect: Double) -> Box {
+        let x = Double(anchor.x) * referenceWidth, y = Double(anchor.y) * referenceWidth * aspect
+        let (width, height) = text.extent
+        return Box(x0: x, y0: y, x1: x + width, y1: y + height)
+    }
+
+    /// Whether a path's ink reaches into a box: an end inside it (the ink's half width
+    /// around it), or a piece that crosses or comes near one of its edges.
+    static func touches(_ rubs: [Segment], _ box: Box) -> Bool {
+        let corners = [Point(x: box.x0, y: box.y0), Point(x: box.x1, y: box.y0), Point(x: box.x1, y: box.y1), Point(x: box.x0, y: box.y1)]
+        for rub in rubs where Box(rub).overlaps(box) {
+            let inside = { (p: Point) in box.x0 <= p.x && p.x <= box.x1 && box.y0 <= p.y && p.y <= box.y1 }
+            if inside(rub.a) || inside(rub.b) { return true }
+            for k in 0..<4 where distance(rub.a, rub.b, corners[k], corners[(k + 1) % 4]) <= rub.halfWidth { return true }
         }
         return false
     }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /// The tool a stroke was drawn with, as the daemon names it. A pen's own tool
 /// types (`brush`, `pencil`, `airbrush`, …) ink as the pen; the eraser end of a
-/// pen is `eraser` whatever tool is chosen.
+/// pen is `eraser` whatever tool is chosen. With `text` a tap places text
+/// typed on the canvas (`StrokeText`); the pen's own strokes are not recorded.
 public enum DrawingTool: String, CaseIterable, Equatable, Hashable, Sendable, Codable {
-    case pen, highlighter, eraser, laser, line, arrow, rectangle, ellipse
+    case pen, highlighter, eraser, laser, line, arrow, rectangle, ellipse, text
 
     public init(name: String) { self = DrawingTool(rawValue: name) ?? .pen }
 
@@ -11,7 +12,7 @@ public enum DrawingTool: String, CaseIterable, Equatable, Hashable, Sendable, Co
     public var isShape: Bool {
         switch self {
         case .line, .arrow, .rectangle, .ellipse: true
-        case .pen, .highlighter, .eraser, .laser: false
+        case .pen, .highlighter, .eraser, .laser, .text: false
         }
     }
 
@@ -101,7 +102,7 @@ public struct StrokeStyle: Equatable, Hashable, Sendable, Codable {
         let pressure = max(0, min(1, (a + b) / 2))
         let pressed = width * (1 + 15 * pressure) / 16
         switch tool {
-        case .pen, .laser: return pressed
+        case .pen, .laser, .text: return pressed
         case .eraser: return pressed * Self.eraserWidthFactor
         case .highlighter: return width * Self.highlighterWidthFactor
         case .line, .arrow, .rectangle, .ellipse: return width / 2

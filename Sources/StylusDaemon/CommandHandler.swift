@@ -209,6 +209,7 @@ final class CommandHandler {
         case .output(let choice):
             return .switchOutput(id: id, to: choice)
         case .draw(let request): return .now(drawn(request, engine.perform(.draw(request), at: now, into: &effects), id))
+        case .text(let request): return .now(perform(.text(request), id, now))
         case .overlay(let report):
             if overlay?.report != report { log("the canvas overlay reports: \(report.backend), \(report.outputs) output\(report.outputs == 1 ? "" : "s")") }
             overlay = (report, peer, topics.isEmpty ? nil : client)

@@ -39,9 +39,12 @@ extension Exporter {
     static func svg(_ strokes: [Stroke], width: Int, height: Int, board: CanvasBackground = .none) -> String {
         var drawing = SVGDrawing(width: width, height: height)
         for stroke in strokes {
-            drawing.add(style: stroke.style, points: stroke.points.map {
-                InkPoint(x: Double($0.x), y: Double($0.y), pressure: Double($0.pressure))
-            })
+            let points = stroke.points.map { InkPoint(x: Double($0.x), y: Double($0.y), pressure: Double($0.pressure)) }
+            if let text = stroke.text, let anchor = points.first {
+                drawing.add(text: text, style: stroke.style, at: anchor)
+            } else {
+                drawing.add(style: stroke.style, points: points)
+            }
         }
         return drawing.document(board: board)
     }

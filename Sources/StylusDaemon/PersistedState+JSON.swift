@@ -42,6 +42,14 @@ extension PersistedState {
             }
             out.append(contentsOf: #","pressure":"#.utf8)
             guard Self.append(s.pressure, to: &out) else { return nil }
+            if let text = s.text {
+                out.append(contentsOf: #","text":"#.utf8)
+                JSONString.appendQuoted(text, to: &out)
+            }
+            if let size = s.textSize {
+                out.append(contentsOf: #","text_size":"#.utf8)
+                guard JSONNumber.append(size, to: &out) else { return nil }
+            }
             out.append(contentsOf: #","tilt_x":"#.utf8)
             guard Self.append(s.tiltX, to: &out) else { return nil }
             out.append(contentsOf: #","tilt_y":"#.utf8)

@@ -11,9 +11,10 @@ import Glibc
 /// precision is enabled. Points are stored column by column; each Float is
 /// written in its shortest round-trip form, so they come back bit for bit.
 struct PersistedState: Codable, Equatable {
+    /// 3: a `text` stroke has its words and size (`text`, `text_size`).
     /// 2: every stroke has its style (tool, colour, width) and the file the current style.
     /// 1: strokes have the pen's own tool (`pen`, `eraser`, `brush`, …) and are red pen or eraser.
-    static let currentVersion = 2
+    static let currentVersion = 3
 
     struct StrokeColumns: Codable, Equatable {
         var device: UInt32
@@ -25,9 +26,13 @@ struct PersistedState: Codable, Equatable {
         var pen: String?
         var x: [Float], y: [Float], pressure: [Float], tiltX: [Float], tiltY: [Float]
         var timeUS: [Int64]
+        /// Version 3, a `text` stroke's: its words and size.
+        var text: String? = nil
+        var textSize: Double? = nil
 
         enum CodingKeys: String, CodingKey {
             case device, tool, color, width, pen, x, y, pressure, tiltX = "tilt_x", tiltY = "tilt_y", timeUS = "time_us"
+            case text, textSize = "text_size"
         }
     }
 
@@ -59,7 +64,8 @@ struct PersistedState: Codable, Equatable {
         strokes = canvas.strokes.map { s in
             StrokeColumns(device: s.device.rawValue, tool: s.style.tool.rawValue, color: s.style.color.hex, width: s.style.width, pen: s.pen,
                           x: s.points.map(\.x), y: s.points.map(\.y), pressure: s.points.map(\.pressure),
-                          tiltX: s.points.map(\.tiltX), tiltY: s.points.map(\.tiltY), timeUS: s.points.map(\.time))
+                          tiltX: s.points.map(\.tiltX), tiltY: s.points.map(\.tiltY), timeUS: s.points.map(\.time),
+                          text: s.text?.string, textSize: s.text?.size)
         }
         let base = canvas.pens.base
         style = StyleColumns(tool: base.tool.rawValue, color: base.color.hex, width: base.width)
@@ -91,6 +97,13 @@ struct PersistedState: Codable, Equatable {
             }
             result.append(Stroke(device: DeviceID(s.device), style: style, points: points))
             result[result.count - 1].pen = s.pen
+            if style.tool == .text {
+                guard let text = s.text, StrokeText.problem(with: text) == nil,
+                      let size = s.textSize, StrokeText.sizeRange.contains(size) else {
+                    throw .invalid("stroke \(i): a text needs its \"text\" (1-\(StrokeText.maxLength) characters) and \"text_size\" (\(StrokeText.sizeRange))")
+                }
+                result[result.count - 1].text = StrokeText(string: text, size: size)
+            }
         }
         var current = StrokeStyle()
         if let style { current = try Self.style(tool: style.tool, color: style.color, width: style.width, of: "the style") }

@@ -150,6 +150,7 @@ extension ClientCommand {
         case .key:
             self = .key(try Self.canvasKey(fields["key"]))
         case .draw: self = .draw(try Self.draw(fields))
+        case .text: self = .text(try Self.text(fields))
         case .snapshot:
             var path: String?
             if let value = fields["path"] {

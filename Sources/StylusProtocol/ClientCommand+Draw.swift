@@ -8,8 +8,8 @@ import StylusCore
 extension ClientCommand {
     static func draw(_ fields: [String: JSONValue]) throws(ProtocolError) -> DrawRequest {
         func bad(_ message: String) -> ProtocolError { ProtocolError(code: .badRequest, message: message) }
-        let sources = StrokeSource.allCases.filter { $0 != .pen }
-        guard case .string(let name)? = fields["source"], let source = StrokeSource(rawValue: name), source != .pen else {
+        let sources = StrokeSource.drawing
+        guard case .string(let name)? = fields["source"], let source = StrokeSource(rawValue: name), sources.contains(source) else {
             throw bad("draw needs \"source\": \(sources.map { "\"\($0.rawValue)\"" }.joined(separator: " or "))\(fields["source"].map { ", not \(quoted($0))" } ?? "")")
         }
         guard case .string(let phaseName)? = fields["phase"], let phase = DrawRequest.Phase(rawValue: phaseName) else {

@@ -23,6 +23,8 @@ public enum ClientCommand: Equatable, Sendable {
     /// A key pressed on the open canvas, for the daemon to perform its action.
     case key(CanvasKeyName)
     case draw(DrawRequest)
+    /// A text on the open canvas.
+    case text(TextRequest)
     /// The screen with the ink into `path` (nil: a new file in the export folder), of one monitor or the canvas's first.
     case snapshot(path: String?, monitor: String?)
     /// The drawing, or the screen with the ink, on the clipboard.
@@ -62,6 +64,7 @@ public enum ClientCommand: Equatable, Sendable {
         case .pens: .pens
         case .key: .key
         case .draw: .draw
+        case .text: .text
         case .snapshot: .snapshot
         case .copy: .copy
         case .shared: .shared
@@ -94,6 +97,7 @@ public enum ClientCommand: Equatable, Sendable {
             (StyleArgument.spelling(of: request).map { [$0.argument.rawValue: JSONValue.string($0.word)] } ?? [:])
                 .merging(pen.map { ["pen": .string($0)] } ?? [:]) { a, _ in a }
         case .draw(let request): Self.fields(of: request)
+        case .text(let request): Self.fields(of: request)
         case .snapshot(let path, let monitor):
             [:].merging([("path", path), ("monitor", monitor)].compactMap { k, v in v.map { (k, JSONValue.string($0)) } }) { a, _ in a }
         case .copy(let snapshot): snapshot ? ["what": .string("snapshot")] : [:]

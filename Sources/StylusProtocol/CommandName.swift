@@ -5,6 +5,7 @@
 /// `ClientCommand.init(name:fields:)`, and its handler in the daemon.
 public enum CommandName: String, CaseIterable, Codable, Sendable {
     case status, toggle, open, minimize, ack, strokes, clear, undo, redo, tool, export, submit, discard, palette, paletteRegions = "palette-regions", precision, background, subscribe, unsubscribe, devices, reload, output, overlay, key, draw, pens, snapshot, copy, shared
+    case text
 
     /// The argument a command takes beyond `id` and `cmd`.
     public enum Argument: Sendable, Equatable {
@@ -28,6 +29,8 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case keyName
         /// `"source"`, `"phase"`, `"points"` and (optional) `"aspect"`: a `DrawRequest`.
         case draw
+        /// `"text"`, `"x"`, `"y"` and (optional) `"size"` and `"color"`: a `TextRequest`.
+        case text
         /// `"background"`: a `BackgroundRequest`'s name (none: the current board).
         case background
         /// Optional `"path"` (absolute, ending in .png) and `"monitor"` (a connector name).
@@ -50,6 +53,7 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case .paletteRegions: .paletteRegions
         case .key: .keyName
         case .draw: .draw
+        case .text: .text
         case .background: .background
         case .snapshot: .snapshot
         case .copy: .copy
@@ -90,6 +94,7 @@ public enum CommandName: String, CaseIterable, Codable, Sendable {
         case .snapshot: "Write a PNG of the screen as the user sees it: the windows under the canvas with the ink over them."
         case .copy: "Put the drawing (or a snapshot of the screen with it) on the clipboard as image/png."
         case .shared: "Tell stylusd how a snapshot or copy it asked for went (stylus-canvas sends it)."
+        case .text: "Put a text on the open canvas at x, y (0-1), in the current colour and a size from the width."
         }
     }
 

@@ -8,11 +8,14 @@ public import StylusCore
 /// a quarter of a second; this is a copy. The helpers also read that JSON
 /// (`decode` below), for people who pipe `stylusctl strokes` into them.
 public enum StrokeRecords {
-    static let header = Array("stylusd strokes 1\n".utf8)
+    static let header = Array("stylusd strokes 2\n".utf8)
+    /// Written before texts: the same without a text's words.
+    static let headerV1 = Array("stylusd strokes 1\n".utf8)
 
     /// Per stroke: the tool's name's length and the name, the colour's three
     /// bytes, the width (a 64-bit float), the point count (32 bits), then x, y,
-    /// pressure per point.
+    /// pressure per point; a `text` stroke then its size (a 64-bit float), its
+    /// words' length in bytes (32 bits) and its words in UTF-8.
     public static func encode(_ strokes: [Stroke]) -> [UInt8] {
         var bytes = header
         bytes.reserveCapacity(header.count + strokes.reduce(0) { $0 + 32 + 12 * $1.points.count })
@@ -32,6 +35,13 @@ public enum StrokeRecords {
                 append(p.y.bitPattern)
                 append(p.pressure.bitPattern)
             }
+            if stroke.style.tool == .text {
+                let text = stroke.text ?? StrokeText(string: "", size: StrokeText.size(forWidth: stroke.style.width))
+                append(text.size.bitPattern)
+                let words = Array(text.string.utf8)
+                append(UInt32(words.count))
+                bytes += words
+            }
         }
         return bytes
     }
@@ -41,9 +51,14 @@ public enum StrokeRecords {
     public static func decode(_ bytes: [UInt8]) -> [Stroke]? {
         if bytes.first(where: { $0 != 0x20 && $0 != 0x0a && $0 != 0x09 && $0 != 0x0d }) == UInt8(ascii: "{") {
             guard let result = try? ProtocolV1.decode(StrokesResult.self, from: bytes) else { return nil }
-            return result.strokes.map { Stroke(device: DeviceID($0.device), style: $0.style, points: $0.points.map(\.point)) }
+            return result.strokes.map {
+                var stroke = Stroke(device: DeviceID($0.device), style: $0.style, points: $0.points.map(\.point))
+                stroke.text = $0.strokeText
+                return stroke
+            }
         }
-        guard bytes.starts(with: header) else { return nil }
+        let withTexts = bytes.starts(with: header)
+        guard withTexts || bytes.starts(with: headerV1) else { return nil }
         var at = header.count
         func take<T: FixedWidthInteger>(_: T.Type) -> T? {
             guard at + MemoryLayout<T>.size <= bytes.count else { return nil }
@@ -68,7 +83,14 @@ public enum StrokeRecords {
                 let pressure = Float(bitPattern: take(UInt32.self)!)
                 points.append(StrokePoint(x: x, y: y, pressure: pressure, tiltX: 0, tiltY: 0, time: 0))
             }
-            strokes.append(Stroke(device: DeviceID(0), style: StrokeStyle(tool: DrawingTool(name: name), color: color, width: width), points: points))
+            var stroke = Stroke(device: DeviceID(0), style: StrokeStyle(tool: DrawingTool(name: name), color: color, width: width), points: points)
+            if withTexts, stroke.style.tool == .text {
+                guard let size = take(UInt64.self).map(Double.init(bitPattern:)), let length = take(UInt32.self),
+                      Int(length) <= bytes.count - at else { return nil }
+                stroke.text = StrokeText(string: String(decoding: bytes[at..<at + Int(length)], as: UTF8.self), size: size)
+                at += Int(length)
+            }
+            strokes.append(stroke)
         }
         return strokes
     }

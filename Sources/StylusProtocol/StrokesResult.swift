@@ -39,6 +39,10 @@ public struct StrokesResult: Codable, Equatable, Sendable {
         /// What drew it: `pen`, `pointer` or `touch` (`StrokeSource`; `device` is
         /// the source's reserved id for the last two); absent from a daemon before `draw`.
         public var source: String?
+        /// A text stroke's words (`tool` is `text`; its one point is the top left of its first line).
+        public var text: String?
+        /// A text stroke's size in pixels of a drawing 1600 wide.
+        public var size: Double?
         public init(device: UInt32, tool: String, color: String? = nil, width: Double? = nil, points: [Point], source: String? = nil) {
             self.device = device
             self.source = source
@@ -52,6 +56,12 @@ public struct StrokesResult: Codable, Equatable, Sendable {
         public var style: StrokeStyle {
             StrokeStyle(tool: DrawingTool(name: tool), color: color.flatMap(StrokeColor.init(hex:)) ?? .red,
                         width: width ?? StrokeStyle.defaultWidth)
+        }
+
+        /// A text stroke's words and size; nil for every other stroke.
+        public var strokeText: StrokeText? {
+            guard let text else { return nil }
+            return StrokeText(string: text, size: size ?? StrokeText.size(forWidth: width ?? StrokeStyle.defaultWidth))
         }
     }
     /// The canvas state.
@@ -80,6 +90,8 @@ public struct StrokesResult: Codable, Equatable, Sendable {
             var stroke = StrokeResult(device: $0.device.rawValue, tool: $0.style.tool.rawValue, color: $0.style.color.hex, width: $0.style.width,
                                       points: $0.points.map(Point.init), source: $0.source.rawValue)
             stroke.pen = $0.pen
+            stroke.text = $0.text?.string
+            stroke.size = $0.text?.size
             return stroke
         }
     }

@@ -119,6 +119,7 @@ extension CommandName {
         case .pens: PensCommand.self
         case .key: nil   // a canvas forwards the keys pressed on it
         case .draw: nil   // a canvas's pointer strokes
+        case .text: TextCommand.self
         case .snapshot: SnapshotCommand.self
         case .copy: CopyCommand.self
         case .shared: nil   // a canvas's answer to a snapshot or copy

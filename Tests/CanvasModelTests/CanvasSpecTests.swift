@@ -62,6 +62,29 @@ struct CanvasSpecTests {
         #expect((Spec.constant("widthSteps") as! [Any]).map(double) == StyleRequest.widthSteps)
     }
 
+    @Test func theTextConstantsAreTheModels() {
+        #expect(Spec.constant("text.font") as? String == StrokeText.fontFamily)
+        #expect(Spec.number("text.widthFactor") == StrokeText.widthFactor)
+        let range = (Spec.constant("text.sizeRange") as! [Any]).map(double)
+        #expect(range == [StrokeText.sizeRange.lowerBound, StrokeText.sizeRange.upperBound])
+        #expect(Int(Spec.number("text.maxLength")) == StrokeText.maxLength)
+        #expect(Int(Spec.number("text.maxLines")) == StrokeText.maxLines)
+        #expect(Spec.number("text.baselineShare") == StrokeText.baselineShare)
+        #expect(Spec.number("text.lineHeightShare") == StrokeText.lineHeightShare)
+        #expect(Spec.number("text.advanceShare") == StrokeText.advanceShare)
+    }
+
+    @Test(arguments: CanvasSpecFile.vectors("text").indices)
+    func aTextVector(_ index: Int) {
+        let v = Spec.vectors("text")[index]
+        let size = StrokeText.size(forWidth: double(v["width"]))
+        #expect(near(size, double(v["size"])), "\(v): the model gives size \(size)")
+        let baselines = (v["baselines"] as! [Any]).map(double)
+        for (i, want) in baselines.enumerated() {
+            #expect(near(StrokeText.baseline(line: i, size: size), want), "\(v): line \(i)")
+        }
+    }
+
     @Test func theTimingsAndTheRingAreTheRenderers() {
         #expect(Int(Spec.number("timings.fadeMilliseconds")) == CanvasSpec.fadeMilliseconds)
         #expect(Int(Spec.number("timings.laserLifetimeMilliseconds")) == StrokeBook.laserLifetimeMilliseconds)

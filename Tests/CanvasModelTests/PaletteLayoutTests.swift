@@ -7,11 +7,11 @@ import Testing
 struct PaletteLayoutTests {
     static let colors = StyleRequest.defaultPalette
 
-    @Test func oneRowInTheBottomLeftCornerOfEightColoursEightToolsAndTwoWidths() {
+    @Test func oneRowInTheBottomLeftCornerOfEightColoursNineToolsAndTwoWidths() {
         let buttons = PaletteLayout.buttons(colors: Self.colors, width: 1920, height: 1080)
-        #expect(buttons.count == 18)
+        #expect(buttons.count == 19)
         #expect(buttons.prefix(8).map(\.kind) == Self.colors.map { .color($0) })
-        #expect(buttons[8..<16].map(\.kind) == DrawingTool.allCases.map { .tool($0) })
+        #expect(buttons[8..<17].map(\.kind) == DrawingTool.allCases.map { .tool($0) })
         #expect(buttons.suffix(2).map(\.kind) == [.narrower, .wider])
         let side = 1080 * 0.045
         #expect(buttons.allSatisfy { $0.rect.width == side && $0.rect.height == side && $0.rect.y == 1080 - side * 1.5 })
@@ -31,7 +31,7 @@ struct PaletteLayoutTests {
         let geometry = InkGeometry(width: 3840, height: 1080, originX: 1920, originY: 0)
         let buttons = PaletteLayout.buttons(colors: Self.colors, width: 1920, height: 1080)
         let regions = PaletteLayout.regions(buttons, geometry: geometry)
-        #expect(regions.count == 18)
+        #expect(regions.count == 19)
         let first = regions[0], b = buttons[0].rect
         #expect(abs(first.x - (1920 + b.x) / 3840) < 1e-12 && abs(first.y - b.y / 1080) < 1e-12)
         #expect(abs(first.width - b.width / 3840) < 1e-12 && abs(first.height - b.height / 1080) < 1e-12)
@@ -40,14 +40,14 @@ struct PaletteLayoutTests {
         #expect(abs(px - (b.x + b.width / 2)) < 1e-9 && abs(py - (b.y + b.height / 2)) < 1e-9)
         #expect(regions[0].selection == .set(tool: nil, color: Self.colors[0], width: nil))
         #expect(regions[8].selection == .set(tool: .pen, color: nil, width: nil))
-        #expect(regions[17].selection == .wider)
+        #expect(regions[18].selection == .wider)
     }
 
     @Test func buttonsOutsideTheTabletsAreaAreLeftOut() {
         // A window larger than the area the tablet maps to (origin past the area's left edge).
         let geometry = InkGeometry(width: 100, height: 1080, originX: 0, originY: 0)
         let regions = PaletteLayout.regions(PaletteLayout.buttons(colors: Self.colors, width: 1920, height: 1080), geometry: geometry)
-        #expect(!regions.isEmpty && regions.count < 18)
+        #expect(!regions.isEmpty && regions.count < 19)
         #expect(regions.allSatisfy { $0.x >= 0 && $0.x + $0.width <= 1 })
     }
 

@@ -124,7 +124,7 @@ struct StateVersionTests {
         #expect(canvas.strokes.map(\.style) == [StrokeStyle(), StrokeStyle(tool: .eraser), StrokeStyle()])
         #expect(canvas.strokes.map { $0.points.map(\.pressure) } == [[0.5, 0.25], [0.5, 0.5], [1, 1]])
         #expect(canvas.style == StrokeStyle())
-        // Saved again, it is a version 2 file that loads to the same canvas.
+        // Saved again, it is a current-version file that loads to the same canvas.
         let store = StateStore(path: path)
         try store.save(PersistedState(canvas: canvas, precisionEnabled: precision))
         guard case .loaded(let again, _) = store.load(now: 2) else {
@@ -132,7 +132,7 @@ struct StateVersionTests {
             return
         }
         #expect(again.strokes == canvas.strokes)
-        #expect(String(decoding: try readFileBytesForTest(path), as: UTF8.self).contains(#""version":2"#))
+        #expect(String(decoding: try readFileBytesForTest(path), as: UTF8.self).contains(#""version":3"#))
     }
 
     @Test func stylesAndTheCurrentStyleSurviveARestart() throws {
@@ -151,13 +151,13 @@ struct StateVersionTests {
     }
 
     @Test func aNewerFileIsRefusedAndLeftUntouched() throws {
-        let text = #"{"version":3,"canvas":"open","precision_enabled":false,"strokes":[],"layers":{"future":true}}"#
+        let text = #"{"version":4,"canvas":"open","precision_enabled":false,"strokes":[],"layers":{"future":true}}"#
         let path = Self.writeFile(text)
         guard case .newer(let reason) = StateStore(path: path).load(now: 42) else {
             Issue.record("a newer state file was not refused")
             return
         }
-        #expect(reason == "state version 3, written by a newer stylusd (this one reads 1 to 2)")
+        #expect(reason == "state version 4, written by a newer stylusd (this one reads 1 to 3)")
         #expect(String(decoding: try readFileBytesForTest(path), as: UTF8.self) == text)
         #expect(access("\(path).corrupt-42", F_OK) != 0, "not moved aside")
     }

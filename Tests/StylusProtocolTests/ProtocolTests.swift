@@ -84,7 +84,7 @@ struct EncodedResultTests {
 @Suite("the tool command's errors")
 struct ToolCommandErrorTests {
     @Test(arguments: [
-        (##"{"cmd":"tool","tool":"brush"}"##, ##"unknown tool "brush"; tools are pen, highlighter, eraser, laser, line, arrow, rectangle, ellipse, or "previous""##),
+        (##"{"cmd":"tool","tool":"brush"}"##, ##"unknown tool "brush"; tools are pen, highlighter, eraser, laser, line, arrow, rectangle, ellipse, text, or "previous""##),
         (##"{"cmd":"tool","color":"#12345"}"##, ##""color": "#12345" is not a colour; use #RGB or #RRGGBB (hex digits, e.g. #3465a4) or a CSS colour name (e.g. crimson)"##),
         (##"{"cmd":"tool","width":0}"##, ##""width" must be a number from 1 to 64 (pixels of a drawing 1600 wide), or "+" or "-", not 0"##),
         (##"{"cmd":"tool","width":10000}"##, ##""width" must be a number from 1 to 64 (pixels of a drawing 1600 wide), or "+" or "-", not 10000"##),

@@ -42,7 +42,7 @@ struct RoundTripTests {
         let devices = String(decoding: Response.line(DevicesResult(nodes: [.init(path: "/dev/input/event5", name: "?", kind: .unreadable, error: "no", looksLikePen: true)], buttonOnlyReason: "no readable pen")), as: UTF8.self)
         #expect(devices == #"{"button_only_reason":"no readable pen","nodes":[{"error":"no","kind":"unreadable","looks_like_pen":true,"name":"?","path":"/dev/input/event5"}]}"# + "\n")
         let hello = String(decoding: Response.line(HelloEvent(version: "0.1.0", pid: 7)), as: UTF8.self)
-        #expect(hello == #"{"actions":["toggle-canvas","toggle-precision","undo","redo","clear-canvas","open-canvas","minimize-canvas","submit","discard","snapshot","copy","tool:TOOL","color:COLOR","width:STEP","background:BOARD","palette","preset:NAME","exec:COMMAND","key:KEYS","click:BUTTON","none"],"commands":["status","toggle","open","minimize","ack","strokes","clear","undo","redo","tool","export","submit","discard","palette","palette-regions","precision","background","subscribe","unsubscribe","devices","reload","output","overlay","key","draw","pens","snapshot","copy","shared"],"daemon":"stylusd","event":"hello","pid":7,"protocol":1,"topics":["canvas","double-press","precision","device","pen","button","output","tool"],"version":"0.1.0"}"# + "\n")
+        #expect(hello == #"{"actions":["toggle-canvas","toggle-precision","undo","redo","clear-canvas","open-canvas","minimize-canvas","submit","discard","snapshot","copy","tool:TOOL","color:COLOR","width:STEP","background:BOARD","palette","preset:NAME","exec:COMMAND","key:KEYS","click:BUTTON","none"],"commands":["status","toggle","open","minimize","ack","strokes","clear","undo","redo","tool","export","submit","discard","palette","palette-regions","precision","background","subscribe","unsubscribe","devices","reload","output","overlay","key","draw","pens","snapshot","copy","shared","text"],"daemon":"stylusd","event":"hello","pid":7,"protocol":1,"topics":["canvas","double-press","precision","device","pen","button","output","tool"],"version":"0.1.0"}"# + "\n")
     }
 
     @Test(arguments: CommandName.allCases)
@@ -62,6 +62,7 @@ struct RoundTripTests {
                      "aspect": .number(0.5625)]
         case .snapshot: ["path": .string("/tmp/screen.png"), "monitor": .string("HDMI-1")]
         case .copy: ["what": .string("snapshot")]
+        case .text: ["text": .string("Hi <there>\nline 2"), "x": .number(0.25), "y": .number(0.5), "size": .number(30), "color": .string("#3465a4")]
         case .shared: ["request": .number(3), "path": .string("/tmp/screen.png"), "width": .number(1280), "height": .number(800), "scene": .string("screen")]
         case .topics, nil: [:]
         }
@@ -74,7 +75,7 @@ struct RoundTripTests {
     }
 
     @Test func commandsAndTopicsAreListedOnce() {
-        #expect(CommandName.list == "status, toggle, open, minimize, ack, strokes, clear, undo, redo, tool, export, submit, discard, palette, palette-regions, precision, background, subscribe, unsubscribe, devices, reload, output, overlay, key, draw, pens, snapshot, copy, shared")
+        #expect(CommandName.list == "status, toggle, open, minimize, ack, strokes, clear, undo, redo, tool, export, submit, discard, palette, palette-regions, precision, background, subscribe, unsubscribe, devices, reload, output, overlay, key, draw, pens, snapshot, copy, shared, text")
         #expect(HelloEvent(pid: 1).commands == CommandName.allCases.map(\.rawValue))
         #expect(HelloEvent(pid: 1).topics == Topic.allCases.map(\.rawValue))
         #expect(HelloEvent(pid: 1).topics.contains("button"))

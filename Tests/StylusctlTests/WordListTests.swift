@@ -19,7 +19,7 @@ struct WordListTests {
     /// The list itself, spelled out: a command added or renamed shows up here.
     @Test func theCommandNamesAreTheseWords() {
         #expect(Self.expectedNames == ["status", "toggle", "open", "minimize", "ack", "strokes", "clear", "undo",
-                                       "redo", "tool", "export", "submit", "discard", "palette", "precision", "background", "watch", "devices", "reload", "output", "pens", "snapshot", "copy", "monitor", "calibrate", "config", "completions"])
+                                       "redo", "tool", "export", "submit", "discard", "palette", "precision", "background", "watch", "devices", "reload", "output", "pens", "snapshot", "copy", "text", "monitor", "calibrate", "config", "completions"])
     }
 
     @Test func theSubcommandsAreTheCommandNames() {

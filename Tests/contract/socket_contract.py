@@ -1096,7 +1096,7 @@ def test_the_style_survives_a_restart(root):
         check(d.stop() == 0, "no clean exit")
     with open(os.path.join(root, "state", "stylusd", "state.json")) as f:
         saved = json.load(f)
-    check(saved["version"] == 2 and saved["style"] == style, f"{saved}")
+    check(saved["version"] == 3 and saved["style"] == style, f"{saved}")
     with Daemon(root) as d:
         check(style_of(d.connect().request("tool")["result"]["tool"]) == style, "the style was not restored")
 
@@ -1147,13 +1147,13 @@ def test_a_newer_state_file_is_left_byte_for_byte_and_the_log_says_so(root):
     path = os.path.join(root, "state", "stylusd", "state.json")
     with open(path) as f:
         newer = json.load(f)
-    newer["version"] = 3
+    newer["version"] = 4
     newer["something_new"] = {"kept": True}
     original = (json.dumps(newer, indent=1) + "\n").encode()
     with open(path, "wb") as f:
         f.write(original)
     with Daemon(root) as d:
-        d.wait_log("state version 3, written by a newer stylusd")
+        d.wait_log("state version 4, written by a newer stylusd")
         check(any("leaving it untouched" in line for line in d.log), f"{d.log}")
         c = d.connect()
         check(c.request("status")["result"]["canvas"]["stroke_count"] == 0, "the newer file's strokes were loaded")
@@ -2018,6 +2018,89 @@ def test_canvas_pointer_and_indicator_in_the_config_are_in_status_and_a_reload_c
         check(c.request("status")["result"]["canvas"]["indicator"] == "badge", "a bad reload changed the indicator")
 
 
+def test_text_puts_words_on_the_canvas_kept_exported_undone_erased_and_bad_ones_change_nothing(root):
+    """`text` (issue 37): a text is a stroke listed with its words, announced, exported as PNG ink in its
+    box and as SVG <text>, undone and redone, kept over a restart (state
+    version 3); every bad one is refused with its reason and changes nothing."""
+    renderer = os.environ.get("STYLUSD_RENDERER") or RENDERER
+    env = {"STYLUSD_RENDERER": renderer} if os.path.exists(renderer) else {}
+    with Daemon(root, "--transition-ms", "0", env=env) as d:
+        c, watcher = d.connect(), d.connect()
+        r = c.request("text", text="Hi", x=0.1, y=0.1)
+        check(r["error"]["code"] == "refused" and "minimized" in r["error"]["message"], f"placed a text on a minimized canvas: {r}")
+        c.request("open")
+        c.request("tool", color="navy", width=8)
+        watcher.request("subscribe", topics=["canvas"])
+        r = c.request("text", text="Hello <&>\nWorld", x=0.25, y=0.5)
+        check(r["ok"] and r["result"]["canvas"]["stroke_count"] == 1, f"{r}")
+        e = watcher.next_event()
+        check(e["event"] == "stroke" and e["source"] == "keyboard" and e["points"] == 1 and e["index"] == 0, f"{e}")
+        s = c.request("strokes")["result"]["strokes"]
+        check(len(s) == 1 and s[0]["tool"] == "text" and s[0]["text"] == "Hello <&>\nWorld" and s[0]["size"] == 24
+              and s[0]["color"] == "#000080" and s[0]["source"] == "keyboard" and s[0]["points"][0][:2] == [0.25, 0.5], f"{s}")
+        before = c.request("strokes")["result"]
+        bad = [({"text": "", "x": 0.1, "y": 0.1}, "empty"), ({"text": "x" * 1001, "x": 0.1, "y": 0.1}, "at most 1000"),
+               ({"text": "\n".join("l" * 51), "x": 0.1, "y": 0.1}, "at most 50"),
+               ({"text": "tab\there", "x": 0.1, "y": 0.1}, "U+0009"), ({"text": "esc\u001b", "x": 0.1, "y": 0.1}, "U+001B"),
+               ({"text": "far", "x": 1e300, "y": 0.1}, "outside the canvas"), ({"text": "far", "x": 0.5, "y": -0.2}, "outside the canvas"),
+               ({"text": "big", "x": 0.1, "y": 0.1, "size": 500}, "\"size\""), ({"text": "x", "x": 0.1, "y": 0.1, "color": "crimsn"}, "crimson"),
+               ({"text": 7, "x": 0.1, "y": 0.1}, "text needs"), ({"text": "x", "y": 0.1}, "needs \"x\"")]
+        for fields, reason in bad:
+            r = c.request("text", **fields)
+            check(not r["ok"] and reason in r["error"]["message"], f"{str(fields)[:80]}: {str(r)[:300]}")
+        # A text of 1 MB is a line too long: refused, and that connection ends.
+        big = d.connect()
+        try:
+            big.send_raw(b'{"id":1,"cmd":"text","x":0.1,"y":0.1,"text":"' + b"x" * (1 << 20) + b'"}\n')
+        except (BrokenPipeError, ConnectionResetError):
+            pass   # the daemon hung up once it had read more than a line may hold
+        try:
+            check(big.read()["error"]["code"] == "line-too-long", "a 1 MB text was read")
+        except (EOFError, ConnectionResetError):
+            pass
+        c.send_raw(b'{"id":"nan","cmd":"text","text":"x","x":NaN,"y":0.5}\n')
+        check(not c.read()["ok"], "NaN placed a text")
+        c.send_raw(b'{"id":"utf8","cmd":"text","text":"\xff\xfe","x":0.5,"y":0.5}\n')
+        check(not c.read()["ok"], "invalid UTF-8 placed a text")
+        check(c.request("strokes")["result"] == before, "a bad text changed the drawing")
+        svg = os.path.join(root, "text.svg")
+        check(c.request("export", path=svg, width=1600, height=900)["ok"], "svg export")
+        with open(svg) as f:
+            doc = f.read()
+        check('<text font-family="DejaVu Sans" font-size="24.0" fill="#000080"' in doc and ">Hello &lt;&amp;&gt;</tspan>" in doc
+              and '<tspan x="400.0" y="469.2">' in doc and doc.count("<tspan") == 2, doc[-400:])
+        if env:
+            png = os.path.join(root, "text.png")
+            check(c.request("export", path=png, width=1600, height=900)["ok"], "png export")
+            width, height, raw = png_rgba(png)
+            stride = 1 + 4 * width
+            inked = [(x, y) for y in range(height) for x in range(width) if raw[y * stride + 1 + 4 * x + 3] >= 128]
+            xs, ys = [x for x, _ in inked], [y for _, y in inked]
+            check(len(inked) > 100 and 400 <= min(xs) <= 410 and max(xs) <= 400 + 10 * 24 and 450 <= min(ys) <= 462
+                  and max(ys) <= 450 + 24 * 2.05 + 10, f"{len(inked)} ink pixels in {min(xs)}-{max(xs)} x {min(ys)}-{max(ys)}")
+        check(c.request("undo")["result"]["canvas"]["stroke_count"] == 0, "undo")
+        check(c.request("redo")["result"]["canvas"]["stroke_count"] == 1, "redo")
+        kept = c.request("strokes")["result"]["strokes"]
+    with Daemon(root, "--transition-ms", "0") as d:
+        c = d.connect()
+        check(c.request("strokes")["result"]["strokes"] == kept, "a restart lost the text")
+        with open(os.path.join(root, "state", "stylusd", "state.json")) as f:
+            check(json.load(f)["version"] == 3, "the state file is not version 3")
+    # The stroke eraser takes a text whose box its path crosses, and undo brings it back.
+    config = os.path.join(root, "config", "stylusd", "config.toml")
+    os.makedirs(os.path.dirname(config), exist_ok=True)
+    with open(config, "w") as f:
+        f.write("[canvas]\neraser = \"stroke\"\n")
+    with Daemon(root, "--transition-ms", "0") as d:
+        c = d.connect()
+        c.request("open")
+        c.request("tool", tool="eraser", width=2)
+        c.request("draw", source="pointer", phase="down", points=[[0.27, 0.48]], aspect=0.5625)
+        check(c.request("draw", source="pointer", phase="up", points=[[0.27, 0.56]])["ok"], "the eraser's stroke")
+        check(c.request("strokes")["result"]["strokes"] == [], "the stroke eraser left the text it crossed")
+        check(c.request("undo")["result"]["canvas"]["stroke_count"] == 1, "undo did not bring the erased text back")
+
+
 TESTS = [test_a_bad_config_at_start_names_file_line_and_key,
          test_a_canvas_draws_pointer_and_touch_strokes_kept_like_the_pens_and_bad_ones_change_nothing,
          test_canvas_pointer_and_indicator_in_the_config_are_in_status_and_a_reload_changes_them,
@@ -2077,7 +2160,8 @@ TESTS = [test_a_bad_config_at_start_names_file_line_and_key,
          test_background_sets_and_answers_the_board_tells_subscribers_refuses_a_bad_one_and_survives_a_restart,
          test_tool_answers_the_style_and_setting_it_changes_status_and_tells_subscribers,
          test_undo_removes_the_last_stroke_tells_subscribers_and_persists,
-         test_canvas_keys_do_their_actions_while_open_and_a_bad_key_table_is_refused_with_its_line]
+         test_canvas_keys_do_their_actions_while_open_and_a_bad_key_table_is_refused_with_its_line,
+         test_text_puts_words_on_the_canvas_kept_exported_undone_erased_and_bad_ones_change_nothing]
 
 
 def main():

@@ -601,7 +601,7 @@ def test_a_mouse_click_on_the_palette_picks_its_colour_without_drawing():
     with Daemon(state=empty_state(), config='[canvas]\nshow_palette = "always"\n') as d:
         since = time.monotonic()
         d.open_and_wait()
-        SHELL.wait_log("palette: 18 regions reported", 5, since - 5)
+        SHELL.wait_log(ot.PALETTE_REGIONS_REPORTED, 5, since - 5)
         SHELL.command(f"drag {blue[0]} {blue[1]} {blue[0] + 1} {blue[1]} 2")
         deadline = time.monotonic() + 5
         while d.request("status")["tool"]["color"] != "#3465a4":
@@ -737,7 +737,7 @@ def test_the_palette_shows_where_stylus_canvas_puts_it_and_a_tap_picks_the_colou
             tools.request("subscribe", topics=["tool"])
             since = time.monotonic()
             d.open_and_wait()
-            SHELL.wait_log("palette: 18 regions reported", 5, since - 5)
+            SHELL.wait_log(ot.PALETTE_REGIONS_REPORTED, 5, since - 5)
             check(time.monotonic() - started < lead_in - 1, f"the canvas was ready {time.monotonic() - started:.1f} s after the start, too late for the tap")
             ot.check_palette_swatches(SHELL.screenshot(), WIDTH, HEIGHT)
             ot.check_a_tap_picked_blue(tools, d.watcher, d.request, lead_in)
@@ -786,7 +786,7 @@ def test_a_snapshot_is_the_screen_with_the_ink_and_without_the_palette_or_the_fr
         strokes = d.request("strokes")["strokes"]
         since = time.monotonic()
         d.open_and_wait()
-        SHELL.wait_log("palette: 18 regions reported", 5, since - 5)
+        SHELL.wait_log(ot.PALETTE_REGIONS_REPORTED, 5, since - 5)
         path = os.path.join(d.root, "snapshot.png")
         r = stylusctl(d, "snapshot", path)
         screen = SHELL.screenshot()

@@ -996,6 +996,8 @@ def test_export_png_and_svg_match_the_canvas():
             s.close()
             os.environ.pop("STYLUSD_RENDERER", None)
 PALETTE = canvas_spec.palette_colors()
+# What the canvas logs once it told the daemon where the palette's buttons are: colours, tools, width - and +.
+PALETTE_REGIONS_REPORTED = f"palette: {len(PALETTE) + len(canvas_spec.spec()['constants']['tools']) + 2} regions reported"
 
 
 def palette_swatches(width=WIDTH, height=HEIGHT):
@@ -1032,7 +1034,7 @@ def check_a_reload_reorders_the_swatches(root, request, wait_log, settle, screen
         f.write('[canvas]\nshow_palette = "always"\npalette = [%s]\n' % ", ".join(f'"{c}"' for c in reversed_palette))
     since = time.monotonic()
     request("reload")
-    wait_log("palette: 18 regions reported", 5, since)
+    wait_log(PALETTE_REGIONS_REPORTED, 5, since)
     settle()
     check_palette_swatches(screenshot(), width, height, palette=reversed_palette)
 
@@ -1075,7 +1077,7 @@ def test_the_palette_shows_its_swatches_and_a_pen_tap_picks_the_next_strokes_col
             tools.request("subscribe", topics=["tool"])
             since = time.monotonic()
             s.open_and_wait()
-            s.wait_overlay("palette: 18 regions reported", 5, since)
+            s.wait_overlay(PALETTE_REGIONS_REPORTED, 5, since)
             check(time.monotonic() - started < lead_in - 1, f"the canvas was ready {time.monotonic() - started:.1f} s after the start, "
                   f"too late for the tap at {lead_in} s")
             image = DESKTOP_SESSION.screenshot()
@@ -1745,7 +1747,7 @@ def test_a_mouse_click_on_the_palette_picks_its_colour_without_drawing():
         tools.request("subscribe", topics=["tool"])
         since = time.monotonic()
         s.open_and_wait()
-        s.wait_overlay("palette: 18 regions reported", 5, since)
+        s.wait_overlay(PALETTE_REGIONS_REPORTED, 5, since)
         mouse_drag([blue, (blue[0] + 1, blue[1])])
         tools.sock.settimeout(5)
         e = tools.next_event()
@@ -1764,6 +1766,83 @@ def test_a_mouse_click_on_the_palette_picks_its_colour_without_drawing():
         check_drag_inked(DESKTOP_SESSION.screenshot(), drag, BLUE, "the drag after the click")
         tools.close()
         print("  the click picked #3465a4 and drew nothing; the drag after it is blue", flush=True)
+
+
+TEXT_RED = (0xd6, 0x1a, 0x1c)
+
+
+def text_ink(image, box, colour, tolerance=60):
+    """How many pixels of `colour` lie inside `box` (x0, y0, x1, y1) and outside it, inside the frame."""
+    w, h, _ = image
+    inside_box = outside_box = 0
+    for y in range(BORDER, h - BORDER):
+        for x in range(BORDER, w - BORDER):
+            if all(abs(a - b) <= tolerance for a, b in zip(pixel(image, x, y), colour)):
+                if box[0] <= x < box[2] and box[1] <= y < box[3]:
+                    inside_box += 1
+                else:
+                    outside_box += 1
+    return inside_box, outside_box
+
+
+def test_a_text_typed_on_the_canvas_shows_at_once_is_kept_exported_alike_and_undone():
+    """The text tool (issue 37): a click with the text tool places the caret; `xdotool type`
+    shows the words at once in the current colour where clicked; Escape ends the text (the
+    canvas stays open) and sends it: `strokes` lists it with its words where clicked, it stays on
+    the screen, a PNG export agrees with the screen on at least 98 % of its ink pixels, and
+    undo takes it off the screen."""
+    at = (300, 300)
+    # Width 8: size 24 of a drawing 1600 wide, on this 1280-wide screen 19.2 px; "Hello World" is
+    # about 11 × 0.6 em wide and one line of 1.25 em tall below the click.
+    size = 24 * WIDTH / 1600
+    box = (at[0] - 2, at[1] - 2, at[0] + int(11 * size) + 4, at[1] + int(1.25 * size) + 4)
+    os.environ["STYLUSD_RENDERER"] = ARGS.canvas   # the daemon's PNG export draws with this canvas
+    try:
+        text_session(at, box)
+    finally:
+        os.environ.pop("STYLUSD_RENDERER", None)
+
+
+def text_session(at, box):
+    with stack(empty=True) as s:
+        s.request("tool", tool="text", color="#d61a1c", width=8)
+        s.open_and_wait()
+        subprocess.run(["xdotool", "mousemove", str(at[0]), str(at[1]), "sleep", "0.1", "click", "1", "sleep", "0.3"],
+                       env=DESKTOP_SESSION.env, check=True)
+        subprocess.run(["xdotool", "type", "--delay", "40", "Hello World"], env=DESKTOP_SESSION.env, check=True)
+        s.settle_screen()
+        typing, stray = text_ink(DESKTOP_SESSION.screenshot(), box, TEXT_RED)
+        check(typing > 40 and stray == 0, f"while typing: {typing} red pixels in the text's box, {stray} outside it")
+        check(s.request("strokes")["strokes"] == [], "a text was recorded before it ended")
+        n, since = len(s.watcher.canvas), time.monotonic()
+        subprocess.run(["xdotool", "key", "Escape"], env=DESKTOP_SESSION.env, check=True)
+        e = s.watcher.wait(lambda e: e["event"] == "stroke" and e.get("source") == "keyboard" and e in s.watcher.canvas[n:],
+                           5, "the text's stroke event")
+        s.wait_overlay("strokes: 1", 5, since)
+        s.settle_screen()
+        check(s.request("status")["canvas"]["state"] == "open", "Escape ending the text minimized the canvas")
+        strokes = s.request("strokes")["strokes"]
+        check(len(strokes) == 1 and strokes[0]["tool"] == "text" and strokes[0]["text"] == "Hello World" and e["index"] == 0
+              and strokes[0]["color"] == "#d61a1c", f"the daemon's strokes: {strokes}")
+        x, y = strokes[0]["points"][0][:2]
+        check(abs(x * WIDTH - at[0]) <= 2 and abs(y * HEIGHT - at[1]) <= 2, f"the text is at {(x * WIDTH, y * HEIGHT)}, the click at {at}")
+        shot = DESKTOP_SESSION.screenshot()
+        kept, stray = text_ink(shot, box, TEXT_RED)
+        check(kept > 40 and stray == 0, f"once kept: {kept} red pixels in the text's box, {stray} outside it")
+        png = os.path.join(ARGS.scratch, "text-export.png")
+        r = s.request("export", path=png, width=WIDTH, height=HEIGHT)
+        check((r["width"], r["height"]) == (WIDTH, HEIGHT), f"{r}")
+        agree, inked_count = ink_agreement(shot, flattened(["cat", png]))
+        check(inked_count > 40 and agree / inked_count >= 0.98,
+              f"the exported text differs from the screen: {agree} of {inked_count} ink pixels agree")
+        since = time.monotonic()
+        s.request("undo")
+        s.wait_overlay("(undo, 0 strokes)", 5, since)
+        s.settle_screen()
+        gone, _ = text_ink(DESKTOP_SESSION.screenshot(), box, TEXT_RED)
+        check(gone == 0, f"after undo: {gone} red pixels remain in the text's box")
+        print(f"  typed 'Hello World': {typing} red pixels while typing, {kept} kept; export agrees on "
+              f"{agree} of {inked_count} ink pixels; undone off the screen", flush=True)
 
 
 TESTS = [test_replay_double_press_opens_the_canvas_with_its_ink, test_minimize_reopen_same_pixels,
@@ -1788,7 +1867,8 @@ TESTS = [test_replay_double_press_opens_the_canvas_with_its_ink, test_minimize_r
          test_a_mouse_drag_on_the_open_canvas_draws_a_stroke_kept_like_the_pens,
          test_with_a_replayed_pen_only_the_pens_strokes_are_recorded,
          test_each_pen_draws_and_shows_its_own_style_on_the_canvas,
-         test_a_mouse_click_on_the_palette_picks_its_colour_without_drawing]
+         test_a_mouse_click_on_the_palette_picks_its_colour_without_drawing,
+         test_a_text_typed_on_the_canvas_shows_at_once_is_kept_exported_alike_and_undone]
 
 
 def canvas_arguments():

@@ -143,7 +143,7 @@ def check_snapshot():
             below = ot.DESKTOP_SESSION.screenshot()
             since = time.monotonic()
             s.open_and_wait()
-            s.wait_overlay("palette: 18 regions reported", 5, since)
+            s.wait_overlay(ot.PALETTE_REGIONS_REPORTED, 5, since)
             s.settle_screen()
             out = os.path.join(s.root, "shot.png")
             started = time.monotonic()

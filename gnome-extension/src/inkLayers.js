@@ -1,8 +1,23 @@
 // SPDX-License-Identifier: MIT
 import Cairo from 'cairo';
 
+import {SPEC} from './spec.js';
 import {HIGHLIGHTER_OPACITY, REFERENCE_WIDTH, drawsWhole, parseColor, referenceWidth} from './style.js';
 import {TILE} from './tiles.js';
+
+// Texts ("tool":"text"): the spec's one font through cairo's toy text API, as
+// stylus-canvas draws them (InkLayers+Text.swift), so both give the same pixels.
+export const TEXT = SPEC.text;
+
+// A text's size at a style of this width, in reference pixels: clamp(widthFactor × width, sizeRange).
+export function textSize(width) {
+    return Math.min(Math.max(width * TEXT.widthFactor, TEXT.sizeRange[0]), TEXT.sizeRange[1]);
+}
+
+// Line `index`'s baseline below the anchor (the first line's top left), for a text of `size`.
+export function textBaseline(index, size) {
+    return size * (TEXT.baselineShare + TEXT.lineHeightShare * index);
+}
 
 // A rectangle of pixels {x0, y0, x1, y1}.
 function meets(a, b) {
@@ -48,9 +63,23 @@ export class InkLayers {
         this.coverLine(ax, ay, bx, by, this.reach(style, a, b), add);
     }
 
+    // A text stroke's size in window pixels (its own, else the rule's for its width).
+    textPixels(stroke) {
+        return (stroke.size ?? textSize(stroke.style.width)) * this.geometry.width / REFERENCE_WIDTH;
+    }
+
     // Calls add(box) for boxes that hold all the ink of `stroke`.
     cover(stroke, add) {
         const points = stroke.points, style = stroke.style;
+        if (style.tool === 'text') {
+            // Generous: no glyph of the font is wider than its size, nor reaches further below a baseline.
+            if (!stroke.text || points.length < 1)
+                return;
+            const [x, y] = this.pixel(points[0]), size = this.textPixels(stroke), lines = stroke.text.split('\n');
+            const longest = Math.max(...lines.map(line => [...line].length));
+            add({x0: x - size / 2 - 2, y0: y - 2, x1: x + longest * size + 2, y1: y + textBaseline(lines.length - 1, size) + size / 2 + 2});
+            return;
+        }
         if (points.length < 2)
             return;
         if (!drawsWhole(style.tool)) {
@@ -105,6 +134,12 @@ export class InkLayers {
     // cannot reach the box is not drawn (the pixels are those of the whole stroke).
     draw(cr, stroke, box) {
         const points = stroke.points, style = stroke.style;
+        if (style.tool === 'text') {
+            // Drawn whole: the text tool's live pen strokes (no words) draw nothing.
+            if (stroke.text && points.length >= 1)
+                this.drawText(cr, stroke);
+            return;
+        }
         if (points.length < 2)
             return;
         cr.save();
@@ -119,6 +154,22 @@ export class InkLayers {
                     this.segment(cr, a, b, style);
             }
         }
+        cr.restore();
+    }
+
+    drawText(cr, stroke) {
+        const [x, y] = this.pixel(stroke.points[0]), size = this.textPixels(stroke);
+        const [r, g, b] = parseColor(stroke.style.color);
+        cr.save();
+        cr.setSourceRGBA(r, g, b, 1);
+        cr.selectFontFace(TEXT.font, Cairo.FontSlant.NORMAL, Cairo.FontWeight.NORMAL);
+        cr.setFontSize(size);
+        stroke.text.split('\n').forEach((line, i) => {
+            if (!line)
+                return;
+            cr.moveTo(x, y + textBaseline(i, size));
+            cr.showText(line);
+        });
         cr.restore();
     }
 

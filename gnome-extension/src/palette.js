@@ -145,6 +145,13 @@ export function drawPaletteButton(cr, b, x, y, selected) {
             cr.restore();
             cr.stroke();
             break;
+        case 'text':
+            // A letter T.
+            white(2.5);
+            line(0.2, 0.15, 0.8, 0.15);
+            line(0.5, 0.15, 0.5, 0.85);
+            cr.stroke();
+            break;
         }
     } else {
         white(2.5);

@@ -13,6 +13,11 @@ export class StrokeBook {
         this.liveCurrent = new Map();
         this.lasers = [];
         this.owedDrops = 0;
+        // The text tool's last tap and their count: a canvas places its caret there. Its contacts
+        // draw no live ink, and the daemon records no stroke for them.
+        this.textTap = null;
+        this.textTaps = 0;
+        this.textDown = new Set();
     }
 
     // 'unchanged', 'rebuild', or [from, to) of finished to draw over what is there.
@@ -52,6 +57,18 @@ export class StrokeBook {
 
     // {segment: [a, b, style]}, 'redrawLive' or null.
     penSample(device, style, point, tip) {
+        // A contact begun with the text tool draws nothing until it lifts, whatever the style becomes.
+        if (style.tool === 'text' || this.textDown.has(device)) {
+            const redraw = this.endStroke(device);
+            if (!tip) {
+                this.textDown.delete(device);
+            } else if (!this.textDown.has(device)) {
+                this.textDown.add(device);
+                this.textTap = point;
+                this.textTaps++;
+            }
+            return redraw ? 'redrawLive' : null;
+        }
         if (!tip)
             return this.endStroke(device) ? 'redrawLive' : null;
         const stroke = this.liveCurrent.get(device);

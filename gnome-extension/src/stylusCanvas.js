@@ -28,6 +28,7 @@ import {PointerInput} from './pointerInput.js';
 import {ScreenShare} from './screenShare.js';
 import {SPEC} from './spec.js';
 import {LASER_LIFETIME_MS, StrokeBook} from './strokeBook.js';
+import {fetchFrom, wholeDrawing} from './strokesTail.js';
 import {DEFAULT_TOOL, makeStyle} from './style.js';
 
 export const FADE_MS = SPEC.timings.fadeMilliseconds;
@@ -333,13 +334,22 @@ export class StylusCanvas {
         this.fetching = true;
         const rebuild = this.rebuildOnNextFetch;
         this.rebuildOnNextFetch = false;
-        this.link.request('strokes', {}, result => {
+        const from = fetchFrom(this.book.finished.length, rebuild);
+        this.link.request('strokes', {from}, result => {
             this.fetching = false;
-            const strokes = result.strokes.map(s => ({
+            const strokes = wholeDrawing(this.book.finished, result.from, result.count, result.strokes.map(s => ({
                 device: s.device,
                 style: makeStyle(s.tool, s.color, s.width),
                 points: s.points.map(p => ({x: p[0], y: p[1], pressure: p[2]})),
-            }));
+                text: s.text,
+                size: s.size,
+            })));
+            if (strokes === null) {
+                // Strokes went meanwhile: the whole drawing, drawn afresh.
+                this.rebuildOnNextFetch = true;
+                this.fetchStrokes();
+                return;
+            }
             const {finished, liveChanged} = this.book.reconcile(strokes, rebuild);
             // Each tile repainted once, for the finished and the live strokes' changes.
             const live = this.book.liveStrokes;

@@ -170,6 +170,51 @@ function step(book, s) {
     }
 }
 
+// ---------------------------------------------------------------- texts
+
+const ink = await load('inkLayers');
+check(same(ink.TEXT, c.text), `TEXT is not the spec's text: ${show(ink.TEXT)}`);
+spec.vectors.text.forEach(v => {
+    const size = ink.textSize(v.width);
+    check(near(size, v.size), `text ${show(v)}: size ${size}`);
+    v.baselines.forEach((want, i) => check(near(ink.textBaseline(i, size), want), `text ${show(v)}: line ${i} at ${ink.textBaseline(i, size)}`));
+});
+{
+    // Drawn as stylus-canvas draws it: ink from the anchor, within the box cover() gives, in its colour.
+    const Cairo = (await import('cairo')).default;
+    const surface = new Cairo.ImageSurface(Cairo.Format.ARGB32, 400, 200);
+    const cr = new Cairo.Context(surface);
+    const layers = new ink.InkLayers({x: 0, y: 0, width: 1600, height: 800});
+    const stroke = {style: {tool: 'text', color: '#3465a4', width: 8}, points: [{x: 0.0625, y: 0.0625, pressure: 1}], text: 'Hi\nGNOME', size: 40};
+    layers.draw(cr, stroke, {x0: 0, y0: 0, x1: 400, y1: 200});
+    cr.$dispose();
+    const boxes = [];
+    layers.cover(stroke, b => boxes.push(b));
+    check(boxes.length === 1 && boxes[0].x0 <= 100 && boxes[0].y0 <= 50, `a text's cover: ${show(boxes)}`);
+    // GJS's cairo gives no pixels: through a PNG and GdkPixbuf.
+    const [fd, file] = GLib.file_open_tmp('stylus-text-XXXXXX.png');
+    GLib.close(fd);
+    surface.writeToPNG(file);
+    const {default: GdkPixbuf} = await import('gi://GdkPixbuf');
+    const pixbuf = GdkPixbuf.Pixbuf.new_from_file(file);
+    GLib.unlink(file);
+    const data = pixbuf.get_pixels();
+    {
+        const stride = pixbuf.get_rowstride();
+        let inked = 0, outside = 0;
+        for (let y = 0; y < 200; y++) {
+            for (let x = 0; x < 400; x++) {
+                if (data[y * stride + 4 * x + 3] < 128)
+                    continue;
+                inked++;
+                if (x < boxes[0].x0 || x > boxes[0].x1 || y < boxes[0].y0 || y > boxes[0].y1 || x < 100 || y < 50)
+                    outside++;
+            }
+        }
+        check(inked > 200 && outside === 0, `a text's ink: ${inked} pixels, ${outside} outside its box from the anchor`);
+    }
+}
+
 spec.vectors.strokeBook.forEach(v => {
     const book = new StrokeBook();
     v.steps.forEach((s, n) => {

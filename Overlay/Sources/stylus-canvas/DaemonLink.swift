@@ -195,7 +195,6 @@ final class DaemonLink: Sendable {
         }
     }
 
-    /// Every stroke, converted to the overlay's points.
     /// The drawing's strokes from index `from` on: those, the index of the first (nil: the answer
     /// lists the whole drawing, as a daemon before `from` does), and how many the drawing has.
     func strokes(from: Int, done: @escaping @Sendable (Result<StrokesTail, StylusClientError>) -> Void) {
@@ -206,7 +205,7 @@ final class DaemonLink: Sendable {
                 done(.success(StrokesTail(from: result.from, count: result.count, strokes: result.strokes.map { stroke in
                     InkStroke(device: stroke.device, style: stroke.style, points: stroke.points.map {
                         InkPoint(x: Double($0.point.x), y: Double($0.point.y), pressure: Double($0.point.pressure))
-                    })
+                    }, text: stroke.strokeText)
                 })))
             } catch {
                 done(.failure(error))

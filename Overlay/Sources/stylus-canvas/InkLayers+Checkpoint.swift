@@ -144,7 +144,7 @@ extension InkLayers {
         var grown = true
         while grown, region.x.count * region.y.count * 4 <= width * height {
             grown = false
-            for (stroke, box) in zip(strokes, bounds) where stroke.tool.drawsWhole {
+            for (stroke, box) in zip(strokes, bounds) where stroke.tool.drawsWhole || stroke.tool == .text {
                 guard let box, overlap(box, region), union(box, region) != region else { continue }
                 region = union(box, region)
                 grown = true
@@ -176,7 +176,8 @@ extension InkLayers {
     /// The layer pixels `stroke` can touch (its points, widened by half its widest
     /// line, an arrow's head and a pixel of antialiasing); nil when none.
     func pixelBounds(_ stroke: InkStroke) -> PixelRegion? {
-        pixelBounds(stroke.points, stroke.style)
+        if stroke.tool == .text { return textBounds(stroke) }
+        return pixelBounds(stroke.points, stroke.style)
     }
 
     /// The box of a stroke's points drawn in `style`: also of one live segment, without

@@ -116,6 +116,9 @@ extension InkLayers {
                 cairo_arc(cr, 0, 0, 1, 0, 2 * Double.pi)
                 cairo_restore(cr)
                 cairo_stroke(cr)
+            case .text:
+                // A letter T.
+                white(2.5); line(0.2, 0.15, 0.8, 0.15); line(0.5, 0.15, 0.5, 0.85); cairo_stroke(cr)
             }
         case .narrower, .wider:
             white(2.5)

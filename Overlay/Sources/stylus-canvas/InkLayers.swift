@@ -35,6 +35,12 @@ final class InkLayers {
     var board = InkBoard.none
     /// The open-canvas sign drawn over everything (none in an export: the renderer never sets it).
     var indicator = InkIndicator.none
+    /// A text being typed here, with its caret (InkLayers+Text.swift; never in an export).
+    var textEntry: TextEntry? {
+        didSet { if textEntry != oldValue { textEntryChanged() } }
+    }
+    /// Where the text entry was last drawn: its old place is damage too.
+    var drawnEntry: PixelRect?
 
     init(geometry: InkGeometry) { self.geometry = geometry }
 
@@ -152,6 +158,8 @@ final class InkLayers {
     /// layer too: it erases the ink that is already there, as it will once the
     /// stroke is finished and drawn again in its place (clearing twice is clearing).
     func drawLiveSegment(_ a: InkPoint, _ b: InkPoint, _ style: InkStyle) {
+        // With the text tool the pen places the caret; it draws nothing.
+        guard style.tool != .text else { return }
         if let live { drawSegments(CollectionOfOne((a, b)), style, into: live) }
         guard style.tool == .eraser else { return }
         if let finished { drawSegments(CollectionOfOne((a, b)), style, into: finished) }
@@ -174,7 +182,7 @@ final class InkLayers {
         case .highlighter:
             cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
             cairo_set_source_rgba(cr, r, g, b, InkStyle.highlighterOpacity)
-        case .pen, .laser, .line, .arrow, .rectangle, .ellipse:
+        case .pen, .laser, .line, .arrow, .rectangle, .ellipse, .text:
             cairo_set_source_rgba(cr, r, g, b, 1)
         }
     }
@@ -183,6 +191,11 @@ final class InkLayers {
     /// `within` when given (a highlighter or a shape is drawn whole: cairo draws a
     /// clipped stroke a shade differently).
     func draw(_ stroke: InkStroke, into layer: OpaquePointer?, within: PixelRegion? = nil) {
+        if stroke.style.tool == .text {
+            // A text is drawn whole, as a shape is; the text tool's pen strokes are not drawn.
+            if let layer, let text = stroke.text, let anchor = stroke.points.first { drawText(text, stroke.style, at: anchor, into: layer) }
+            return
+        }
         guard let layer, stroke.points.count > 1 else { return }
         let style = stroke.style
         guard style.tool.drawsWhole else {
@@ -290,6 +303,7 @@ final class InkLayers {
             cairo_set_source_surface(cr, layer, 0, 0)
             cairo_paint_with_alpha(cr, alpha)
         }
+        drawTextEntry(cr, alpha: alpha)
         drawPalette(cr, alpha: alpha)
         drawIndicator(cr, alpha: alpha)
         drawnRings = []

@@ -124,7 +124,7 @@ enum RenderPNG {
         StrokeRecords.decode(readStandardInput())?.map { stroke in
             InkStroke(device: stroke.device.rawValue, style: stroke.style, points: stroke.points.map {
                 InkPoint(x: Double($0.x), y: Double($0.y), pressure: Double($0.pressure))
-            })
+            }, text: stroke.text)
         }
     }
 

@@ -39,6 +39,8 @@ final class X11Canvas: CanvasSurface {
     private var lastFrame: Int64 = 0
     private var tick: (@MainActor (Int64) -> Bool)?
     private var tickTimer: guint = 0
+    /// The text tool's taps this canvas followed (X11Canvas+Text.swift).
+    var textTapsSeen = 0
 
     init(owner: CanvasSurfaceOwner, backend: X11Backend, monitor: MonitorShape, geometry: InkGeometry) {
         self.owner = owner
@@ -191,7 +193,10 @@ final class X11Canvas: CanvasSurface {
         backend.flush()
     }
 
-    func keyPressed(_ key: CanvasKey) { owner.keyPressed(key) }
+    func keyPressed(_ key: CanvasKey) {
+        if typeText(key) { return }
+        owner.keyPressed(key)
+    }
 
     /// The window manager's close minimizes the canvas; the daemon decides.
     func closeRequested() { owner.requestMinimize("close request") }
@@ -256,6 +261,7 @@ final class X11Canvas: CanvasSurface {
     private func drawFrame(bare: Bool = false) {
         guard mapped else { return }
         lastFrame = Self.now()
+        if !bare { followTextTaps() }
         if layers.ensure(width: width, height: height, scale: 1) {
             layers.redrawFinished(owner.book.finished)
             layers.redrawLive(owner.book.liveStrokes)
