@@ -488,6 +488,8 @@ bench-overlay: release release-bench overlay
 	python3 bench/gnome_bench.py --bin $(BIN) --canvas $(OVERLAY_BIN)
 	@# export of a full 1920x1080 canvas, PNG through the canvas's renderer and SVG (no display).
 	python3 bench/export_bench.py --bin $(BIN) --canvas $(OVERLAY_BIN) | tee -a bench-report.txt
+	@# snapshot and copy: request → PNG, copy → paste at 1080p and 2160p on X11 and sway (issue 38).
+	python3 bench/snapshot_bench.py --bin $(BIN) --canvas $(OVERLAY_BIN) | tee -a bench-report.txt
 
 # The Debian package, .build-deb/stylusd_VERSION_ARCH.deb: what `make install
 # PREFIX=/usr` installs, stylus-canvas built with the Swift runtime inside
