@@ -411,21 +411,26 @@ class Stack(CanvasSession):
         self.state_file = os.path.join(root, "state.json")
         if state:
             shutil.copy(state, self.state_file)
-        self.daemon = None
-        if speed is None:
-            self.start_daemon(replay)   # a subclass's own default pace
-        else:
-            self.start_daemon(replay, speed)
-        self.watcher = Watcher(self.socket)
-        if pen_captured or filter_without_capture:
-            overlay_socket = os.path.join(root, "captured.sock")
-            self.proxy = FilterModeProxy(overlay_socket, self.socket, captures=pen_captured)
+        self.daemon = self.overlay = None
         self.overlay_log = []
-        env = dict(desktop.env, GSK_RENDERER="cairo", NO_AT_BRIDGE="1")
-        self.overlay = subprocess.Popen([args.canvas, "--socket", overlay_socket, "--verbose", *overlay_args], env=env,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        threading.Thread(target=self._read_overlay, daemon=True).start()
-        self.wait_overlay("connected", 10)
+        try:
+            if speed is None:
+                self.start_daemon(replay)   # a subclass's own default pace
+            else:
+                self.start_daemon(replay, speed)
+            self.watcher = Watcher(self.socket)
+            if pen_captured or filter_without_capture:
+                overlay_socket = os.path.join(root, "captured.sock")
+                self.proxy = FilterModeProxy(overlay_socket, self.socket, captures=pen_captured)
+            env = dict(desktop.env, GSK_RENDERER="cairo", NO_AT_BRIDGE="1")
+            self.overlay = subprocess.Popen([args.canvas, "--socket", overlay_socket, "--verbose", *overlay_args], env=env,
+                                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            threading.Thread(target=self._read_overlay, daemon=True).start()
+            self.wait_overlay("connected", 10)
+        except BaseException:
+            # No caller gets the stack to close: a daemon or canvas left running would outlive the suite.
+            self.close()
+            raise
 
     def start_daemon(self, replay, speed=SPEED):
         """stylusd with its directories all `root`; `daemon` is its process, `daemon_log` its log."""

@@ -274,11 +274,16 @@ def test_ctrl_s_and_ctrl_c_on_the_canvas_take_a_snapshot_and_copy_the_drawing():
             s.open_and_wait()
             subprocess.run(["xdotool", "search", "--name", "^stylus-canvas$", "windowactivate", "--sync"], env=env, capture_output=True)
             subprocess.run(["xdotool", "key", "ctrl+s"], env=env, check=True)
+            # The file under its own name once written: until then it is a hidden partial beside it.
+            def made():
+                return [n for n in os.listdir(folder) if not n.startswith(".")] if os.path.isdir(folder) else []
             deadline = time.monotonic() + 5
-            while not (os.path.isdir(folder) and os.listdir(folder)) and time.monotonic() < deadline:
+            while not made() and time.monotonic() < deadline:
                 time.sleep(0.05)
-            made = os.listdir(folder) if os.path.isdir(folder) else []
+            time.sleep(0.2)   # a second file would have come by now
+            made = made()
             check(len(made) == 1 and made[0].startswith("stylusd-snapshot-"), f"after Ctrl+S the export folder holds {made}")
+            check(os.listdir(folder) == made, f"a partial file stayed beside the snapshot: {os.listdir(folder)}")
             check(png_size(open(os.path.join(folder, made[0]), "rb").read()) == (WIDTH, HEIGHT), "the snapshot is not the screen's size")
             subprocess.run(["xdotool", "key", "ctrl+c"], env=env, check=True)
             deadline = time.monotonic() + 5

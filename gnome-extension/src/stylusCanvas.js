@@ -190,6 +190,9 @@ export class StylusCanvas {
             // A daemon that restarted knows no regions.
             this.reportedRegions = null;
             this.updatePalette();
+            // Another daemon's drawing, maybe: the whole of it, not a tail joined to the old one's.
+            if (update.again)
+                this.rebuildOnNextFetch = true;
             if (update.again || status.canvas.stroke_count !== this.book.finished.length)
                 this.fetchStrokes();
             this.follow(status.canvas.state);

@@ -84,6 +84,8 @@ final class CanvasOverlay: CanvasSurfaceOwner {
             reportOverlay(force: true)
             // A daemon that restarted knows no regions: they go again with the next layout.
             reportedRegions = nil
+            // Another daemon's drawing, maybe: the whole of it, not a tail joined to the old one's.
+            if again { rebuildOnNextFetch = true }
             if again || strokeCount != book.finished.count { fetchStrokes() }
             feed(.canvas(canvas))
         case .disconnected(let reason):
