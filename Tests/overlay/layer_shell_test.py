@@ -13,7 +13,8 @@ that reach the application with --click-through and do not in observe mode;
 a mouse drag that draws, is recorded as the pointer's and undone (sway has no
 virtual touch protocol: touch is not tested here);
 a surface on each of two outputs of different sizes; a compositor that goes
-away ends the canvas with a line saying so; the boards; every default key.
+away ends the canvas with a line saying so; the boards; every default key;
+a text typed with the text tool, kept, exported alike and undone.
 
 sway refuses to run as root, and stylusd refuses clients of another user: run
 as root, this script copies the programs and the tests into a scratch folder
@@ -795,6 +796,87 @@ def test_every_default_key_does_its_action_on_the_open_canvas():
         ot.check_the_default_keys(lambda name: wtype_key(s.sway.env, name), s.stack.request, "sway")
 
 
+def wtype(env, *argv):
+    """wtype with its arguments in order (text, `-k` keys, `-s` pauses); its keyboard is new to the
+    seat each time: the pause before the first key lets the canvas bind it."""
+    result = subprocess.run(["wtype", "-s", "400", *argv], env=env, capture_output=True, text=True, timeout=15)
+    check(result.returncode == 0, f"wtype {argv} failed: {result.stderr.strip()}")
+
+
+def export_agreement(shot, png):
+    """overlay_test's agreement of the screen and an export (flattened over the desktop), with sway's desktop colour for X11's."""
+    saved = ot.DESKTOP, ot.DESKTOP_HEX
+    ot.DESKTOP, ot.DESKTOP_HEX = DESKTOP, "#%02x%02x%02x" % DESKTOP
+    try:
+        return ot.ink_agreement(shot, ot.flattened(["cat", png]))
+    finally:
+        ot.DESKTOP, ot.DESKTOP_HEX = saved
+
+
+def test_a_text_typed_on_the_layer_surface_shows_at_once_is_kept_exported_alike_and_undone():
+    """The text tool (issue 37) on the layer surface: a click of the virtual pointer places the caret;
+    "Hi 42", Enter and "ok" typed with wtype show at once in the current colour below the click;
+    Escape ends the text (the canvas stays open) and sends it: `strokes` lists "Hi 42\nok" where
+    clicked, it stays on the screen in its box, a PNG export agrees with the screen on at least 98 %
+    of its ink pixels, undo takes it off the screen, and the next Escape minimizes."""
+    at = (300, 300)
+    # Width 8: size 24 of a drawing 1600 wide, on this 1280-wide screen 19.2 px; "Hi 42" is about
+    # 5 × 0.6 em wide, and two lines of 1.25 em each are below the click.
+    size = 24 * WIDTH / 1600
+    box = (at[0] - 2, at[1] - 2, at[0] + int(6 * size) + 4, at[1] + int(2 * 1.25 * size) + 4)
+    os.environ["STYLUSD_RENDERER"] = ot.ARGS.canvas   # the daemon's PNG export draws with this canvas
+    try:
+        with Session(empty=True) as s:
+            st = s.stack
+            st.request("tool", tool="text", color="#d61a1c", width=8)
+            st.open_and_wait()
+            s.sway.click(*at)
+            s.sway.park()
+            time.sleep(0.3)
+            wtype(s.sway.env, "-d", "40", "Hi 42", "-k", "Return", "ok")
+            st.settle_screen()
+            typing, stray = ot.text_ink(s.sway.screenshot(), box, ot.TEXT_RED)
+            check(typing > 40 and stray == 0, f"while typing: {typing} red pixels in the text's box, {stray} outside it")
+            check(st.request("strokes")["strokes"] == [], "a text was recorded before it ended")
+            n, since = len(st.watcher.canvas), time.monotonic()
+            wtype(s.sway.env, "-k", "Escape")
+            e = st.watcher.wait(lambda e: e["event"] == "stroke" and e.get("source") == "keyboard" and e in st.watcher.canvas[n:],
+                                5, "the text's stroke event")
+            st.wait_overlay("strokes: 1", 5, since)
+            st.settle_screen()
+            check(st.request("status")["canvas"]["state"] == "open", "Escape ending the text minimized the canvas")
+            strokes = st.request("strokes")["strokes"]
+            check(len(strokes) == 1 and strokes[0]["tool"] == "text" and strokes[0]["text"] == "Hi 42\nok" and e["index"] == 0
+                  and strokes[0]["color"] == "#d61a1c", f"the daemon's strokes: {strokes}")
+            x, y = strokes[0]["points"][0][:2]
+            check(abs(x * WIDTH - at[0]) <= 2 and abs(y * HEIGHT - at[1]) <= 2, f"the text is at {(x * WIDTH, y * HEIGHT)}, the click at {at}")
+            shot = s.sway.screenshot()
+            kept, stray = ot.text_ink(shot, box, ot.TEXT_RED)
+            check(kept > 40 and stray == 0, f"once kept: {kept} red pixels in the text's box, {stray} outside it")
+            lower = ot.text_ink(shot, (box[0], at[1] + int(1.25 * size), box[2], box[3]), ot.TEXT_RED)[0]
+            check(lower > 10, f"the second line shows {lower} red pixels below the first")
+            png = os.path.join(s.root, "text-export.png")
+            r = st.request("export", path=png, width=WIDTH, height=HEIGHT)
+            check((r["width"], r["height"]) == (WIDTH, HEIGHT), f"{r}")
+            agree, inked_count = export_agreement(shot, png)
+            check(inked_count > 40 and agree / inked_count >= 0.98,
+                  f"the exported text differs from the screen: {agree} of {inked_count} ink pixels agree")
+            since = time.monotonic()
+            st.request("undo")
+            st.wait_overlay("(undo, 0 strokes)", 5, since)
+            st.settle_screen()
+            gone, _ = ot.text_ink(s.sway.screenshot(), box, ot.TEXT_RED)
+            check(gone == 0, f"after undo: {gone} red pixels remain in the text's box")
+            n = len(st.watcher.canvas)
+            wtype(s.sway.env, "-k", "Escape")
+            st.watcher.wait(lambda e: e["event"] == "canvas" and e["state"] == "minimized" and e in st.watcher.canvas[n:],
+                            5, "minimized by the Escape after the text")
+            print(f"  typed 'Hi 42', Enter, 'ok': {typing} red pixels while typing, {kept} kept; export agrees on "
+                  f"{agree} of {inked_count} ink pixels; undone off the screen; the next Escape minimized", flush=True)
+    finally:
+        os.environ.pop("STYLUSD_RENDERER", None)
+
+
 def test_two_outputs_of_different_sizes_get_a_surface_each_and_share_the_drawing():
     """Without a pen display the tablet maps to the whole desktop (1280x800 and
     800x600 side by side: 2080x800): each output shows its own part of it."""
@@ -1105,6 +1187,7 @@ def main():
             test_a_mouse_click_on_the_palette_picks_its_colour_without_drawing,
             test_escape_minimizes_the_canvas,
             test_every_default_key_does_its_action_on_the_open_canvas,
+            test_a_text_typed_on_the_layer_surface_shows_at_once_is_kept_exported_alike_and_undone,
             test_two_outputs_of_different_sizes_get_a_surface_each_and_share_the_drawing,
             test_monitor_option_puts_the_canvas_on_that_output_only,
             test_a_compositor_that_goes_away_ends_the_canvas_with_a_clear_line,

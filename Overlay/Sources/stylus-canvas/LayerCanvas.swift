@@ -5,8 +5,10 @@ import CanvasModel
 /// The canvas on one output as a wlr-layer-shell surface: on the overlay
 /// layer (above fullscreen windows), anchored to every edge, exclusive zone
 /// −1 (panels do not push it), namespace `stylus-canvas`; the keyboard while
-/// open (Escape and Ctrl+Z), none minimized, since minimized it does not
-/// exist. Buffers, frames and scale: WaylandCanvas.
+/// open, exclusively (the keys' table and a text being typed need it even when
+/// the input region is empty and no click could give on-demand focus), none
+/// minimized, since minimized it does not exist. Buffers, frames and scale:
+/// WaylandCanvas.
 @MainActor
 final class LayerCanvas: WaylandCanvas {
     private var layerSurface: OpaquePointer?

@@ -280,7 +280,7 @@ final class WaylandBackend: CanvasBackend {
     /// The one backend of this process, for the output listener's `done` (its data is the output).
     static var current: WaylandBackend?
 
-    // MARK: Keyboard: Escape minimizes, every other key goes to the daemon's key table, as on X11; pointer and touch draw
+    // MARK: Keyboard: a text being typed takes keys first; Escape minimizes, every other key goes to the daemon's key table, as on X11; pointer and touch draw
 
     private static let seatListener: UnsafeMutablePointer<wl_seat_listener> = {
         var l = wl_seat_listener()
@@ -345,7 +345,21 @@ final class WaylandBackend: CanvasBackend {
         let shift = xkb_state_mod_name_is_active(xkbState, "Shift", XKB_STATE_MODS_EFFECTIVE) > 0
         let alt = xkb_state_mod_name_is_active(xkbState, "Mod1", XKB_STATE_MODS_EFFECTIVE) > 0
         let logo = xkb_state_mod_name_is_active(xkbState, "Mod4", XKB_STATE_MODS_EFFECTIVE) > 0
-        if let canvasKey = CanvasKey(keysym: sym, control: control, shift: shift, alt: alt, super: logo) { owner.keyPressed(canvasKey) }
+        let canvasKey = CanvasKey(keysym: sym, control: control, shift: shift, alt: alt, super: logo)
+        // A text being typed takes the key first, on the canvas that holds it; a shortcut types nothing.
+        let typed = control || alt || logo ? nil : Self.utf8(xkbState, key + 8)
+        let canvases = (owner as? CanvasOverlay)?.windows.compactMap { $0 as? WaylandCanvas } ?? []
+        if canvases.contains(where: { $0.typeText(canvasKey, typed: typed) }) { return }
+        if let canvasKey { owner.keyPressed(canvasKey) }
+    }
+
+    /// What a key types with the state's modifiers and layout (Shift, Caps Lock, AltGr), as UTF-8 text.
+    private static func utf8(_ state: OpaquePointer, _ keycode: UInt32) -> String? {
+        let size = Int(xkb_state_key_get_utf8(state, keycode, nil, 0))
+        guard size > 0 else { return nil }
+        var buffer = [CChar](repeating: 0, count: size + 1)
+        xkb_state_key_get_utf8(state, keycode, &buffer, buffer.count)
+        return String(validating: buffer.prefix(size).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 

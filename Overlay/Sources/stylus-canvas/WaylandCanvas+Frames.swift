@@ -27,6 +27,7 @@ extension WaylandCanvas {
     func drawFrame() {
         guard configured, scaleSettled, let surface, let shm = backend.shm else { return }
         if wantedScale != scale { adoptScale() }   // the scale changed while the surface shows
+        if !hidesHover { followTextTaps() }
         let alpha = owner.shown ? owner.alpha : 0
         let hover = hidesHover ? [] : Array(owner.hover.values)
         layers.hoverMoved(hover)

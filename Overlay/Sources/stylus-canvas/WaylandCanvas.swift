@@ -63,6 +63,8 @@ class WaylandCanvas: CanvasSurface {
     var hidesHover = false
     var tick: (@MainActor (Int64) -> Bool)?
     var tickTimer: guint = 0
+    /// The text tool's taps this canvas followed (WaylandCanvas+Text.swift).
+    var textTapsSeen = 0
 
     init(owner: CanvasSurfaceOwner, backend: WaylandBackend, output: WaylandOutput, geometry: InkGeometry) {
         self.owner = owner
@@ -88,7 +90,10 @@ class WaylandCanvas: CanvasSurface {
         queueDraw()
     }
 
-    func hide() { unmap() }
+    func hide() {
+        dropTextEntry()
+        unmap()
+    }
 
     func destroy() {
         stopTicks()
