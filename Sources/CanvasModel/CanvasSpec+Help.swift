@@ -14,7 +14,7 @@ extension CanvasSpec {
     /// The least room kept between the panel and the monitor's edges before the lines go into blocks.
     public static let helpMargin = 16.0
     /// Fixed columns, so that the layout needs no font metrics and both renderers agree on it.
-    public static let helpKeyColumnWidth = 130.0
+    public static let helpKeyColumnWidth = 190.0
     public static let helpActionColumnWidth = 230.0
     public static let helpBlockGap = 28.0
     public static let helpCornerRadius = 8.0
