@@ -20,7 +20,7 @@ extension StatusResult {
         self.init(
             canvas: CanvasInfo(state: c.state.rawValue, hasContent: c.hasContent, strokeCount: c.strokes.count,
                                pointCount: c.pointCount, full: c.isFull, pointer: engine.config.pointer.rawValue, indicator: engine.config.indicator.rawValue,
-                               background: c.background.name),
+                               background: c.background.name, keys: engine.config.canvasKeyTable.map { KeyInfo(key: $0.key, action: $0.action) }),
             precision: PrecisionInfo(enabled: engine.precisionEnabled, active: engine.precisionActive),
             input: InputInfo(mode: hasPen ? "pen" : "button-only", reason: hasPen ? nil : buttonOnlyReason, devices: devices),
             config: ConfigInfo(intervalMS: engine.config.doublePressIntervalMS, debounceMS: engine.config.debounceMS,

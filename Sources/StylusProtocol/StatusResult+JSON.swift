@@ -20,6 +20,15 @@ extension StatusResult {
                 o.key("full"); o.bool(canvas.full)
                 o.key("has_content"); o.bool(canvas.hasContent)
                 if let indicator = canvas.indicator { o.key("indicator"); o.string(indicator) }
+                if let keys = canvas.keys {
+                    o.key("keys")
+                    o.array(keys) { a, entry in
+                        a.object { k in
+                            k.key("action"); k.string(entry.action)
+                            k.key("key"); k.string(entry.key)
+                        }
+                    }
+                }
                 o.key("point_count"); o.int(canvas.pointCount)
                 if let pointer = canvas.pointer { o.key("pointer"); o.string(pointer) }
                 o.key("state"); o.string(canvas.state)

@@ -17,10 +17,15 @@ public struct StatusResult: Codable, Equatable, Sendable {
         public var indicator: String?
         /// The board under the ink (`none`, `white`, `black`, `grid`, `#rrggbb`); absent from a daemon before boards.
         public var background: String?
+        /// What each key on the open canvas does: the spec's defaults with `[canvas.keys]` over
+        /// them (the canvas's help shows it); absent from a daemon before the help.
+        public var keys: [KeyInfo]?
         enum CodingKeys: String, CodingKey {
-            case state, hasContent = "has_content", strokeCount = "stroke_count", pointCount = "point_count", full, pointer, indicator, background
+            case state, hasContent = "has_content", strokeCount = "stroke_count", pointCount = "point_count", full, pointer, indicator, background, keys
         }
-        public init(state: String, hasContent: Bool, strokeCount: Int, pointCount: Int, full: Bool, pointer: String? = nil, indicator: String? = nil, background: String? = nil) {
+        public init(state: String, hasContent: Bool, strokeCount: Int, pointCount: Int, full: Bool, pointer: String? = nil, indicator: String? = nil, background: String? = nil,
+                    keys: [KeyInfo]? = nil) {
+            self.keys = keys
             self.pointer = pointer
             self.indicator = indicator
             self.background = background
@@ -29,6 +34,15 @@ public struct StatusResult: Codable, Equatable, Sendable {
             self.strokeCount = strokeCount
             self.pointCount = pointCount
             self.full = full
+        }
+    }
+    /// One key of the canvas's key table, as config.toml writes both.
+    public struct KeyInfo: Codable, Equatable, Sendable {
+        public var key: String
+        public var action: String
+        public init(key: String, action: String) {
+            self.key = key
+            self.action = action
         }
     }
     public struct PrecisionInfo: Codable, Equatable, Sendable {

@@ -635,6 +635,31 @@ def test_every_default_key_does_its_action_on_the_open_canvas():
                                   d.request, "GNOME")
 
 
+def test_f1_shows_the_help_where_stylus_canvas_puts_it_and_a_key_hides_it():
+    """The help overlay in the extension: F1 from the helper's Clutter keyboard shows the panel
+    where the spec's `help` vector puts it (as stylus-canvas does); the next key (e) hides it, the
+    screen is as before, and that key did nothing else."""
+    layout = ot.canvas_spec.help_layout(WIDTH, HEIGHT, ot.canvas_spec.help_default_lines())
+    with Daemon(state=empty_state()) as d:
+        d.open_and_wait()
+        before = SHELL.screenshot()
+        since = time.monotonic()
+        SHELL.command("key F1")
+        SHELL.wait_log("help shown", 5, since)
+        time.sleep(0.5)
+        matching, looked, inked = ot.help_panel_pixels(SHELL.screenshot(), layout, DESKTOP)
+        check(matching == looked, f"F1: only {matching} of {looked} pixels of the panel's strip are its colour")
+        check(inked > 50, f"F1: the title is not drawn ({inked} pixels)")
+        since = time.monotonic()
+        SHELL.command("key e")
+        SHELL.wait_log("help hidden", 5, since)
+        time.sleep(0.5)
+        left = ot.unchanged_in(layout["panel"], before, SHELL.screenshot())
+        check(not left, f"after a key the help stays at {len(left)} pixels, e.g. {left[:5]}")
+        check(d.request("status")["tool"]["tool"] == "pen", "the key that hid the help did its action too")
+        print(f"  F1: {matching} of {looked} panel pixels where the spec puts it; e hid it and did nothing else", flush=True)
+
+
 def test_a_killed_daemon_takes_the_canvas_off_the_screen_within_2_s():
     """SIGKILL: the extension hides its canvas within 2 s (its own log's monotonic time,
     the clock the test reads too), and the screen shows no ink."""
@@ -997,6 +1022,7 @@ def main():
             test_a_mouse_click_on_the_palette_picks_its_colour_without_drawing,
             test_escape_minimizes_the_canvas,
             test_every_default_key_does_its_action_on_the_open_canvas,
+            test_f1_shows_the_help_where_stylus_canvas_puts_it_and_a_key_hides_it,
             test_a_killed_daemon_takes_the_canvas_off_the_screen_within_2_s,
             test_the_extension_draws_the_same_ink_as_stylus_canvas,
             test_tools_and_colours_draw_as_in_stylus_canvas,

@@ -877,6 +877,32 @@ def test_a_text_typed_on_the_layer_surface_shows_at_once_is_kept_exported_alike_
         os.environ.pop("STYLUSD_RENDERER", None)
 
 
+def test_f1_shows_the_help_where_the_spec_puts_it_and_a_key_hides_it():
+    """The help overlay on the layer surface: F1 from the suite's keyboard shows the panel where the
+    spec's `help` vector for the output puts it; the next key (e) hides it, the screen is as before,
+    and that key did nothing else."""
+    layout = ot.canvas_spec.help_layout(WIDTH, HEIGHT, ot.canvas_spec.help_default_lines())
+    with Session(empty=True) as s:
+        st = s.stack
+        st.open_and_wait()
+        before = s.sway.screenshot()
+        since = time.monotonic()
+        wtype_key(s.sway.env, "F1")
+        st.wait_overlay("help shown", 5, since)
+        st.settle_screen()
+        matching, looked, inked = ot.help_panel_pixels(s.sway.screenshot(), layout, DESKTOP)
+        check(matching == looked, f"F1: only {matching} of {looked} pixels of the panel's strip are its colour")
+        check(inked > 50, f"F1: the title is not drawn ({inked} pixels)")
+        since = time.monotonic()
+        wtype_key(s.sway.env, "e")
+        st.wait_overlay("help hidden", 5, since)
+        st.settle_screen()
+        left = ot.unchanged_in(layout["panel"], before, s.sway.screenshot())
+        check(not left, f"after a key the help stays at {len(left)} pixels, e.g. {left[:5]}")
+        check(st.request("status")["tool"]["tool"] == "pen", "the key that hid the help did its action too")
+        print(f"  F1: {matching} of {looked} panel pixels where the spec puts it; e hid it and did nothing else", flush=True)
+
+
 def test_two_outputs_of_different_sizes_get_a_surface_each_and_share_the_drawing():
     """Without a pen display the tablet maps to the whole desktop (1280x800 and
     800x600 side by side: 2080x800): each output shows its own part of it."""
@@ -1188,6 +1214,7 @@ def main():
             test_escape_minimizes_the_canvas,
             test_every_default_key_does_its_action_on_the_open_canvas,
             test_a_text_typed_on_the_layer_surface_shows_at_once_is_kept_exported_alike_and_undone,
+            test_f1_shows_the_help_where_the_spec_puts_it_and_a_key_hides_it,
             test_two_outputs_of_different_sizes_get_a_surface_each_and_share_the_drawing,
             test_monitor_option_puts_the_canvas_on_that_output_only,
             test_a_compositor_that_goes_away_ends_the_canvas_with_a_clear_line,

@@ -1850,6 +1850,84 @@ def text_session(at, box):
               f"{agree} of {inked_count} ink pixels; undone off the screen", flush=True)
 
 
+def help_panel_pixels(shot, layout, desktop=DESKTOP):
+    """(pixels of the help panel's right padding that are its colour over the desktop, how many
+    were looked at, pixels of the title's row that are not): the strip right of the columns holds no text."""
+    h = canvas_spec.spec()["constants"]["help"]
+    x, y, w, ht = layout["panel"]
+    panel = [int(h["panelColor"][i:i + 2], 16) for i in (1, 3, 5)]
+    want = [round(h["panelOpacity"] * p + (1 - h["panelOpacity"]) * d) for p, d in zip(panel, desktop)]
+    strip = [(x + w - 8, yy) for yy in range(y + 12, y + ht - 12, 9)]
+    matching = sum(all(abs(a - b) <= 4 for a, b in zip(pixel(shot, px, py), want)) for px, py in strip)
+    tx, baseline = layout["title"]
+    inked = sum(1 for px in range(tx, tx + 300) for py in range(baseline - 12, baseline + 3)
+                if any(abs(a - b) > 60 for a, b in zip(pixel(shot, px, py), want)))
+    return matching, len(strip), inked
+
+
+def unchanged_in(rect, before, after):
+    """Pixels of `rect` (x, y, width, height), every 11th, that differ between two screenshots."""
+    x, y, w, h = rect
+    return [(px, py) for px in range(max(0, x), x + w, 11) for py in range(max(0, y), y + h, 11)
+            if any(abs(a - b) > 2 for a, b in zip(pixel(before, px, py), pixel(after, px, py)))]
+
+
+def test_f1_shows_the_help_where_the_spec_puts_it_any_key_or_click_hides_it_and_no_export_holds_it():
+    """The help overlay: F1 on the open canvas shows the key table on a panel where the spec's
+    `help` vector for the screen puts it (its colour over the desktop, its title inked); an
+    export then holds no panel; any key (e, bound to the eraser) hides it and does nothing else;
+    ? shows it again and a click hides it without drawing; Escape hides it before it minimizes."""
+    os.environ["STYLUSD_RENDERER"] = ARGS.canvas
+    try:
+        check_the_help(canvas_spec.help_layout(WIDTH, HEIGHT, canvas_spec.help_default_lines()))
+    finally:
+        os.environ.pop("STYLUSD_RENDERER", None)
+
+
+def check_the_help(layout):
+    x, y, w, h = layout["panel"]
+    with stack(empty=True) as s:
+        s.open_and_wait()
+        subprocess.run(["xdotool", "search", "--name", "^stylus-canvas$", "windowactivate", "--sync"],
+                       env=DESKTOP_SESSION.env, capture_output=True)
+
+        def key(name, log):
+            since = time.monotonic()
+            subprocess.run(["xdotool", "key", name], env=DESKTOP_SESSION.env, check=True)
+            s.wait_overlay(log, 5, since)
+            s.settle_screen()
+            return DESKTOP_SESSION.screenshot()
+
+        def bare(shot):
+            return [(px, py) for px in range(x, x + w, 11) for py in range(y, y + h, 11) if not is_desktop(shot, px, py)]
+
+        matching, looked, inked = help_panel_pixels(key("F1", "help shown"), layout)
+        print(f"  F1: {matching} of {looked} panel pixels where the spec puts it, {inked} title pixels inked", flush=True)
+        check(matching == looked, f"F1: only {matching} of {looked} pixels of the panel's strip are its colour")
+        check(inked > 50, f"F1: the title is not drawn ({inked} pixels)")
+        png = os.path.join(s.root, "help.png")
+        s.request("export", path=png, width=WIDTH, height=HEIGHT)
+        exported = flattened(["cat", png])
+        check(not bare(exported), f"the export holds the help: {bare(exported)[:5]}")
+        left = bare(key("e", "help hidden"))
+        check(not left, f"after a key the help stays at {len(left)} pixels, e.g. {left[:5]}")
+        check(s.request("status")["tool"]["tool"] == "pen", "the key that hid the help did its action too")
+        matching, looked, _ = help_panel_pixels(key("question", "help shown"), layout)
+        check(matching == looked, f"?: only {matching} of {looked} pixels of the panel's strip are its colour")
+        since = time.monotonic()
+        subprocess.run(["xdotool", "mousemove", "300", "300", "click", "1"], env=DESKTOP_SESSION.env, check=True)
+        s.wait_overlay("help hidden (a click)", 5, since)
+        s.settle_screen()
+        left = bare(DESKTOP_SESSION.screenshot())
+        check(not left, f"after a click the help stays at {len(left)} pixels, e.g. {left[:5]}")
+        time.sleep(0.3)
+        check(s.request("strokes")["strokes"] == [], "the click that hid the help drew")
+        key("F1", "help shown")
+        key("Escape", "help hidden")
+        check(s.request("status")["canvas"]["state"] == "open", "the Escape that hid the help minimized too")
+        print("  e, a click and Escape each hid it and did nothing else; the export holds no panel", flush=True)
+
+
 TESTS = [test_replay_double_press_opens_the_canvas_with_its_ink, test_minimize_reopen_same_pixels,
          test_the_open_canvas_shows_its_frame_in_the_current_colour_and_no_export_holds_it,
          test_see_through_over_applications, test_an_annotation_session_over_a_text_editor_shows_its_ink_and_the_windows_through_it,
@@ -1873,7 +1951,8 @@ TESTS = [test_replay_double_press_opens_the_canvas_with_its_ink, test_minimize_r
          test_with_a_replayed_pen_only_the_pens_strokes_are_recorded,
          test_each_pen_draws_and_shows_its_own_style_on_the_canvas,
          test_a_mouse_click_on_the_palette_picks_its_colour_without_drawing,
-         test_a_text_typed_on_the_canvas_shows_at_once_is_kept_exported_alike_and_undone]
+         test_a_text_typed_on_the_canvas_shows_at_once_is_kept_exported_alike_and_undone,
+         test_f1_shows_the_help_where_the_spec_puts_it_any_key_or_click_hides_it_and_no_export_holds_it]
 
 
 def canvas_arguments():

@@ -57,3 +57,19 @@ def indicator_rects(kind, width, height):
         x, y = width - c["badgeInset"], c["badgeInset"]
         return [(int(x - r), int(y - r), 2 * r + 2, 2 * r + 2)]
     return []
+
+
+def help_layout(width, height, lines):
+    """The help overlay on a `width` x `height` window with `lines` lines, as the spec's
+    `help` vector for that size gives it: panel [x, y, width, height], title [x, baseline],
+    rows [[key x, label x, baseline], …]."""
+    for vector in spec()["vectors"]["help"]:
+        if (vector["width"], vector["height"], vector["lines"]) == (width, height, lines):
+            return vector
+    sizes = ", ".join(f"{v['width']}x{v['height']} ({v['lines']} lines)" for v in spec()["vectors"]["help"])
+    raise LookupError(f"{os.path.relpath(PATH, ROOT)} has no help vector for {width}x{height}, {lines} lines (it has {sizes})")
+
+
+def help_default_lines():
+    """How many lines the help shows for the default keys: its own, then one per action."""
+    return 1 + len(set(spec()["constants"]["keys"].values()))

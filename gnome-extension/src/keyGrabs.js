@@ -33,16 +33,18 @@ function accelerator(name) {
 }
 
 function canvasKeyNames() {
-    const names = new Set(Object.keys(SPEC.keys));
+    const names = new Set([...Object.keys(SPEC.keys), ...SPEC.help.keys]);
     for (const c of 'abcdefghijklmnopqrstuvwxyz0123456789')
         names.add(c);
     return [...names];
 }
 
 export class KeyGrabs {
-    // `request(cmd, fields)` is called with the daemon command a grabbed key stands for.
-    constructor(request) {
+    // `request(cmd, fields)` is called with the daemon command a grabbed key stands for;
+    // `help(name)` first, which is true when the help overlay took the key (showed or hid).
+    constructor(request, help = () => false) {
         this.request = request;
+        this.help = help;
         this.grabbed = [];
         this.activatedId = global.display.connect('accelerator-activated', (display, action) => this.activated(action));
     }
@@ -79,7 +81,7 @@ export class KeyGrabs {
     // Grabs last only while the canvas shows, so a key that arrives is one of ours.
     activated(action) {
         const key = this.grabbed.find(a => a.action === action);
-        if (!key)
+        if (!key || this.help(key.name))
             return;
         log_(`key ${key.name}: asking stylusd`);
         if (key.name === 'escape')

@@ -21,6 +21,7 @@ import * as Main from 'resource:///org/gnome/shell/ui/main.js';
 
 import {DaemonLink, log_, socketPath} from './daemonLink.js';
 import {DrawStream, SOURCE_DEVICES} from './drawStream.js';
+import {CanvasHelp} from './helpOverlay.js';
 import {KeyGrabs} from './keyGrabs.js';
 import {MonitorCanvas} from './monitorCanvas.js';
 import {DEFAULT_PALETTE, paletteButtons, paletteRegions} from './palette.js';
@@ -69,7 +70,7 @@ export class StylusCanvas {
                 done();
         });
         this.pointer = new PointerInput({
-            drawing: () => this.pointerDraws && this.shown && this.state === 'open',
+            drawing: () => !this.help.dismiss() && this.pointerDraws && this.shown && this.state === 'open',
             regions: () => this.shownRegions,
             send: (source, phase, points, aspect) => this.draws.push(source, phase, points, aspect),
             live: (source, point, tip) => this.pointerStroke(source, point, tip),
@@ -77,10 +78,11 @@ export class StylusCanvas {
         });
         this.sharer = new ScreenShare(this);
         this.monitorsChangedId = Main.layoutManager.connect('monitors-changed', () => this.placeSurfaces());
+        this.help = new CanvasHelp(this);
         this.keys = new KeyGrabs((cmd, fields) => {
             if (this.shown)
                 this.link.request(cmd, fields);
-        });
+        }, name => this.help.key(name));
         this.placeSurfaces();
         log_(`following ${socketPath()}`);
         this.link = new DaemonLink(socketPath(), update => this.handle(update));
@@ -98,6 +100,7 @@ export class StylusCanvas {
     // One drawing area per monitor, above every window (top chrome), never
     // taking part in the shell's input region: clicks go where `reactive` says.
     placeSurfaces() {
+        this.help?.dismiss();
         for (const s of this.surfaces)
             this.destroySurface(s);
         const monitors = Main.layoutManager.monitors;
@@ -300,6 +303,7 @@ export class StylusCanvas {
 
     // Left out of a snapshot: the palette, the hover rings, the open-canvas sign and the laser.
     setChromeHidden(hidden) {
+        this.help.dismiss();
         const live = hidden ? this.book.liveStrokes.filter(s => s.style.tool !== 'laser') : this.book.liveStrokes;
         for (const s of this.surfaces) {
             s.setChromeHidden(hidden);
@@ -446,6 +450,7 @@ export class StylusCanvas {
 
     hideNow(ack = false) {
         this.shown = false;
+        this.help.dismiss();
         // The daemon's minimize ended the mouse's and the finger's strokes: their recorded strokes replace them.
         this.pointer.release();
         if ([SOURCE_DEVICES.pointer, SOURCE_DEVICES.touch].map(d => this.book.endStroke(d)).some(Boolean))

@@ -16,6 +16,7 @@ if (!modulesDir || !specPath) {
 const load = name => import(`file://${GLib.canonicalize_filename(`${modulesDir}/${name}.js`, null)}`);
 const [{SPEC}, style, {LASER_LIFETIME_MS, StrokeBook}, palette, board, indicator] =
     await Promise.all(['spec', 'style', 'strokeBook', 'palette', 'board', 'indicator'].map(load));
+const help = await load('helpLayout');
 const spec = JSON.parse(new TextDecoder().decode(GLib.file_get_contents(specPath)[1]));
 
 let passed = 0;
@@ -226,6 +227,19 @@ spec.vectors.strokeBook.forEach(v => {
         }
         check(failure === null, `strokeBook "${v.name}", step ${n + 1} (${s.op}): ${failure}`);
     });
+});
+
+// ---------------------------------------------------------------- the help overlay
+
+check(same(help.HELP, c.help) && help.HELP_FONT === c.text.font, 'helpLayout.js does not read the spec\'s help and text font');
+check(same(help.defaultKeyTable(), Object.entries(c.keys)), `defaultKeyTable() is not the spec's keys: ${show(help.defaultKeyTable())}`);
+spec.vectors.help.forEach((v, n) => {
+    const got = help.helpLayout(v.lines, v.width, v.height);
+    check(same(got, {panel: v.panel, title: v.title, rows: v.rows}), `help[${n}] ${v.width}x${v.height}, ${v.lines} lines: the JavaScript gives ${show(got)}`);
+});
+spec.vectors.helpLines.forEach((v, n) => {
+    const got = help.helpLines(v.table);
+    check(same(got, v.lines), `helpLines[${n}]: the JavaScript gives ${show(got)}`);
 });
 
 for (const f of failures)

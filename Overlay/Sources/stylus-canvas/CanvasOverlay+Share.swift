@@ -77,6 +77,7 @@ extension CanvasOverlay {
         let surface = placement.monitors.firstIndex(of: index).flatMap { $0 < windows.count ? windows[$0] : nil }
         // Chrome off for one frame: no palette, no laser, no open-canvas sign; the hover rings are left out by `drawBare`.
         let live = book.liveStrokes.filter { $0.style.tool != .laser }
+        dismissHelp("a snapshot")
         for w in windows {
             w.layers.setPalette([], style: currentStyle)
             w.layers.setIndicator(.none)

@@ -15,7 +15,9 @@ extension CanvasOverlay {
             case .present:
                 present()
                 refreshIndicator()
-            case .hideSurfaces: for w in windows { w.hide() }
+            case .hideSurfaces:
+                dismissHelp("minimized")
+                for w in windows { w.hide() }
             case .startTicks: ensureTick()
             case .stopTicks:
                 tickWindow?.stopTicks()

@@ -159,6 +159,7 @@ final class CanvasOverlay: CanvasSurfaceOwner {
     }
 
     func keyPressed(_ key: CanvasKey) {
+        if helpKey(key) { return }
         switch key {
         case .minimize: requestMinimize("Escape")
         case .forward(let name): forwardKey(name)

@@ -31,7 +31,7 @@ extension InkLayers {
         cairo_restore(cr)
     }
 
-    private func roundedRectangle(_ cr: OpaquePointer, _ r: PixelRect, radius: Double) {
+    func roundedRectangle(_ cr: OpaquePointer, _ r: PixelRect, radius: Double) {
         cairo_new_sub_path(cr)
         cairo_arc(cr, r.x + r.width - radius, r.y + radius, radius, -Double.pi / 2, 0)
         cairo_arc(cr, r.x + r.width - radius, r.y + r.height - radius, radius, 0, Double.pi / 2)

@@ -41,6 +41,8 @@ final class InkLayers {
     }
     /// Where the text entry was last drawn: its old place is damage too.
     var drawnEntry: PixelRect?
+    /// The help overlay's lines while it shows (InkLayers+Help.swift; never in an export).
+    var help: [HelpLine]?
 
     init(geometry: InkGeometry) { self.geometry = geometry }
 
@@ -306,6 +308,7 @@ final class InkLayers {
         drawTextEntry(cr, alpha: alpha)
         drawPalette(cr, alpha: alpha)
         drawIndicator(cr, alpha: alpha)
+        drawHelp(cr, alpha: alpha)
         drawnRings = []
         for point in hover {
             let (x, y) = geometry.pixel(point)

@@ -85,13 +85,8 @@ struct Options: Equatable {
                             (a frame, undo, redo, a clear taken back) and check
                             that each redraw equals drawing afresh; no display
 
-        Keys on the open canvas (Escape is the canvas's own; stylusd performs
-        the rest, and [canvas.keys] in config.toml rebinds them):
-        \(keysHelp)
+        Keys on the open canvas (F1, ? and Escape are the canvas's own; stylusd
+        performs the rest, and [canvas.keys] in config.toml rebinds them):
+        \(HelpLines.text(CanvasSpec.keys))
         """
-
-    /// CanvasSpec.keys, two columns: the table docs/USAGE.md shows.
-    static var keysHelp: String {
-        CanvasSpec.keys.map { "  " + $0.key + String(repeating: " ", count: max(1, 16 - $0.key.count)) + $0.action }.joined(separator: "\n")
-    }
 }

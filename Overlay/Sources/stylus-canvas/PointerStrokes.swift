@@ -14,6 +14,8 @@ final class PointerStrokes {
     private var stream: PointerStream?
     /// The sources whose press landed on the palette: nothing of theirs is drawn live until they lift.
     private var onPalette: Set<StrokeSource> = []
+    /// The sources whose press hid the help: that press draws nothing, until they lift.
+    private var dismissedHelp: Set<StrokeSource> = []
 
     /// Asks the daemon for `[canvas] pointer` (at each opening: a reload applies from the next);
     /// `changed` runs on the main thread when it differs from what the canvas follows.
@@ -42,6 +44,11 @@ final class PointerStrokes {
     func send(_ source: StrokeSource, _ phase: DrawRequest.Phase, _ point: InkPoint, geometry: InkGeometry, owner: CanvasOverlay) {
         // A stroke the canvas's minimize ended: the daemon ended it too.
         guard owner.drawsWithPointer else { return }
+        if phase == .down, owner.dismissHelp("a click") { dismissedHelp.insert(source) }
+        if dismissedHelp.contains(source) {
+            if phase != .down && phase != .move { dismissedHelp.remove(source) }
+            return
+        }
         if phase == .down {
             if owner.pointerOnPalette(point) { onPalette.insert(source) } else { onPalette.remove(source) }
         }

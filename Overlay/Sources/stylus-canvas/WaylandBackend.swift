@@ -348,6 +348,8 @@ final class WaylandBackend: CanvasBackend {
         let canvasKey = CanvasKey(keysym: sym, control: control, shift: shift, alt: alt, super: logo)
         // A text being typed takes the key first, on the canvas that holds it; a shortcut types nothing.
         let typed = control || alt || logo ? nil : Self.utf8(xkbState, key + 8)
+        // The help shown takes any key first, to hide it, even one a text would type.
+        if (owner as? CanvasOverlay)?.dismissHelp("a key") == true { return }
         let canvases = (owner as? CanvasOverlay)?.windows.compactMap { $0 as? WaylandCanvas } ?? []
         if canvases.contains(where: { $0.typeText(canvasKey, typed: typed) }) { return }
         if let canvasKey { owner.keyPressed(canvasKey) }

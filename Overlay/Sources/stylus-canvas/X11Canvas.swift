@@ -194,6 +194,7 @@ final class X11Canvas: CanvasSurface {
     }
 
     func keyPressed(_ key: CanvasKey) {
+        if (owner as? CanvasOverlay)?.dismissHelp("a key") == true { return }
         if typeText(key) { return }
         owner.keyPressed(key)
     }
