@@ -28,6 +28,10 @@ extension ConfigParserChild {
                 report(path, "Escape is the canvas's own: it minimizes the canvas (and ends a text entry); bind minimize-canvas to another key for a second one")
                 continue
             }
+            guard name.description != "f1", name.description != "question" else {
+                report(path, "F1 and ? are the canvas's own: they show the help overlay of the canvas's keys; bind another key")
+                continue
+            }
             guard let text = table[written]?.string else {
                 report(path, "expected an action (a string), e.g. \"tool:pen\", or \"none\" to unbind the key; use \(Action.spelledOut)")
                 continue
