@@ -663,7 +663,8 @@ def test_a_text_typed_in_the_extension_shows_at_once_is_kept_exported_alike_and_
     the text tool places the caret; the helper's Clutter keyboard types "Hi 42", shown at once in
     the current colour below the click; Escape ends the text (the canvas stays open) and sends it:
     `strokes` lists it with its words where clicked, it stays on the screen, a PNG export agrees
-    with the screen on at least 98 % of the text's pixels, and undo takes it off the screen."""
+    with the screen on at least 98 % of the text's pixels, and Ctrl+Z, typed while a second caret
+    waits, undoes it off the screen."""
     with canvas_renderer():
         check_typed_text()
 
@@ -728,7 +729,19 @@ def check_typed_text():
                 inked += 1
                 agree += all(abs(i - j) <= 24 for i, j in zip(a, b))
         check(inked > 30 and agree / inked >= 0.98, f"the exported text differs from the screen: {agree} of {inked} text pixels agree")
-        d.request("undo")
+        # A second caret below; Ctrl+Z while it waits for keys still undoes (the kept text goes),
+        # and Escape ends the empty entry, keeping nothing, the canvas still open.
+        SHELL.command(f"drag {at[0]} {at[1] + 200} {at[0] + 1} {at[1] + 200} 2")
+        time.sleep(0.3)
+        SHELL.command("key ctrl+z")
+        deadline = time.monotonic() + 5
+        while d.request("strokes")["strokes"] != []:
+            check(time.monotonic() < deadline, f"Ctrl+Z while typing left {d.request('strokes')['strokes']}")
+            time.sleep(0.05)
+        SHELL.command("key Escape")
+        time.sleep(0.3)
+        check(d.request("status")["canvas"]["state"] == "open" and d.request("strokes")["strokes"] == [],
+              f"Escape on an empty text: the canvas {d.request('status')['canvas']['state']}, strokes {d.request('strokes')['strokes']}")
         deadline = time.monotonic() + 5
         while True:
             settle()
@@ -737,7 +750,7 @@ def check_typed_text():
                 break
         check(gone == 0, f"after undo: {gone} red pixels remain in the text's box")
         print(f"  typed 'Hi 42': {typing} red pixels while typing, {kept} kept; export agrees on "
-              f"{agree} of {inked} text pixels; undone off the screen", flush=True)
+              f"{agree} of {inked} text pixels; Ctrl+Z while typing undid it off the screen", flush=True)
 
 
 def test_escape_minimizes_the_canvas():

@@ -87,6 +87,7 @@ export class StylusCanvas {
             keys: this.keys,
             shown: () => this.shown,
             send: fields => this.link.request('text', fields, null, reason => log_(`text: ${reason}`)),
+            shortcut: key => this.link.request('key', {key}, null, reason => log_(`key ${key}: ${reason}`)),
             changed: () => this.redrawLive(),
         });
         this.placeSurfaces();
@@ -489,6 +490,9 @@ export class StylusCanvas {
         const device = SOURCE_DEVICES[source];
         const lasers = this.book.lasers.length;
         this.drawSample(this.book.penSample(device, Object.assign({}, this.currentStyle), point, true));
+        // A text tool's click lifts as a pen's tap does, so the next click places a new caret.
+        if (!tip && this.book.textDown.has(device))
+            this.book.penSample(device, Object.assign({}, this.currentStyle), point, false);
         if (!tip && this.book.endStroke(device))
             this.redrawLive();
         if (this.book.lasers.length > lasers)

@@ -19,7 +19,8 @@ const KEYSYM_RETURN = 0xff0d, KEYSYM_KP_ENTER = 0xff8d, KEYSYM_BACKSPACE = 0xff0
 export class TextTyping {
     // `owner`: actor() the actor that takes the keyboard; keys the canvas's KeyGrabs;
     // shown() whether the canvas shows (its grabs come back then); send(fields) the `text`
-    // command; changed() the live ink to draw again.
+    // command; shortcut(name) a key with Ctrl, Alt or Super for the daemon's key table
+    // (`ctrl+z`); changed() the live ink to draw again.
     constructor(owner) {
         this.owner = owner;
         this.entry = null;
@@ -100,8 +101,16 @@ export class TextTyping {
             this.end(true);
             return Clutter.EVENT_STOP;
         }
-        if (shortcut)
+        if (shortcut) {
+            // As on X11: a shortcut still does its action while a text is typed.
+            const typed = keysymText(keysym);
+            if (typed && /^[!-~]$/.test(typed)) {
+                const M = Clutter.ModifierType, state = event.get_state();
+                const held = [[M.CONTROL_MASK, 'ctrl'], [M.MOD1_MASK, 'alt'], [M.SUPER_MASK, 'super'], [M.SHIFT_MASK, 'shift']];
+                this.owner.shortcut([...held.filter(([mask]) => state & mask).map(([, name]) => name), typed.toLowerCase()].join('+'));
+            }
             return Clutter.EVENT_STOP;
+        }
         if (keysym === KEYSYM_RETURN || keysym === KEYSYM_KP_ENTER)
             this.entry.newLine();
         else if (keysym === KEYSYM_BACKSPACE)
