@@ -8,6 +8,9 @@ public struct PaletteButton: Equatable, Sendable {
         case tool(DrawingTool)
         case narrower
         case wider
+        /// The board under the ink: a tap goes on to the next (`background:next`); its
+        /// glyph shows the current board, so it is never marked as chosen.
+        case board
     }
 
     public var kind: Kind
@@ -19,12 +22,13 @@ public struct PaletteButton: Equatable, Sendable {
     }
 
     /// What the daemon applies for a tap here, as the matching action would.
-    public var selection: StyleRequest {
+    public var selection: PaletteSelection {
         switch kind {
-        case .color(let c): .set(tool: nil, color: c, width: nil)
-        case .tool(let t): .set(tool: t, color: nil, width: nil)
-        case .narrower: .narrower
-        case .wider: .wider
+        case .color(let c): .style(.set(tool: nil, color: c, width: nil))
+        case .tool(let t): .style(.set(tool: t, color: nil, width: nil))
+        case .narrower: .style(.narrower)
+        case .wider: .style(.wider)
+        case .board: .board(.next)
         }
     }
 
@@ -33,7 +37,7 @@ public struct PaletteButton: Equatable, Sendable {
         switch kind {
         case .color(let c): c == style.color
         case .tool(let t): t == style.tool
-        case .narrower, .wider: false
+        case .narrower, .wider, .board: false
         }
     }
 }
@@ -41,7 +45,7 @@ public struct PaletteButton: Equatable, Sendable {
 /// Where the palette's buttons go, the same for every canvas (stylus-canvas on
 /// X11 and Wayland; the GNOME extension's palette.js, from canvas-spec.json): one
 /// row along the bottom-left corner of a monitor: the colours, a gap, the
-/// tools, a gap, width - and +. Computed in the window's pixels, then turned
+/// tools, a gap, width - and +, a gap, the board. Computed in the window's pixels, then turned
 /// into the tablet's coordinates with the mapping ink uses, since the daemon,
 /// not the window, hears the pen's taps.
 public enum PaletteLayout {
@@ -56,12 +60,12 @@ public enum PaletteLayout {
 
     /// Every button, on a monitor of `width` × `height` window pixels.
     public static func buttons(colors: [StrokeColor], width: Double, height: Double) -> [PaletteButton] {
-        let kinds: [[PaletteButton.Kind]] = [colors.map { .color($0) }, DrawingTool.allCases.map { .tool($0) }, [.narrower, .wider]]
+        let kinds: [[PaletteButton.Kind]] = [colors.map { .color($0) }, DrawingTool.allCases.map { .tool($0) }, [.narrower, .wider], [.board]]
         let count = Double(kinds.reduce(0) { $0 + $1.count })
         guard count > 0, width > 0, height > 0 else { return [] }
         var side = min(max(min(width, height) * shareOfShorterSide, sideRange.lowerBound), sideRange.upperBound)
-        // The margin around the row and between its groups: 3 margins + 2 gaps in all.
-        side = min(side, width / (count + 5 * marginShare))
+        // Room for a margin before each group and after the last, and one more to spare.
+        side = min(side, width / (count + Double(kinds.count + 2) * marginShare))
         let margin = side * marginShare
         var x = margin
         let y = height - margin - side

@@ -39,15 +39,18 @@ extension Engine {
     }
 
     /// A tip-down on the open canvas's shown palette selects what the region
-    /// under it selects (as a `tool:`, `color:` or `width:` action from the pen
-    /// would) and marks the contact as no ink. True when it was such a tap.
+    /// under it selects (as a `tool:`, `color:`, `width:` or `background:` action
+    /// from the pen would) and marks the contact as no ink. True when it was such a tap.
     mutating func tapPalette(device i: Int, at time: Microseconds, into effects: inout Effects) -> Bool {
         guard canvas.state == .open, paletteShown, !paletteRegions.isEmpty else { return false }
         let x = devices[i].axes.x, y = devices[i].axes.y
         guard let region = paletteRegions.last(where: { $0.contains(x: x, y: y) }) else { return false }
         devices[i].onPalette = true
         // Tapping what is already chosen changes nothing and is still no stroke.
-        _ = changeStyle(region.selection, source: .pen, at: time, into: &effects)
+        switch region.selection {
+        case .style(let request): _ = changeStyle(request, source: .pen, at: time, into: &effects)
+        case .board(let request): _ = changeBackground(request, source: .pen, at: time, into: &effects)
+        }
         return true
     }
 }

@@ -22,10 +22,10 @@ public struct PaletteRegion: Equatable, Hashable, Sendable {
     public var y: Double
     public var width: Double
     public var height: Double
-    /// What a tap applies, as a `tool:`, `color:` or `width:` action would.
-    public var selection: StyleRequest
+    /// What a tap applies, as a `tool:`, `color:`, `width:` or `background:` action would.
+    public var selection: PaletteSelection
 
-    public init(x: Double, y: Double, width: Double, height: Double, selection: StyleRequest) {
+    public init(x: Double, y: Double, width: Double, height: Double, selection: PaletteSelection) {
         self.x = x
         self.y = y
         self.width = width
@@ -33,7 +33,7 @@ public struct PaletteRegion: Equatable, Hashable, Sendable {
         self.selection = selection
     }
 
-    /// Enough for 8 colours, 8 tools and 2 widths on each of several monitors,
+    /// Enough for 8 colours, 9 tools, 2 widths and the board on each of several monitors,
     /// while a flood of regions stays cheap for the tip-down that checks them.
     public static let maxCount = 64
 
@@ -43,16 +43,17 @@ public struct PaletteRegion: Equatable, Hashable, Sendable {
     }
 
     /// The selection a region's `select` names: any style action
-    /// (`tool:pen`, `color:#3465a4`, `color:crimson`, `color:next`, `width:+`); nil and the
-    /// reason for anything else.
-    public static func selection(_ text: String) -> Result<StyleRequest, ActionError> {
+    /// (`tool:pen`, `color:#3465a4`, `color:crimson`, `color:next`, `width:+`) or board action
+    /// (`background:next`, `background:white`); nil and the reason for anything else.
+    public static func selection(_ text: String) -> Result<PaletteSelection, ActionError> {
         switch Action.parse(text) {
-        case .success(.style(let request)): .success(request)
-        case .success: .failure(ActionError("\"\(text)\" is not a palette selection; use tool:NAME, color:NAME, color:#RRGGBB, color:next, color:previous, width:N, width:+ or width:-"))
+        case .success(.style(let request)): .success(.style(request))
+        case .success(.background(let request)): .success(.board(request))
+        case .success: .failure(ActionError("\"\(text)\" is not a palette selection; use tool:NAME, color:NAME, color:#RRGGBB, color:next, color:previous, width:N, width:+, width:- or background:NAME|next"))
         case .failure(let error): .failure(error)
         }
     }
 
     /// The selection as `select` spells it.
-    public var selectionText: String { Action.style(selection).rawValue }
+    public var selectionText: String { selection.action.rawValue }
 }

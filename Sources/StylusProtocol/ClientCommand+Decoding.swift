@@ -191,7 +191,7 @@ extension ClientCommand {
     static func paletteRegions(_ value: JSONValue?) throws(ProtocolError) -> [PaletteRegion] {
         func bad(_ message: String) -> ProtocolError { ProtocolError(code: .badRequest, message: message) }
         guard case .array(let items)? = value else {
-            throw bad("palette-regions needs \"regions\": an array of up to \(PaletteRegion.maxCount) objects with x, y, width, height (the tablet's normalised coordinates, 0-1) and select (tool:NAME, color:#RRGGBB, width:+ or width:-); [] for no palette\(value.map { ", not \(quoted($0))" } ?? "")")
+            throw bad("palette-regions needs \"regions\": an array of up to \(PaletteRegion.maxCount) objects with x, y, width, height (the tablet's normalised coordinates, 0-1) and select (tool:NAME, color:#RRGGBB, width:+, width:- or background:next); [] for no palette\(value.map { ", not \(quoted($0))" } ?? "")")
         }
         guard items.count <= PaletteRegion.maxCount else {
             throw bad("\"regions\" holds \(items.count) regions; at most \(PaletteRegion.maxCount)")
@@ -217,7 +217,7 @@ extension ClientCommand {
             if x + width > 1.000001 { throw bad("regions[\(i)] reaches past the tablet's right edge: x \(quoted(.number(x))) + width \(quoted(.number(width))) is more than 1") }
             if y + height > 1.000001 { throw bad("regions[\(i)] reaches past the tablet's bottom edge: y \(quoted(.number(y))) + height \(quoted(.number(height))) is more than 1") }
             guard case .string(let text)? = region["select"] else {
-                throw bad("regions[\(i)].select must be a string: tool:NAME, color:#RRGGBB, width:+ or width:-, \(region["select"].map { "not \(quoted($0))" } ?? "and is missing")")
+                throw bad("regions[\(i)].select must be a string: tool:NAME, color:#RRGGBB, width:+, width:- or background:next, \(region["select"].map { "not \(quoted($0))" } ?? "and is missing")")
             }
             switch PaletteRegion.selection(text) {
             case .success(let selection): regions.append(PaletteRegion(x: x, y: y, width: width, height: height, selection: selection))

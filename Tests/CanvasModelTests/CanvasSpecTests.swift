@@ -129,6 +129,7 @@ struct CanvasSpecTests {
             case "color": .color(StrokeColor(hex: w["value"] as! String)!)
             case "tool": .tool(DrawingTool(rawValue: w["value"] as! String)!)
             case "narrower": .narrower
+            case "board": .board
             default: .wider
             }
             let side = double(w["side"])

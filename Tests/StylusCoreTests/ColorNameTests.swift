@@ -82,7 +82,7 @@ struct ColorNameTests {
             return
         }
         #expect(error.message == "unknown colour \"crimsn\"; did you mean crimson?")
-        #expect(PaletteRegion.selection("color:navy") == .success(.set(tool: nil, color: StrokeColor(hex: "#000080")!, width: nil)))
+        #expect(PaletteRegion.selection("color:navy") == .success(.style(.set(tool: nil, color: StrokeColor(hex: "#000080")!, width: nil))))
     }
 
     @Test func aNamedColourReachesTheEngineAsItsHex() {

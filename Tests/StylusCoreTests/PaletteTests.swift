@@ -5,11 +5,12 @@ import Testing
 @Suite("The on-canvas palette: taps select, never ink")
 struct PaletteTests {
     static let blue = StrokeColor(hex: "#3465a4")!
-    /// A strip along the bottom-left: a blue swatch, the highlighter, a width step up.
+    /// A strip along the bottom-left: a blue swatch, the highlighter, a width step up, the board.
     static let regions = [
-        PaletteRegion(x: 0.00, y: 0.90, width: 0.05, height: 0.10, selection: .set(tool: nil, color: blue, width: nil)),
-        PaletteRegion(x: 0.05, y: 0.90, width: 0.05, height: 0.10, selection: .set(tool: .highlighter, color: nil, width: nil)),
-        PaletteRegion(x: 0.10, y: 0.90, width: 0.05, height: 0.10, selection: .wider),
+        PaletteRegion(x: 0.00, y: 0.90, width: 0.05, height: 0.10, selection: .style(.set(tool: nil, color: blue, width: nil))),
+        PaletteRegion(x: 0.05, y: 0.90, width: 0.05, height: 0.10, selection: .style(.set(tool: .highlighter, color: nil, width: nil))),
+        PaletteRegion(x: 0.10, y: 0.90, width: 0.05, height: 0.10, selection: .style(.wider)),
+        PaletteRegion(x: 0.15, y: 0.90, width: 0.05, height: 0.10, selection: .board(.next)),
     ]
     static let onBlue = [(0.02, 0.95, 0.5), (0.03, 0.96, 0.6), (0.04, 0.97, 0.5)]
 
@@ -54,6 +55,19 @@ struct PaletteTests {
         #expect(h.engine.canvas.style.tool == .highlighter)
         #expect(h.engine.canvas.style.width == 12, "width:+ from 8 is the next step, 12")
         #expect(h.engine.canvas.strokes.isEmpty)
+    }
+
+    @Test func theBoardButtonGoesToTheNextBoardAndDrawsNothing() {
+        var h = Self.withPalette()
+        h.stroke(at: 100, through: [(0.17, 0.95, 0.5)])
+        #expect(h.engine.canvas.background == .white)
+        h.stroke(at: 200, through: [(0.17, 0.95, 0.5)])
+        #expect(h.engine.canvas.background == .black)
+        #expect(h.engine.canvas.strokes.isEmpty, "a tap on the board button became a stroke")
+        let boards = h.events.compactMap { if case .background(let e) = $0 { e } else { nil } }
+        #expect(boards.map(\.background) == [.white, .black] && boards.allSatisfy { $0.source == .pen })
+        #expect(PaletteRegion.selection("background:next") == .success(.board(.next)))
+        #expect(Self.regions[3].selectionText == "background:next")
     }
 
     @Test func aTapThatSlidesOffThePaletteStillDrawsNothingUntilTheTipLifts() {
@@ -134,11 +148,11 @@ struct PaletteTests {
         #expect(Action.Form.allCases.contains(.palette))
     }
 
-    @Test func selectionsAreStyleActionsOnly() {
-        #expect(PaletteRegion.selection("color:#3465a4") == .success(.set(tool: nil, color: Self.blue, width: nil)))
-        #expect(PaletteRegion.selection("width:-") == .success(.narrower))
-        #expect(PaletteRegion.selection("tool:ellipse") == .success(.set(tool: .ellipse, color: nil, width: nil)))
-        #expect(PaletteRegion.selection("undo") == .failure(ActionError("\"undo\" is not a palette selection; use tool:NAME, color:NAME, color:#RRGGBB, color:next, color:previous, width:N, width:+ or width:-")))
+    @Test func selectionsAreStyleOrBoardActionsOnly() {
+        #expect(PaletteRegion.selection("color:#3465a4") == .success(.style(.set(tool: nil, color: Self.blue, width: nil))))
+        #expect(PaletteRegion.selection("width:-") == .success(.style(.narrower)))
+        #expect(PaletteRegion.selection("tool:ellipse") == .success(.style(.set(tool: .ellipse, color: nil, width: nil))))
+        #expect(PaletteRegion.selection("undo") == .failure(ActionError("\"undo\" is not a palette selection; use tool:NAME, color:NAME, color:#RRGGBB, color:next, color:previous, width:N, width:+, width:- or background:NAME|next")))
         guard case .failure(let e) = PaletteRegion.selection("tool:brush") else {
             Issue.record("tool:brush accepted")
             return

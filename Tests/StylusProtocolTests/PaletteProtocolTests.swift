@@ -17,8 +17,8 @@ struct PaletteProtocolTests {
         let line = #"{"cmd":"palette-regions","regions":[{"x":0,"y":0.9,"width":0.05,"height":0.1,"select":"color:#3465a4"},{"x":0.05,"y":0.9,"width":0.05,"height":0.1,"select":"width:+"}]}"#
         let command = try Self.decode(line).get()
         #expect(command == .paletteRegions([
-            PaletteRegion(x: 0, y: 0.9, width: 0.05, height: 0.1, selection: .set(tool: nil, color: StrokeColor(hex: "#3465a4"), width: nil)),
-            PaletteRegion(x: 0.05, y: 0.9, width: 0.05, height: 0.1, selection: .wider),
+            PaletteRegion(x: 0, y: 0.9, width: 0.05, height: 0.1, selection: .style(.set(tool: nil, color: StrokeColor(hex: "#3465a4"), width: nil))),
+            PaletteRegion(x: 0.05, y: 0.9, width: 0.05, height: 0.1, selection: .style(.wider)),
         ]))
         #expect(try Self.decode(#"{"cmd":"palette-regions","regions":[]}"#).get() == .paletteRegions([]))
         #expect(try Self.decode(#"{"cmd":"palette","action":"toggle"}"#).get() == .palette(.toggle))
@@ -42,7 +42,7 @@ struct PaletteProtocolTests {
         #expect(Self.message(#"{"cmd":"palette-regions","regions":[{"x":0,"y":0,"width":0.1,"height":0.1,"select":"tool:brush"}]}"#)?
                 .hasPrefix("regions[0].select: unknown tool \"brush\"") == true)
         #expect(Self.message(#"{"cmd":"palette-regions","regions":[{"x":0,"y":0,"width":0.1,"height":0.1,"select":"undo"}]}"#)
-                == "regions[0].select: \"undo\" is not a palette selection; use tool:NAME, color:NAME, color:#RRGGBB, color:next, color:previous, width:N, width:+ or width:-")
+                == "regions[0].select: \"undo\" is not a palette selection; use tool:NAME, color:NAME, color:#RRGGBB, color:next, color:previous, width:N, width:+, width:- or background:NAME|next")
         #expect(Self.message(#"{"cmd":"palette-regions","regions":[{"x":0,"y":0,"width":0.1,"height":0.1,"select":"width:+","colour":"red"}]}"#)
                 == "regions[0] has an unknown field \"colour\"; its fields are x, y, width, height, select")
         #expect(Self.message(#"{"cmd":"palette","action":"open"}"#) == "palette needs \"action\": \"show\", \"hide\" or \"toggle\", not \"open\"")

@@ -24,6 +24,7 @@ private dbus-daemon stands in. Run as root, the suite runs itself as `nobody`
     python3 Tests/overlay/gnome_shell_test.py [--bin DIR] [--canvas FILE] [--extension DIR] [--tools DIR] [--only NAME]
                                               [--screenshot docs/images/canvas-gnome.png]
 """
+import contextlib
 import json
 import os
 import re
@@ -267,6 +268,20 @@ class Daemon(ot.CanvasSession):
 
     def __exit__(self, *_):
         self.close()
+
+
+@contextlib.contextmanager
+def canvas_renderer():
+    """While inside: the daemon's export draws its PNG with the canvas's renderer (STYLUSD_RENDERER)."""
+    renderer = os.environ.get("STYLUSD_RENDERER")
+    os.environ["STYLUSD_RENDERER"] = ot.ARGS.canvas
+    try:
+        yield
+    finally:
+        if renderer is None:
+            os.environ.pop("STYLUSD_RENDERER")
+        else:
+            os.environ["STYLUSD_RENDERER"] = renderer
 
 
 def empty_state():
@@ -607,6 +622,130 @@ def test_a_mouse_click_on_the_palette_picks_its_colour_without_drawing():
         check(all(abs(x - y) <= 2 for x, y in zip(got, BLUE)), f"the clicked swatch shows {got}: ink was drawn on it")
 
 
+def test_a_click_on_the_board_button_goes_to_the_next_board_without_drawing():
+    """The X11 suite's board button test in the extension: each click on the palette's board
+    button (through the helper's Clutter pointer) goes on to the next board (white, black, grid,
+    none), shown at once (a point away from the palette has the board's paper, or the desktop),
+    the button's middle shows the board's paper, and no click draws a stroke."""
+    button = ot.palette_board_button(WIDTH, HEIGHT)
+    away = (WIDTH // 2 + 10, HEIGHT // 3 + 9)   # between the grid's lines (32 px apart here)
+    with Daemon(state=empty_state(), config='[canvas]\nshow_palette = "always"\n') as d:
+        since = time.monotonic()
+        d.open_and_wait()
+        SHELL.wait_log(ot.PALETTE_REGIONS_REPORTED, 5, since - 5)
+        for name, paper in ot.BOARD_CYCLE:
+            SHELL.command(f"drag {button[0]} {button[1]} {button[0] + 1} {button[1]} 2")
+            deadline = time.monotonic() + 5
+            while d.request("status")["canvas"].get("background") != name:
+                check(time.monotonic() < deadline, f"a click on the board button left the board {d.request('status')['canvas'].get('background')}, not {name}")
+                time.sleep(0.05)
+            settle()
+            shot = SHELL.screenshot()
+            got = ot.pixel(shot, *away)
+            want = DESKTOP if paper is None else paper
+            check(all(abs(a - b) <= 2 for a, b in zip(got, want)), f"board {name}: {got} at {away}, not {want}")
+            if paper is not None:
+                icon = ot.pixel(shot, *button)
+                check(all(abs(a - b) <= 2 for a, b in zip(icon, paper)), f"board {name}: the button shows {icon}, not the board's {paper}")
+            print(f"  a click: board {name}", flush=True)
+        check(d.request("strokes")["strokes"] == [], "a click on the board button drew a stroke")
+
+
+def test_a_text_typed_in_the_extension_shows_at_once_is_kept_exported_alike_and_undone():
+    """The text tool in the extension (issue 37 item 4), as the X11 suite types one: a click with
+    the text tool places the caret; the helper's Clutter keyboard types "Hi 42", shown at once in
+    the current colour below the click; Escape ends the text (the canvas stays open) and sends it:
+    `strokes` lists it with its words where clicked, it stays on the screen, a PNG export agrees
+    with the screen on at least 98 % of the text's pixels, and Ctrl+Z, typed while a second caret
+    waits, undoes it off the screen."""
+    with canvas_renderer():
+        check_typed_text()
+
+
+def check_typed_text():
+    at = (300, 300)
+    # Width 8: size 24 of a drawing 1600 wide, 19.2 px on this 1280-wide screen; "Hi 42" is at most
+    # 5 em wide (with the caret after it) and one line of 1.25 em below the click.
+    size = 24 * WIDTH / 1600
+    box = (at[0] - 2, at[1] - 2, at[0] + int(5 * size) + 6, at[1] + int(1.25 * size) + 4)
+    red = (0xd6, 0x1a, 0x1c)
+
+    def red_pixels(shot):
+        inside = outside = 0
+        for y in range(TOP_BAR, HEIGHT - 4):
+            for x in range(4, WIDTH - 4):
+                if all(abs(a - b) <= 60 for a, b in zip(ot.pixel(shot, x, y), red)):
+                    if box[0] <= x < box[2] and box[1] <= y < box[3]:
+                        inside += 1
+                    else:
+                        outside += 1
+        return inside, outside
+
+    with Daemon(state=empty_state()) as d:
+        d.request("tool", tool="text", color="#d61a1c", width=8)
+        d.open_and_wait()
+        SHELL.command(f"drag {at[0]} {at[1]} {at[0] + 1} {at[1]} 2")
+        time.sleep(0.3)
+        for key in ["H", "i", "space", "4", "2"]:
+            SHELL.command(f"key {key}")
+        settle()
+        typing, stray = red_pixels(SHELL.screenshot())
+        check(typing > 30 and stray == 0, f"while typing: {typing} red pixels in the text's box, {stray} outside it")
+        check(d.request("strokes")["strokes"] == [], "a text was recorded before it ended")
+        n = len(d.watcher.canvas)
+        SHELL.command("key Escape")
+        e = d.watcher.wait(lambda e: e["event"] == "stroke" and e.get("source") == "keyboard" and e in d.watcher.canvas[n:],
+                           5, "the text's stroke event")
+        SHELL.wait_log("strokes: 1", 5, time.monotonic() - 5)
+        settle()
+        check(d.request("status")["canvas"]["state"] == "open", "Escape ending the text minimized the canvas")
+        strokes = d.request("strokes")["strokes"]
+        check(len(strokes) == 1 and strokes[0]["tool"] == "text" and strokes[0]["text"] == "Hi 42" and e["index"] == 0
+              and strokes[0]["color"] == "#d61a1c", f"the daemon's strokes: {strokes}")
+        x, y = strokes[0]["points"][0][:2]
+        check(abs(x * WIDTH - at[0]) <= 2 and abs(y * HEIGHT - at[1]) <= 2, f"the text is at {(x * WIDTH, y * HEIGHT)}, the click at {at}")
+        shot = SHELL.screenshot()
+        kept, stray = red_pixels(shot)
+        check(kept > 30 and stray == 0, f"once kept: {kept} red pixels in the text's box, {stray} outside it")
+        png = os.path.join(d.root, "text-export.png")
+        r = d.request("export", path=png, width=WIDTH, height=HEIGHT)
+        check((r["width"], r["height"]) == (WIDTH, HEIGHT), f"{r}")
+        ppm = subprocess.run(["convert", png, "-background", "#%02x%02x%02x" % DESKTOP, "-flatten", "-depth", "8", "ppm:-"],
+                             capture_output=True, check=True).stdout
+        exported = ot.parse_ppm(ppm)
+        inked = agree = 0
+        for yy in range(box[1], box[3]):
+            for xx in range(box[0], box[2]):
+                a, b = ot.pixel(shot, xx, yy), ot.pixel(exported, xx, yy)
+                if sum(abs(i - j) for i, j in zip(a, DESKTOP)) <= 30 and sum(abs(i - j) for i, j in zip(b, DESKTOP)) <= 30:
+                    continue
+                inked += 1
+                agree += all(abs(i - j) <= 24 for i, j in zip(a, b))
+        check(inked > 30 and agree / inked >= 0.98, f"the exported text differs from the screen: {agree} of {inked} text pixels agree")
+        # A second caret below; Ctrl+Z while it waits for keys still undoes (the kept text goes),
+        # and Escape ends the empty entry, keeping nothing, the canvas still open.
+        SHELL.command(f"drag {at[0]} {at[1] + 200} {at[0] + 1} {at[1] + 200} 2")
+        time.sleep(0.3)
+        SHELL.command("key ctrl+z")
+        deadline = time.monotonic() + 5
+        while d.request("strokes")["strokes"] != []:
+            check(time.monotonic() < deadline, f"Ctrl+Z while typing left {d.request('strokes')['strokes']}")
+            time.sleep(0.05)
+        SHELL.command("key Escape")
+        time.sleep(0.3)
+        check(d.request("status")["canvas"]["state"] == "open" and d.request("strokes")["strokes"] == [],
+              f"Escape on an empty text: the canvas {d.request('status')['canvas']['state']}, strokes {d.request('strokes')['strokes']}")
+        deadline = time.monotonic() + 5
+        while True:
+            settle()
+            gone, _ = red_pixels(SHELL.screenshot())
+            if gone == 0 or time.monotonic() > deadline:
+                break
+        check(gone == 0, f"after undo: {gone} red pixels remain in the text's box")
+        print(f"  typed 'Hi 42': {typing} red pixels while typing, {kept} kept; export agrees on "
+              f"{agree} of {inked} text pixels; Ctrl+Z while typing undid it off the screen", flush=True)
+
+
 def test_escape_minimizes_the_canvas():
     with Daemon() as d:
         d.open_and_wait()
@@ -848,15 +987,8 @@ def test_copy_puts_the_exported_png_on_the_clipboard_and_copy_snapshot_the_scree
     """`stylusctl copy`: the helper reads St.Clipboard's image/png back, the very bytes `export`
     writes; held through a minimize; `copy --snapshot` is refused while minimized, and on the open
     canvas replaces it with the monitor's picture."""
-    renderer = os.environ.get("STYLUSD_RENDERER")
-    os.environ["STYLUSD_RENDERER"] = ot.ARGS.canvas   # export draws its PNG with the canvas's renderer
-    try:
+    with canvas_renderer():
         check_copy()
-    finally:
-        if renderer is None:
-            os.environ.pop("STYLUSD_RENDERER")
-        else:
-            os.environ["STYLUSD_RENDERER"] = renderer
 
 
 def check_copy():
@@ -1020,6 +1152,8 @@ def main():
             test_a_mouse_drag_on_the_open_canvas_draws_a_stroke_kept_like_the_pens,
             test_one_finger_draws_and_a_second_finger_cancels_the_stroke,
             test_a_mouse_click_on_the_palette_picks_its_colour_without_drawing,
+            test_a_click_on_the_board_button_goes_to_the_next_board_without_drawing,
+            test_a_text_typed_in_the_extension_shows_at_once_is_kept_exported_alike_and_undone,
             test_escape_minimizes_the_canvas,
             test_every_default_key_does_its_action_on_the_open_canvas,
             test_f1_shows_the_help_where_stylus_canvas_puts_it_and_a_key_hides_it,

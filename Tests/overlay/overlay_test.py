@@ -1001,8 +1001,20 @@ def test_export_png_and_svg_match_the_canvas():
             s.close()
             os.environ.pop("STYLUSD_RENDERER", None)
 PALETTE = canvas_spec.palette_colors()
-# What the canvas logs once it told the daemon where the palette's buttons are: colours, tools, width - and +.
-PALETTE_REGIONS_REPORTED = f"palette: {len(PALETTE) + len(canvas_spec.spec()['constants']['tools']) + 2} regions reported"
+# What the canvas logs once it told the daemon where the palette's buttons are (colours, tools,
+# width - and +, the board): one region a button, as many as the spec lays out on this screen.
+PALETTE_REGIONS_REPORTED = f"palette: {len(canvas_spec.palette_buttons(WIDTH, HEIGHT))} regions reported"
+
+
+def palette_board_button(width=WIDTH, height=HEIGHT):
+    """The centre of the palette's board button in window pixels, where the spec lays it out."""
+    b = next(b for b in canvas_spec.palette_buttons(width, height) if b["kind"] == "board")
+    return int(b["x"] + b["side"] / 2), int(b["y"] + b["side"] / 2)
+
+
+# The boards a click on the board button goes through from none (`background:next`), with
+# the paper a point away from the ink and the palette then shows (None: the desktop).
+BOARD_CYCLE = [("white", (0xff, 0xff, 0xff)), ("black", (0, 0, 0)), ("grid", (0xff, 0xff, 0xff)), ("none", None)]
 
 
 def palette_swatches(width=WIDTH, height=HEIGHT):
@@ -1773,6 +1785,35 @@ def test_a_mouse_click_on_the_palette_picks_its_colour_without_drawing():
         print("  the click picked #3465a4 and drew nothing; the drag after it is blue", flush=True)
 
 
+def test_a_mouse_click_on_the_board_button_goes_to_the_next_board_without_drawing():
+    """[canvas] show_palette = "always": each mouse click on the palette's board button goes on to the
+    next board (`background:next`: white, black, grid, none), shown at once under the ink (a point away
+    from the palette has the board's paper, or the desktop for none); the button's middle shows the
+    board's paper; no click draws a stroke."""
+    button = palette_board_button()
+    away = (WIDTH // 2 + 10, HEIGHT // 3 + 9)   # between the grid's lines (32 px apart here)
+    with stack(empty=True, config='[canvas]\nshow_palette = "always"\n') as s:
+        since = time.monotonic()
+        s.open_and_wait()
+        s.wait_overlay(PALETTE_REGIONS_REPORTED, 5, since)
+        for name, paper in BOARD_CYCLE:
+            since = time.monotonic()
+            mouse_drag([button, (button[0] + 1, button[1])])
+            s.wait_overlay(f"background {name}", 5, since)
+            check(s.request("status")["canvas"].get("background") == name, f"after a click the board is {s.request('status')['canvas'].get('background')}, not {name}")
+            s.settle_screen()
+            image = DESKTOP_SESSION.screenshot()
+            got = pixel(image, *away)
+            if paper is None:
+                check(is_desktop(image, *away), f"board none: {got} at {away}, not the desktop")
+            else:
+                check(all(abs(a - b) <= 2 for a, b in zip(got, paper)), f"board {name}: {got} at {away}, not {paper}")
+                icon = pixel(image, *button)
+                check(all(abs(a - b) <= 2 for a, b in zip(icon, paper)), f"board {name}: the button shows {icon}, not the board's {paper}")
+            print(f"  a click: board {name}", flush=True)
+        check(s.request("strokes")["strokes"] == [], "a click on the board button drew a stroke")
+
+
 TEXT_RED = (0xd6, 0x1a, 0x1c)
 
 
@@ -1951,6 +1992,7 @@ TESTS = [test_replay_double_press_opens_the_canvas_with_its_ink, test_minimize_r
          test_with_a_replayed_pen_only_the_pens_strokes_are_recorded,
          test_each_pen_draws_and_shows_its_own_style_on_the_canvas,
          test_a_mouse_click_on_the_palette_picks_its_colour_without_drawing,
+         test_a_mouse_click_on_the_board_button_goes_to_the_next_board_without_drawing,
          test_a_text_typed_on_the_canvas_shows_at_once_is_kept_exported_alike_and_undone,
          test_f1_shows_the_help_where_the_spec_puts_it_any_key_or_click_hides_it_and_no_export_holds_it]
 

@@ -73,9 +73,9 @@ export class InkLayers {
         const points = stroke.points, style = stroke.style;
         if (style.tool === 'text') {
             // Generous: no glyph of the font is wider than its size, nor reaches further below a baseline.
-            if (!stroke.text || points.length < 1)
+            if ((!stroke.text && !stroke.caret) || points.length < 1)
                 return;
-            const [x, y] = this.pixel(points[0]), size = this.textPixels(stroke), lines = stroke.text.split('\n');
+            const [x, y] = this.pixel(points[0]), size = this.textPixels(stroke), lines = (stroke.text ?? '').split('\n');
             const longest = Math.max(...lines.map(line => [...line].length));
             add({x0: x - size / 2 - 2, y0: y - 2, x1: x + longest * size + 2, y1: y + textBaseline(lines.length - 1, size) + size / 2 + 2});
             return;
@@ -138,6 +138,9 @@ export class InkLayers {
             // Drawn whole: the text tool's live pen strokes (no words) draw nothing.
             if (stroke.text && points.length >= 1)
                 this.drawText(cr, stroke);
+            // The text being typed (textTyping.js): a thin caret after its last line.
+            if (stroke.caret && points.length >= 1)
+                this.drawCaret(cr, stroke);
             return;
         }
         if (points.length < 2)
@@ -170,6 +173,21 @@ export class InkLayers {
             cr.moveTo(x, y + textBaseline(i, size));
             cr.showText(line);
         });
+        cr.restore();
+    }
+
+    // As stylus-canvas's InkLayers+Text.swift places it: after the last line's advance, from its ascent to its descent.
+    drawCaret(cr, stroke) {
+        const [x, y] = this.pixel(stroke.points[0]), size = this.textPixels(stroke);
+        const lines = (stroke.text ?? '').split('\n'), last = lines[lines.length - 1];
+        cr.save();
+        cr.selectFontFace(TEXT.font, Cairo.FontSlant.NORMAL, Cairo.FontWeight.NORMAL);
+        cr.setFontSize(size);
+        const advance = last ? cr.textExtents(last).xAdvance : 0;
+        const baseline = y + textBaseline(lines.length - 1, size);
+        cr.setSourceRGBA(...parseColor(stroke.style.color), 1);
+        cr.rectangle(x + advance, baseline - TEXT.baselineShare * size, 2, (TEXT.lineHeightShare) * size);
+        cr.fill();
         cr.restore();
     }
 

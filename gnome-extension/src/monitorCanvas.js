@@ -185,6 +185,7 @@ export class MonitorCanvas {
         if (name === this.board.name)
             return;
         this.board.name = name;
+        this.palette.area?.queue_repaint();  // the board button shows the board
         this.board.area?.destroy();
         this.board.area = null;
         this.updateBoard();
@@ -360,7 +361,7 @@ export class MonitorCanvas {
         cr.fill();
         for (const b of p.buttons) {
             const selected = (b.kind === 'color' && b.color.toLowerCase() === p.style.color.toLowerCase()) || (b.kind === 'tool' && b.tool === p.style.tool);
-            drawPaletteButton(cr, b, b.x - ox, b.y - oy, selected);
+            drawPaletteButton(cr, b, b.x - ox, b.y - oy, selected, this.board.name);
         }
         cr.$dispose();
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Cairo from 'cairo';
 
+import {BOARD_GRID_LINE, boardPaper} from './board.js';
 import {SPEC} from './spec.js';
 import {TOOLS, parseColor} from './style.js';
 
@@ -14,7 +15,7 @@ export const PALETTE_GLYPH_INSET_SHARE = SPEC.palette.glyphInsetShare;
 
 // CanvasModel's PaletteLayout, number for number, so the palette sits where
 // stylus-canvas puts it: one row in the bottom-left corner of a monitor, the
-// colours, the tools, width - and +; a button's side a share of the monitor's
+// colours, the tools, width - and +, the board; a button's side a share of the monitor's
 // shorter side (within a range), a share of a side of margin around the row
 // and between its groups.
 export function paletteButtons(colors, width, height) {
@@ -22,13 +23,14 @@ export function paletteButtons(colors, width, height) {
         colors.map(color => ({kind: 'color', color, select: `color:${color.toLowerCase()}`})),
         TOOLS.map(tool => ({kind: 'tool', tool, select: `tool:${tool}`})),
         [{kind: 'narrower', select: 'width:-'}, {kind: 'wider', select: 'width:+'}],
+        [{kind: 'board', select: 'background:next'}],
     ];
     const count = groups.reduce((n, g) => n + g.length, 0);
     if (count === 0 || width <= 0 || height <= 0)
         return [];
     let side = Math.min(Math.max(Math.min(width, height) * PALETTE_SIDE_SHARE, PALETTE_SIDE_MIN), PALETTE_SIDE_MAX);
-    // 3 margins around the row and 2 gaps between its groups.
-    side = Math.min(side, width / (count + 5 * PALETTE_MARGIN_SHARE));
+    // A margin before each group and after the last, and one more to spare.
+    side = Math.min(side, width / (count + (groups.length + 2) * PALETTE_MARGIN_SHARE));
     const margin = side * PALETTE_MARGIN_SHARE, y = height - margin - side;
     let x = margin;
     const buttons = [];
@@ -56,8 +58,9 @@ export function paletteRegions(buttons, geometry) {
     return regions;
 }
 
-// The glyphs of stylus-canvas's InkLayers+Palette.swift, drawn into a box of side `s` at (x, y).
-export function drawPaletteButton(cr, b, x, y, selected) {
+// The glyphs of stylus-canvas's InkLayers+Palette.swift, drawn into a box of side `s` at (x, y);
+// the board button shows `board`, the board now under the ink (the daemon's `background`).
+export function drawPaletteButton(cr, b, x, y, selected, board = 'none') {
     const s = b.size, inset = s * PALETTE_GLYPH_INSET_SHARE;
     const bx = x + inset, by = y + inset, bw = s - 2 * inset, bh = s - 2 * inset;
     const at = (u, v) => [bx + u * bw, by + v * bh];
@@ -153,6 +156,8 @@ export function drawPaletteButton(cr, b, x, y, selected) {
             cr.stroke();
             break;
         }
+    } else if (b.kind === 'board') {
+        drawBoardGlyph(cr, [bx, by, bw, bh], board);
     } else {
         white(2.5);
         line(0.15, 0.5, 0.85, 0.5);
@@ -162,3 +167,37 @@ export function drawPaletteButton(cr, b, x, y, selected) {
     }
 }
 
+
+// InkLayers+BoardButton.swift's glyph: a small landscape sheet (unlike the square swatches)
+// of the board's paper, the grid's lines on grid, a slash on none (the desktop shows).
+function drawBoardGlyph(cr, [bx, by, bw, bh], board) {
+    const sx = bx + 0.05 * bw, sy = by + 0.2 * bh, sw = 0.9 * bw, sh = 0.6 * bh;
+    cr.save();
+    cr.newPath();
+    const paper = boardPaper(board);
+    if (paper) {
+        cr.rectangle(sx, sy, sw, sh);
+        cr.setSourceRGBA(...parseColor(paper), 1);
+        cr.fill();
+    }
+    cr.setLineWidth(1);
+    if (board === 'grid') {
+        for (const u of [1 / 3, 2 / 3]) {
+            cr.moveTo(sx + u * sw, sy);
+            cr.lineTo(sx + u * sw, sy + sh);
+            cr.moveTo(sx, sy + u * sh);
+            cr.lineTo(sx + sw, sy + u * sh);
+        }
+        const [r, g, b] = parseColor(BOARD_GRID_LINE);
+        cr.setSourceRGBA(r * 0.8, g * 0.8, b * 0.8, 1);
+        cr.stroke();
+    }
+    cr.rectangle(sx, sy, sw, sh);
+    if (board === 'none') {
+        cr.moveTo(sx, sy + sh);
+        cr.lineTo(sx + sw, sy);
+    }
+    cr.setSourceRGBA(0.75, 0.75, 0.75, 1);
+    cr.stroke();
+    cr.restore();
+}

@@ -31,6 +31,7 @@ import {SPEC} from './spec.js';
 import {LASER_LIFETIME_MS, StrokeBook} from './strokeBook.js';
 import {fetchFrom, wholeDrawing} from './strokesTail.js';
 import {DEFAULT_TOOL, makeStyle} from './style.js';
+import {TextTyping} from './textTyping.js';
 
 export const FADE_MS = SPEC.timings.fadeMilliseconds;
 // A daemon restarting (systemd does it at once) comes back well within this;
@@ -83,12 +84,21 @@ export class StylusCanvas {
             if (this.shown)
                 this.link.request(cmd, fields);
         }, name => this.help.key(name));
+        this.typing = new TextTyping({
+            actor: () => this.surfaces[0]?.box ?? null,
+            keys: this.keys,
+            shown: () => this.shown,
+            send: fields => this.link.request('text', fields, null, reason => log_(`text: ${reason}`)),
+            shortcut: key => this.link.request('key', {key}, null, reason => log_(`key ${key}: ${reason}`)),
+            changed: () => this.redrawLive(),
+        });
         this.placeSurfaces();
         log_(`following ${socketPath()}`);
         this.link = new DaemonLink(socketPath(), update => this.handle(update));
     }
 
     disable() {
+        this.typing.end(false);
         this.link.destroy();
         this.keys.destroy();
         Main.layoutManager.disconnect(this.monitorsChangedId);
@@ -112,7 +122,7 @@ export class StylusCanvas {
             s.setBoard(this.board);
             s.setIndicator(this.indicator ?? 'frame');
             s.setFinished(this.book.finished);
-            s.setLive(this.book.liveStrokes);
+            s.setLive(this.liveInk());
             s.flush();
             this.pointer.attach(s);
             return s;
@@ -254,6 +264,7 @@ export class StylusCanvas {
             break;
         case 'tool':
             this.currentStyle = makeStyle(e.tool, e.color, e.width);
+            this.followText();
             this.paletteShown = !!e.palette;
             // A reload can change the palette's colours.
             if (Array.isArray(e.colors) && e.colors.length > 0)
@@ -304,7 +315,7 @@ export class StylusCanvas {
     // Left out of a snapshot: the palette, the hover rings, the open-canvas sign and the laser.
     setChromeHidden(hidden) {
         this.help.dismiss();
-        const live = hidden ? this.book.liveStrokes.filter(s => s.style.tool !== 'laser') : this.book.liveStrokes;
+        const live = hidden ? this.book.liveStrokes.filter(s => s.style.tool !== 'laser') : this.liveInk();
         for (const s of this.surfaces) {
             s.setChromeHidden(hidden);
             s.setLive(live);
@@ -314,10 +325,11 @@ export class StylusCanvas {
 
     // What StrokeBook.penSample said a sample changed, on the screen.
     drawSample(change) {
+        this.followText();
         if (change === 'redrawLive') {
             this.redrawLive();
         } else if (change) {
-            const live = this.book.liveStrokes;
+            const live = this.liveInk();
             for (const s of this.surfaces) {
                 s.liveSegment(...change.segment, live);
                 s.flush();
@@ -325,8 +337,18 @@ export class StylusCanvas {
         }
     }
 
+    // The live strokes and the text being typed.
+    liveInk() {
+        return this.book.liveStrokes.concat(this.typing.strokes());
+    }
+
+    // A text tap places the caret; another tool, or the canvas closing, ends the text.
+    followText() {
+        this.typing.follow(this.book, this.currentStyle, this.shown && this.state === 'open');
+    }
+
     redrawLive() {
-        const live = this.book.liveStrokes;
+        const live = this.liveInk();
         for (const s of this.surfaces) {
             s.setLive(live);
             s.flush();
@@ -359,7 +381,7 @@ export class StylusCanvas {
             }
             const {finished, liveChanged} = this.book.reconcile(strokes, rebuild);
             // Each tile repainted once, for the finished and the live strokes' changes.
-            const live = this.book.liveStrokes;
+            const live = this.liveInk();
             for (const s of this.surfaces) {
                 if (finished === 'rebuild')
                     s.setFinished(this.book.finished);
@@ -381,6 +403,7 @@ export class StylusCanvas {
 
     follow(state) {
         this.state = state;
+        this.followText();
         if (state === 'opening') {
             this.show(true);
             // A reload sends no event for [canvas] indicator nor pointer: asked again at each opening.
@@ -475,6 +498,9 @@ export class StylusCanvas {
         const device = SOURCE_DEVICES[source];
         const lasers = this.book.lasers.length;
         this.drawSample(this.book.penSample(device, Object.assign({}, this.currentStyle), point, true));
+        // A text tool's click lifts as a pen's tap does, so the next click places a new caret.
+        if (!tip && this.book.textDown.has(device))
+            this.book.penSample(device, Object.assign({}, this.currentStyle), point, false);
         if (!tip && this.book.endStroke(device))
             this.redrawLive();
         if (this.book.lasers.length > lasers)

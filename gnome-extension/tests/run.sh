@@ -15,5 +15,6 @@ gjs -m "$here/spec_test.js" "$out/modules" "$here/../../Sources/CanvasModel/canv
 gjs -m "$here/pointer_test.js" "$out/modules" || status=1
 gjs -m "$here/png_test.js" "$out/modules" || status=1
 gjs -m "$here/strokes_tail_test.js" "$out/modules" || status=1
+gjs -m "$here/text_entry_test.js" "$out/modules" || status=1
 gjs -m "$here/formats_test.js" "$out" || status=1
 exit $status

@@ -2,7 +2,7 @@
 import CGlib
 import CanvasModel
 
-/// The palette, drawn over the ink on every frame: a strip of 18 small
+/// The palette, drawn over the ink on every frame: a strip of 20 small
 /// buttons costs less than keeping a layer for it, and it changes only with the style.
 extension InkLayers {
     /// Shows `buttons` (empty: no palette) with the current style's choices marked.
@@ -120,6 +120,8 @@ extension InkLayers {
                 // A letter T.
                 white(2.5); line(0.2, 0.15, 0.8, 0.15); line(0.5, 0.15, 0.5, 0.85); cairo_stroke(cr)
             }
+        case .board:
+            drawBoardGlyph(cr, box, alpha: alpha)
         case .narrower, .wider:
             white(2.5)
             line(0.15, 0.5, 0.85, 0.5)
