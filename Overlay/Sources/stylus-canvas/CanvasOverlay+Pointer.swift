@@ -26,7 +26,8 @@ extension CanvasOverlay {
         case .redrawLive: redrawLive()
         case .none: break
         }
-        if !tip, book.endStroke(device: device) { redrawLive() }
+        // The lift as a pen's: it ends the stroke, and a text tool's contact (the next click is a new tap).
+        if !tip, book.penSample(device: device, style: currentStyle, point: point, tip: false) == .redrawLive { redrawLive() }
         queueDraw()
     }
 
