@@ -178,7 +178,9 @@ struct MonitorModel {
         let pen = currentPen.flatMap { pens[$0] }
         if let pen {
             let serial = pen.serial.map { $0 == 0 ? "none" : "0x" + String($0, radix: 16) } ?? "-"
-            out.append("Tool       \(pen.name.map { "\"\($0)\", " } ?? "")\(pen.tool), serial \(serial), device \(pen.device), \(pen.inProximity ? "in proximity" : "out of proximity")")
+            // The name last: a derived one is long, and a narrow terminal cuts the line's end.
+            out.append("Tool       \(pen.tool), serial \(serial), device \(pen.device), \(pen.inProximity ? "in proximity" : "out of proximity")"
+                       + (pen.name.map { ", \"\($0)\"" } ?? ""))
             // Away from the tablet the last sample's numbers (or the driver's zeros and -64°) would read as a pen at rest.
             let away = !pen.inProximity
             out.append(away ? "Position   - (pen away)"
