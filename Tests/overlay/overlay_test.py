@@ -1831,6 +1831,19 @@ def text_ink(image, box, colour, tolerance=60):
     return inside_box, outside_box
 
 
+def check_kept_text(request, stroke_event, text, at, width=None, height=None):
+    """After Escape ended a text typed at `at` (window pixels): the canvas is still open and the
+    daemon holds that one text, red, its anchor at the click; its strokes."""
+    width, height = width or WIDTH, height or HEIGHT
+    check(request("status")["canvas"]["state"] == "open", "Escape ending the text minimized the canvas")
+    strokes = request("strokes")["strokes"]
+    check(len(strokes) == 1 and strokes[0]["tool"] == "text" and strokes[0]["text"] == text and stroke_event["index"] == 0
+          and strokes[0]["color"] == "#d61a1c", f"the daemon's strokes: {strokes}")
+    x, y = strokes[0]["points"][0][:2]
+    check(abs(x * width - at[0]) <= 2 and abs(y * height - at[1]) <= 2, f"the text is at {(x * width, y * height)}, the click at {at}")
+    return strokes
+
+
 def test_a_text_typed_on_the_canvas_shows_at_once_is_kept_exported_alike_and_undone():
     """The text tool (issue 37): a click with the text tool places the caret; `xdotool type`
     shows the words at once in the current colour where clicked; Escape ends the text (the
@@ -1866,12 +1879,7 @@ def text_session(at, box):
                            5, "the text's stroke event")
         s.wait_overlay("strokes: 1", 5, since)
         s.settle_screen()
-        check(s.request("status")["canvas"]["state"] == "open", "Escape ending the text minimized the canvas")
-        strokes = s.request("strokes")["strokes"]
-        check(len(strokes) == 1 and strokes[0]["tool"] == "text" and strokes[0]["text"] == "Hello World" and e["index"] == 0
-              and strokes[0]["color"] == "#d61a1c", f"the daemon's strokes: {strokes}")
-        x, y = strokes[0]["points"][0][:2]
-        check(abs(x * WIDTH - at[0]) <= 2 and abs(y * HEIGHT - at[1]) <= 2, f"the text is at {(x * WIDTH, y * HEIGHT)}, the click at {at}")
+        strokes = check_kept_text(s.request, e, "Hello World", at)
         shot = DESKTOP_SESSION.screenshot()
         kept, stray = text_ink(shot, box, TEXT_RED)
         check(kept > 40 and stray == 0, f"once kept: {kept} red pixels in the text's box, {stray} outside it")
