@@ -117,7 +117,7 @@ ci-release:
 ci-hil: ci-release
 	+@$(STAGE) run hil --needs release -- $(MAKE) --no-print-directory hil
 ci-deb: ci-hil ci-canvas
-	+@$(STAGE) run deb --needs release,canvas -- $(MAKE) --no-print-directory test-deb
+	+@$(STAGE) run deb --needs release,canvas -- $(MAKE) --no-print-directory test-deb DEB_BUILT=yes
 ci-firstrun: ci-deb
 	+@$(STAGE) run firstrun --needs release,canvas -- $(MAKE) --no-print-directory test-firstrun
 ci-desktops: ci-firstrun
@@ -182,7 +182,7 @@ test-firstrun: release
 # docs/CLIENTS.md's Swift "ask the user for a drawing" beside the release
 # daemon, where the socket contract runs it (no install ships it).
 examples: install-build
-	$(call swift_tmp,.build-static) $(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static --product stylus-example-ask
+	@$(call swift_locked,.build-static,$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static $(INSTALL_LINK) --product stylus-example-ask)
 
 # The socket contract against a live daemon on this machine, and the
 # double-press actions a daemon performs itself (exec:, preset:). PNG export
@@ -293,9 +293,8 @@ install-build: deps
 	@for p in stylusd stylusctl; do \
 		[ .build-static/release/$$p -nt packaging/stylusd.order ] || rm -f .build-static/release/$$p; \
 	done
-	$(call swift_tmp,.build-static) $(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static $(INSTALL_LINK) --product stylusd
-	$(call swift_tmp,.build-static) $(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static $(INSTALL_LINK) --product stylusctl
-	@rm -rf .build-static/tmp
+	@$(call swift_locked,.build-static,$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static $(INSTALL_LINK) --product stylusd)
+	@$(call swift_locked,.build-static,$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib --scratch-path .build-static $(INSTALL_LINK) --product stylusctl)
 
 # A build folder copied or moved from another checkout: SwiftPM's module cache
 # keeps the old path, and the build fails ("was compiled with module cache path",
@@ -310,9 +309,15 @@ define forget_moved_build
 		echo "$(CURDIR)" > $(1)/checkout-path; \
 	fi
 endef
-# SwiftPM's temporary folders (TemporaryDirectory.*, a dozen a build) go under the
-# build folder, removed after the build, not left in /tmp.
-swift_tmp = mkdir -p $(CURDIR)/$(1)/tmp && TMPDIR=$(CURDIR)/$(1)/tmp
+# A SwiftPM build in scratch folder $(1): one at a time per folder, and its temporary
+# folders (TemporaryDirectory.*, a dozen a build) under that folder, not left in /tmp.
+# Two makes in one tree at once (CI's two chains: a test's make run beside another
+# stage's build) would otherwise meet: SwiftPM does not wait for a build database
+# another build holds ("database is locked"), so flock waits for it; and each build's
+# temporary folder is its own (the shell's pid), removed by the shell that made it.
+# Usage: $(call swift_locked,SCRATCH,COMMAND) in a recipe line of its own.
+swift_locked = mkdir -p $(CURDIR)/$(1)/tmp && tmp=$(CURDIR)/$(1)/tmp/$$$$ && mkdir -p $$tmp && \
+	flock $(CURDIR)/$(1)/tmp env TMPDIR=$$tmp $(2); status=$$?; rm -rf $$tmp; exit $$status
 
 # The binaries are stripped as they are installed (the build keeps its symbols).
 # Completions and man pages for both programs come from their argument parsers.
@@ -422,9 +427,7 @@ overlay: deps gnome-extension
 	$(call forget_moved_build,Overlay/.build-static)
 	$(call overlay_prepare,.build-static,release)
 	@# With the Swift runtime inside, like the daemon's: it runs without the toolchain.
-	cd Overlay && $(call swift_tmp,Overlay/.build-static) \
-		$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib -Xswiftc -use-ld=lld --scratch-path .build-static --product stylus-canvas
-	@rm -rf Overlay/.build-static/tmp
+	@cd Overlay && $(call swift_locked,Overlay/.build-static,$(SWIFT) build -c release --no-color-diagnostics --static-swift-stdlib -Xswiftc -use-ld=lld --scratch-path .build-static --product stylus-canvas)
 
 # stylus-canvas's own unit tests (Overlay/Tests: its options, the daemon's lines as it
 # reads them, the PNG renderer's sizes), in a debug build apart from the shipped one.
@@ -500,9 +503,11 @@ DEB_ARCH    := $(shell dpkg --print-architecture)
 DEB_FILE    := .build-deb/stylusd_$(DEB_VERSION)_$(DEB_ARCH).deb
 .PHONY: deb test-deb
 
+# DEB_BUILT=yes packs the binaries already built (CI's release and canvas stages) without
+# a build of its own.
 deb:
 	@packaging/need.sh deb $(DEB_BUILD) $(DEB_OVERLAY) dpkg-dev lintian || { echo "deb: not built"; exit 1; }
-	$(MAKE) --no-print-directory install-build overlay
+	$(if $(DEB_BUILT),@[ -x $(BIN)/stylusd ] && [ -x $(BIN)/stylusctl ] && [ -x $(OVERLAY_BIN) ] || { echo "deb: DEB_BUILT=yes but $(BIN) or $(OVERLAY_BIN) is not built"; exit 1; },$(MAKE) --no-print-directory install-build overlay)
 	packaging/build-deb.sh $(DEB_VERSION) $(OVERLAY_BIN) .build-deb
 
 # The package installed, run, verified and removed on a clean Debian 12 root

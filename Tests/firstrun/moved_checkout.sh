@@ -49,7 +49,8 @@ echo "$out" | grep -q "was built at another path: clearing its module cache" \
     && pass "it says that it clears the module cache" || fail "no word of the moved build folder: $out"
 [ "$(cat "$work/new/.build-static/checkout-path" 2>/dev/null)" = "$work/new" ] \
     && pass "the build folder records its checkout" || fail "no checkout-path in the build folder"
-left=$(ls -d "$work"/tmp/TemporaryDirectory.* "$work"/new/.build-static/tmp 2>/dev/null || true)
+# Each build's own folder under .build-static/tmp (named by its shell's pid) goes with the build.
+left=$(ls -d "$work"/tmp/TemporaryDirectory.* "$work"/new/.build-static/tmp/* 2>/dev/null || true)
 [ -z "$left" ] && pass "no temporary folder left behind" || fail "left behind: $left"
 # Built where it is: nothing is cleared the next time.
 mkdir -p "$work/new/.build-static/x86_64-unknown-linux-gnu/release/ModuleCache/DEF"
