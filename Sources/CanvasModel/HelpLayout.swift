@@ -4,7 +4,9 @@
 /// baseline. Columns are fixed widths (no font metrics), so the Swift and GNOME
 /// renderers place every line alike; held with the extension's `helpLayout` to
 /// the spec's `help` vectors. Lines that do not fit the height go into blocks
-/// side by side, each as many lines long.
+/// side by side, each as many lines long; blocks wider than the monitor shrink
+/// the whole panel, text included, by `scale` (a small or portrait monitor
+/// would otherwise cut the table's first and last columns off).
 public struct HelpLayout: Equatable, Sendable {
     public struct Row: Equatable, Sendable {
         public var keyX: Double
@@ -16,6 +18,10 @@ public struct HelpLayout: Equatable, Sendable {
     public var titleX: Double
     public var titleBaseline: Double
     public var rows: [Row]
+    /// The factor every length of the spec's `help` is drawn at (font size and corner
+    /// radius too): 1, or less where the panel would be wider than the monitor
+    /// less its margins; in thousandths, so both renderers get the same number.
+    public var scale: Double
 
     public init(lines: Int, width: Double, height: Double) {
         let s = CanvasSpec.self
@@ -23,17 +29,22 @@ public struct HelpLayout: Equatable, Sendable {
         let blocks = max(1, (lines + fit - 1) / fit)
         let perBlock = (lines + blocks - 1) / blocks
         let blockWidth = s.helpKeyColumnWidth + s.helpActionColumnWidth
-        let panelWidth = 2 * s.helpPadding + Double(blocks) * blockWidth + Double(blocks - 1) * s.helpBlockGap
-        let panelHeight = 2 * s.helpPadding + Double(1 + perBlock) * s.helpLineHeight
+        let fullWidth = 2 * s.helpPadding + Double(blocks) * blockWidth + Double(blocks - 1) * s.helpBlockGap
+        let scale = max(0.001, min(1, ((width - 2 * s.helpMargin) / fullWidth * 1000).rounded(.down) / 1000))
+        let padding = s.helpPadding * scale, lineHeight = s.helpLineHeight * scale
+        let panelWidth = fullWidth * scale
+        let panelHeight = (2 * s.helpPadding + Double(1 + perBlock) * s.helpLineHeight) * scale
         let x = ((width - panelWidth) / 2).rounded(.down)
         let y = ((height - panelHeight) / 2).rounded(.down)
+        self.scale = scale
         panel = PixelRect(x: x, y: y, width: panelWidth, height: panelHeight)
-        titleX = x + s.helpPadding
-        titleBaseline = y + s.helpPadding + s.helpBaseline
+        titleX = x + padding
+        titleBaseline = y + padding + s.helpBaseline * scale
+        let blockStep = (blockWidth + s.helpBlockGap) * scale
         rows = (0..<max(0, lines)).map { i in
-            let keyX = x + s.helpPadding + Double(i / perBlock) * (blockWidth + s.helpBlockGap)
-            return Row(keyX: keyX, labelX: keyX + s.helpKeyColumnWidth,
-                       baseline: y + s.helpPadding + Double(1 + i % perBlock) * s.helpLineHeight + s.helpBaseline)
+            let keyX = x + padding + Double(i / perBlock) * blockStep
+            return Row(keyX: keyX, labelX: keyX + s.helpKeyColumnWidth * scale,
+                       baseline: y + padding + Double(1 + i % perBlock) * lineHeight + s.helpBaseline * scale)
         }
     }
 }

@@ -62,8 +62,9 @@ def install_missing():
 class Desktop:
     """Xvfb on a free display number with a window manager, a compositor and a solid background."""
 
-    def __init__(self, compositor=True, window_manager=True):
+    def __init__(self, compositor=True, window_manager=True, size=None):
         self.procs = []
+        width, height = size or (WIDTH, HEIGHT)
         self.display = None
         for n in range(60, 99):
             if not os.path.exists(f"/tmp/.X11-unix/X{n}") and not os.path.exists(f"/tmp/.X{n}-lock"):
@@ -72,7 +73,7 @@ class Desktop:
         check(self.display, "no free X display number")
         self.env = dict(os.environ, DISPLAY=self.display)
         self.env.pop("WAYLAND_DISPLAY", None)
-        self._start(["Xvfb", self.display, "-screen", "0", f"{WIDTH}x{HEIGHT}x24", "-nolisten", "tcp"])
+        self._start(["Xvfb", self.display, "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp"])
         deadline = time.monotonic() + 10
         while subprocess.run(["xdpyinfo"] if shutil.which("xdpyinfo") else ["xwininfo", "-root"], env=self.env,
                              capture_output=True).returncode != 0:
@@ -1903,12 +1904,13 @@ def help_panel_pixels(shot, layout, desktop=DESKTOP):
     """(pixels of the help panel's right padding that are its colour over the desktop, how many
     were looked at, pixels of the title's row that are not): the strip right of the columns holds no text."""
     h = canvas_spec.spec()["constants"]["help"]
-    x, y, w, ht = layout["panel"]
+    # A scaled panel (a small screen) has fractional edges: look inside them.
+    x, y, w, ht = (int(v) for v in layout["panel"])
     panel = [int(h["panelColor"][i:i + 2], 16) for i in (1, 3, 5)]
     want = [round(h["panelOpacity"] * p + (1 - h["panelOpacity"]) * d) for p, d in zip(panel, desktop)]
-    strip = [(x + w - 8, yy) for yy in range(y + 12, y + ht - 12, 9)]
+    strip = [(x + w - 7, yy) for yy in range(y + 12, y + ht - 12, 9)]
     matching = sum(all(abs(a - b) <= 4 for a, b in zip(pixel(shot, px, py), want)) for px, py in strip)
-    tx, baseline = layout["title"]
+    tx, baseline = (int(v) for v in layout["title"])
     inked = sum(1 for px in range(tx, tx + 300) for py in range(baseline - 12, baseline + 3)
                 if any(abs(a - b) > 60 for a, b in zip(pixel(shot, px, py), want)))
     return matching, len(strip), inked
@@ -1933,8 +1935,27 @@ def test_f1_shows_the_help_where_the_spec_puts_it_any_key_or_click_hides_it_and_
         os.environ.pop("STYLUSD_RENDERER", None)
 
 
+def test_on_an_800x600_screen_the_help_shrinks_to_fit_it():
+    """The key table in two blocks is 904 px wide: on an 800x600 screen (a projector's, an old
+    netbook's) the panel shrinks by the spec vector's scale and stays on the screen, its title
+    drawn, instead of losing its first and last columns over the edges."""
+    global DESKTOP_SESSION, WIDTH, HEIGHT
+    layout = canvas_spec.help_layout(800, 600, canvas_spec.help_default_lines())
+    x, _, w, _ = layout["panel"]
+    check(layout["scale"] < 1 and x >= 0 and x + w <= 800, f"the spec's 800x600 help vector is not a shrunk panel: {layout['panel']}")
+    small, saved = Desktop(size=(800, 600)), (DESKTOP_SESSION, WIDTH, HEIGHT)
+    DESKTOP_SESSION, WIDTH, HEIGHT = small, 800, 600
+    os.environ["STYLUSD_RENDERER"] = ARGS.canvas
+    try:
+        check_the_help(layout)
+    finally:
+        os.environ.pop("STYLUSD_RENDERER", None)
+        DESKTOP_SESSION, WIDTH, HEIGHT = saved
+        small.close()
+
+
 def check_the_help(layout):
-    x, y, w, h = layout["panel"]
+    x, y, w, h = (int(v) for v in layout["panel"])
     with stack(empty=True) as s:
         s.open_and_wait()
         subprocess.run(["xdotool", "search", "--name", "^stylus-canvas$", "windowactivate", "--sync"],
@@ -1950,8 +1971,13 @@ def check_the_help(layout):
         def bare(shot):
             return [(px, py) for px in range(x, x + w, 11) for py in range(y, y + h, 11) if not is_desktop(shot, px, py)]
 
-        matching, looked, inked = help_panel_pixels(key("F1", "help shown"), layout)
+        shot = key("F1", "help shown")
+        matching, looked, inked = help_panel_pixels(shot, layout)
         print(f"  F1: {matching} of {looked} panel pixels where the spec puts it, {inked} title pixels inked", flush=True)
+        # Beside the panel, the desktop: a panel wider than the spec's (unscaled on a small screen) covers it.
+        beside = [(px, py) for px in (x - 6, x + w + 6) if 0 <= px < WIDTH for py in range(y + 10, y + h - 10, 13)
+                  if not is_desktop(shot, px, py)]
+        check(not beside, f"F1: the panel reaches beyond where the spec puts it, at {beside[:5]}")
         check(matching == looked, f"F1: only {matching} of {looked} pixels of the panel's strip are its colour")
         check(inked > 50, f"F1: the title is not drawn ({inked} pixels)")
         png = os.path.join(s.root, "help.png")
@@ -2002,7 +2028,8 @@ TESTS = [test_replay_double_press_opens_the_canvas_with_its_ink, test_minimize_r
          test_a_mouse_click_on_the_palette_picks_its_colour_without_drawing,
          test_a_mouse_click_on_the_board_button_goes_to_the_next_board_without_drawing,
          test_a_text_typed_on_the_canvas_shows_at_once_is_kept_exported_alike_and_undone,
-         test_f1_shows_the_help_where_the_spec_puts_it_any_key_or_click_hides_it_and_no_export_holds_it]
+         test_f1_shows_the_help_where_the_spec_puts_it_any_key_or_click_hides_it_and_no_export_holds_it,
+         test_on_an_800x600_screen_the_help_shrinks_to_fit_it]
 
 
 def canvas_arguments():

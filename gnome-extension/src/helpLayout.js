@@ -32,19 +32,24 @@ export function defaultKeyTable() {
     return Object.entries(SPEC.keys);
 }
 
-// {panel: [x, y, width, height], title: [x, baseline], rows: [[keyX, labelX, baseline], …]} in a monitor's pixels.
+// {panel: [x, y, width, height], title: [x, baseline], rows: [[keyX, labelX, baseline], …], scale} in a
+// monitor's pixels; blocks wider than the monitor shrink the whole panel by `scale`, text included.
 export function helpLayout(lines, width, height) {
     const fit = Math.max(1, Math.floor((height - 2 * HELP.margin - 2 * HELP.padding) / HELP.lineHeight) - 1);
     const blocks = Math.max(1, Math.floor((lines + fit - 1) / fit));
     const perBlock = Math.floor((lines + blocks - 1) / blocks);
     const blockWidth = HELP.keyColumnWidth + HELP.actionColumnWidth;
-    const panelWidth = 2 * HELP.padding + blocks * blockWidth + (blocks - 1) * HELP.blockGap;
-    const panelHeight = 2 * HELP.padding + (1 + perBlock) * HELP.lineHeight;
+    const fullWidth = 2 * HELP.padding + blocks * blockWidth + (blocks - 1) * HELP.blockGap;
+    const scale = Math.max(0.001, Math.min(1, Math.floor((width - 2 * HELP.margin) / fullWidth * 1000) / 1000));
+    const padding = HELP.padding * scale, lineHeight = HELP.lineHeight * scale;
+    const panelWidth = fullWidth * scale;
+    const panelHeight = (2 * HELP.padding + (1 + perBlock) * HELP.lineHeight) * scale;
     const x = Math.floor((width - panelWidth) / 2), y = Math.floor((height - panelHeight) / 2);
+    const blockStep = (blockWidth + HELP.blockGap) * scale;
     const rows = [];
     for (let i = 0; i < lines; i++) {
-        const keyX = x + HELP.padding + Math.floor(i / perBlock) * (blockWidth + HELP.blockGap);
-        rows.push([keyX, keyX + HELP.keyColumnWidth, y + HELP.padding + (1 + i % perBlock) * HELP.lineHeight + HELP.baseline]);
+        const keyX = x + padding + Math.floor(i / perBlock) * blockStep;
+        rows.push([keyX, keyX + HELP.keyColumnWidth * scale, y + padding + (1 + i % perBlock) * lineHeight + HELP.baseline * scale]);
     }
-    return {panel: [x, y, panelWidth, panelHeight], title: [x + HELP.padding, y + HELP.padding + HELP.baseline], rows};
+    return {panel: [x, y, panelWidth, panelHeight], title: [x + padding, y + padding + HELP.baseline * scale], rows, scale};
 }

@@ -46,7 +46,7 @@ function helpSource(cr, hex, alpha) {
 // Drawn in the area's own pixels: the panel's corner (x0, y0) is its origin.
 function drawHelpPanel(cr, lines, layout, x0, y0) {
     const [, , w, h] = layout.panel;
-    const r = HELP.cornerRadius;
+    const r = HELP.cornerRadius * layout.scale;
     cr.newPath();
     cr.arc(w - r, r, r, -Math.PI / 2, 0);
     cr.arc(w - r, h - r, r, 0, Math.PI / 2);
@@ -55,7 +55,7 @@ function drawHelpPanel(cr, lines, layout, x0, y0) {
     cr.closePath();
     helpSource(cr, HELP.panelColor, HELP.panelOpacity);
     cr.fill();
-    cr.setFontSize(HELP.fontSize);
+    cr.setFontSize(HELP.fontSize * layout.scale);
     cr.selectFontFace(HELP_FONT, Cairo.FontSlant.NORMAL, Cairo.FontWeight.BOLD);
     helpSource(cr, HELP.titleColor, 1);
     cr.moveTo(layout.title[0] - x0, layout.title[1] - y0);

@@ -235,7 +235,7 @@ check(same(help.HELP, c.help) && help.HELP_FONT === c.text.font, 'helpLayout.js 
 check(same(help.defaultKeyTable(), Object.entries(c.keys)), `defaultKeyTable() is not the spec's keys: ${show(help.defaultKeyTable())}`);
 spec.vectors.help.forEach((v, n) => {
     const got = help.helpLayout(v.lines, v.width, v.height);
-    check(same(got, {panel: v.panel, title: v.title, rows: v.rows}), `help[${n}] ${v.width}x${v.height}, ${v.lines} lines: the JavaScript gives ${show(got)}`);
+    check(same(got, {panel: v.panel, title: v.title, rows: v.rows, scale: v.scale}), `help[${n}] ${v.width}x${v.height}, ${v.lines} lines: the JavaScript gives ${show(got)}`);
 });
 spec.vectors.helpLines.forEach((v, n) => {
     const got = help.helpLines(v.table);

@@ -31,11 +31,11 @@ extension InkLayers {
         defer { cairo_restore(cr) }
         cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
         cairo_new_path(cr)
-        roundedRectangle(cr, layout.panel, radius: CanvasSpec.helpCornerRadius)
+        roundedRectangle(cr, layout.panel, radius: CanvasSpec.helpCornerRadius * layout.scale)
         Self.source(cr, CanvasSpec.helpPanelColor, CanvasSpec.helpPanelOpacity * alpha)
         cairo_fill(cr)
 
-        cairo_set_font_size(cr, CanvasSpec.helpFontSize)
+        cairo_set_font_size(cr, CanvasSpec.helpFontSize * layout.scale)
         cairo_select_font_face(cr, StrokeText.fontFamily, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD)
         Self.source(cr, CanvasSpec.helpTitleColor, alpha)
         cairo_move_to(cr, layout.titleX, layout.titleBaseline)
