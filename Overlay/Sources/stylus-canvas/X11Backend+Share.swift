@@ -10,16 +10,12 @@ import Glibc
 /// screen shows: without a compositing manager the canvas's shaped window is
 /// drawn on it like any window; with one, what the manager painted.
 extension X11Backend: ScreenShare {
-    /// Time for a compositing manager to paint the frame the canvas just sent
-    /// (xcompmgr and picom paint on damage, within a frame or two).
-    static let compositorPaintMicroseconds: useconds_t = 60_000
-
     var capturesScreen: Bool { true }
 
     func captureScreen(_ monitor: MonitorShape) -> Result<OpaquePointer, ShareFailure> {
-        // A round trip: the server has drawn every request sent before it.
+        // A round trip: the server has drawn every request sent before it. Under a compositing
+        // manager the canvas's frame without chrome waited for its paint (X11CompositorWait).
         if let reply = xcb_get_input_focus_reply(connection, xcb_get_input_focus(connection), nil) { free(reply) }
-        if composited { usleep(Self.compositorPaintMicroseconds) }
         let (w, h) = (Int32(monitor.width), Int32(monitor.height))
         var error: UnsafeMutablePointer<xcb_generic_error_t>?
         let cookie = xcb_get_image(connection, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), root, Int16(monitor.x), Int16(monitor.y),

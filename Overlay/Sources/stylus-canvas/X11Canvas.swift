@@ -287,9 +287,14 @@ final class X11Canvas: CanvasSurface {
         let x0 = max(0, Int32(changed.x.rounded(.down))), y0 = max(0, Int32(changed.y.rounded(.down)))
         let x1 = min(width, Int32((changed.x + changed.width).rounded(.up))), y1 = min(height, Int32((changed.y + changed.height).rounded(.up)))
         guard x1 > x0, y1 > y0 else { return }   // what changed lies off this monitor
-        layers.repaint(image, x0: x0, y0: y0, x1: x1, y1: y1, alpha: alpha, hover: hover)
         let data = cairo_image_surface_get_data(image)!, stride = cairo_image_surface_get_stride(image)
         let c = backend.connection
+        // A snapshot's frame under a compositing manager: what it showed where the chrome goes, to wait for its paint.
+        let old = bare && backend.composited && !shapedToInk
+            ? X11CompositorWait.copy(data, stride: Int(stride), x0: Int(x0), y0: Int(y0), x1: Int(x1), y1: Int(y1)) : nil
+        layers.repaint(image, x0: x0, y0: y0, x1: x1, y1: y1, alpha: alpha, hover: hover)
+        let probe = old.flatMap { X11CompositorWait.firstChange($0, data, stride: Int(stride), x0: Int(x0), y0: Int(y0), x1: Int(x1), y1: Int(y1)) }
+            .flatMap { X11CompositorWait(c, root: backend.root, x: Int16(Int(monitor.x) + $0.x), y: Int16(Int(monitor.y) + $0.y)) }
         if shapedToInk {
             // The bounding shape is the ink's pixels: the changed rectangle out, what shows in it back in.
             shape(XCB_SHAPE_SO_SUBTRACT, XCB_SHAPE_SK_BOUNDING,
@@ -299,6 +304,10 @@ final class X11Canvas: CanvasSurface {
         }
         put(data, stride: Int(stride), x: Int(x0), y: Int(y0), width: Int(x1 - x0), height: Int(y1 - y0))
         xcb_flush(c)
+        if let probe {
+            let waited = probe.wait(c, root: backend.root)
+            owner.log("snapshot frame painted by the compositing manager after \(waited / 1000) ms")
+        }
     }
 
     // MARK: Shapes and pixels, cut to the server's largest request
