@@ -1055,6 +1055,53 @@ def test_gnome_runs_the_extension_from_the_folder_given_and_reports_it_active():
     print(f"  GNOME Shell {major}: {fields['State']} from {SHELL.extension} ({variant_name(SHELL.extension)})", flush=True)
 
 
+def test_the_extension_copy_for_another_gnome_is_out_of_date_and_stylus_canvas_and_status_say_which():
+    """The other variant (a Debian 12 system's 43 copy left after an upgrade to GNOME 48, or
+    the 45 copy on 43) in a second shell: GNOME marks it out of date, and stylus-canvas and
+    `stylusctl status` name the copy installed, the one this GNOME needs and the selector."""
+    major = shell_major()
+    others = [os.path.join(ot.ARGS.variants, v, UUID) for v in sorted(os.listdir(ot.ARGS.variants))
+              if os.path.exists(os.path.join(ot.ARGS.variants, v, UUID, "metadata.json"))]
+    others = [o for o in others if major not in metadata_versions(o)]
+    check(others, f"no variant in {ot.ARGS.variants} is for another GNOME than {major}")
+    other = others[0]
+    global SHELL
+    shell, second = SHELL, None
+    runtime = tempfile.mkdtemp(prefix="stylus-gnome-other-")
+    os.chmod(runtime, 0o700)
+    try:
+        # A user's copy: GNOME prefers it to the system-wide one of --system-wide.
+        SHELL = second = GnomeShell(runtime, other)
+        info = subprocess.run(["gnome-extensions", "info", UUID], env=SHELL.env, capture_output=True, text=True, timeout=20)
+        state = dict(re.findall(r"^\s*(Path|State): *(.+?) *$", info.stdout, re.M)).get("State")
+        check(state == "OUT OF DATE", f"GNOME {major} reports {variant_name(other)} {state}, not OUT OF DATE: {info.stdout!r}")
+        with Daemon(extension=False) as d:
+            status, proc = run_stylus_canvas(d, 2)
+            check(status is None, f"stylus-canvas exited ({status}) beside an out-of-date extension")
+            try:
+                report = f"missing-outdated-{min(metadata_versions(other))}-on-{major}"
+                deadline = time.monotonic() + 5
+                while (d.request("status").get("overlay") or {}).get("backend") != report:
+                    check(time.monotonic() < deadline, f"the daemon's overlay field: {d.request('status').get('overlay')}, not {report}")
+                    time.sleep(0.1)
+                r = stylusctl(d, "status")
+                line = next((l for l in r.stdout.splitlines() if l.startswith("overlay ")), "")
+                check(f"out of date: the installed copy is {variant_name(other)}, it needs {variant_name(shell.extension)}" in line
+                      and "select-gnome-extension" in line, f"stylusctl status's overlay line: {line!r}")
+            finally:
+                proc.terminate()
+                _, err = proc.communicate(timeout=5)
+            check(f"GNOME marks it out of date: the installed copy is {variant_name(other)}" in err
+                  and f"needs {variant_name(shell.extension)}" in err,
+                  f"stylus-canvas did not name the out-of-date copy and the one GNOME {major} needs: {err!r}")
+        print(f"  {variant_name(other)} on GNOME {major}: OUT OF DATE; {line.split(': ', 1)[-1]}", flush=True)
+    finally:
+        SHELL = shell
+        if second:
+            second.close()
+        shutil.rmtree(runtime, ignore_errors=True)
+
+
 def metadata_versions(folder):
     """The GNOME majors a copy's metadata.json lists."""
     with open(os.path.join(folder, "metadata.json")) as f:
@@ -1169,6 +1216,9 @@ def main():
     parser.add_argument("--system-wide", action="store_true",
                         help="--extension is installed where GNOME finds it itself (a package's, /usr/share/gnome-shell/extensions/...): "
                              "the suite tests that copy instead of installing one in the user's folder")
+    parser.add_argument("--variants", default=None,
+                        help="the folder of every variant's copy (default: the one above --extension's; the package's "
+                             "/usr/share/stylusd/gnome-extension with --system-wide)")
     parser.add_argument("--screenshot", default=None, help="save the annotation scene (scene.py) over two terminals here (PNG)")
     lt.tools_arguments(parser)
     args = parser.parse_args()
@@ -1179,9 +1229,14 @@ def main():
     if os.getuid() == 0:
         script = os.path.join("Tests", "overlay", "gnome_shell_test.py")
         if args.system_wide:
-            return lt.as_unprivileged(args, script, extra=("--extension", args.extension, "--system-wide"))
+            return lt.as_unprivileged(args, script, extra=("--extension", args.extension, "--system-wide",
+                                                           *(("--variants", args.variants) if args.variants else ())))
         built = os.path.dirname(os.path.dirname(os.path.abspath(args.extension)))
         return lt.as_unprivileged(args, script, copy_extension=(built, os.path.relpath(os.path.abspath(args.extension), built)))
+    if args.variants is None:
+        above = os.path.dirname(os.path.dirname(os.path.abspath(args.extension)))
+        # PREFIX/share/gnome-shell/extensions/UUID: the variants are in PREFIX/share/stylusd/gnome-extension.
+        args.variants = os.path.join(os.path.dirname(above), "stylusd", "gnome-extension") if args.system_wide else above
     args.scratch = tempfile.mkdtemp(prefix="stylus-canvas-fixture-")
     ot.ARGS = args
     global SHELL
@@ -1215,6 +1270,7 @@ def main():
             test_gnome_runs_the_extension_from_the_folder_given_and_reports_it_active,
             test_with_the_extension_enabled_stylus_canvas_leaves_the_canvas_to_it,
             test_without_the_extension_stylus_canvas_says_how_to_enable_it_and_draws_no_window,
+            test_the_extension_copy_for_another_gnome_is_out_of_date_and_stylus_canvas_and_status_say_which,
             test_the_gnome_45_extension_loads_as_an_es_module,
         ], only=args.only)
     finally:
