@@ -6,14 +6,18 @@
 #   gnome  GNOME Shell 48 with the 45 variant of the extension (gnome_shell_test.py)
 #   sway   sway 1.10 (layer_shell_test.py, scale 1 and the 1.5 check)
 #   kwin   KWin 6 nested in sway (kwin_test.py)
+#   deb48  the Debian 12 .deb (STYLUS_DEB, or the one make deb left in .build-deb) installed
+#          by dpkg in a throwaway overlay over the root (install_deb.sh checks the selected
+#          variant and the trigger), then gnome_shell_test.py's extension tests on what it
+#          installed: /usr/bin's programs and the system-wide extension GNOME 48 finds itself
 # The root gets /proc, /sys, /dev, /dev/pts, /dev/shm, the repository read-only at
 # /work/repo and a scratch folder as its /tmp and /var/tmp, in a mount namespace of
 # this run's own, unmounted at the end. The suites run as root in it and drop to
 # `nobody` themselves (compositors refuse root; stylusd refuses another user).
-#   Tests/desktops/run.sh [gnome] [sway] [kwin]     (all three when none is named)
+#   Tests/desktops/run.sh [gnome] [sway] [kwin] [deb48]     (all four when none is named)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-suites=${*:-gnome sway kwin}
+suites=${*:-gnome sway kwin deb48}
 
 if [ "$(id -u)" != 0 ]; then
     echo "desktops: the suites run in a chroot with bind mounts, which needs root: sudo make test-desktops (or sudo make test)" >&2
@@ -23,6 +27,8 @@ for f in .build-static/release/stylusd .build-static/release/stylusctl Overlay/.
          .build-gnome/45/stylus-canvas@stylusd/extension.js; do
     [ -e "$repo/$f" ] || { echo "desktops: $f is not built: make release overlay gnome-extension" >&2; exit 1; }
 done
+# Without the package deb48 fails with the reason; the other suites still run.
+deb=${STYLUS_DEB:-$(ls -t "$repo"/.build-deb/stylusd_*_"$(dpkg --print-architecture)".deb 2>/dev/null | head -n 1)}
 root=$("$repo/Tests/desktops/trixie_root.sh")
 grep -q '^nobody:x:65534:65534:' "$root/etc/passwd" || { echo "desktops: the root has no nobody (65534)" >&2; exit 1; }
 
@@ -30,6 +36,7 @@ scratch=$(mktemp -d /var/tmp/stylus-desktops.XXXXXX)
 cleanup() { rm -rf "$scratch"; }
 trap cleanup EXIT
 mkdir -m 1777 "$scratch/tmp" "$scratch/vartmp"
+if [[ " $suites " == *" deb48 "* ]] && [ -f "$deb" ]; then cp "$deb" "$scratch/vartmp/stylusd.deb"; fi
 # The layer-shell suite's small Wayland clients, built here: the root has no compiler.
 python3 "$repo/Tests/overlay/layer_shell_test.py" --build-tools "$scratch/vartmp/tools" >/dev/null
 
@@ -48,21 +55,48 @@ bind() {   # SOURCE TARGET [ro]
     mount --bind "$1" "$2" && mounted+=("$2") || exit 1
     if [ "${3:-}" = ro ]; then mount -o remount,bind,ro "$2" || exit 1; fi
 }
-mount -t proc proc "$root/proc" && mounted+=("$root/proc") || exit 1
-for d in /sys /dev /dev/pts /dev/shm; do bind "$d" "$root$d"; done
-bind "$repo" "$root/work/repo" ro
-bind "$scratch/tmp" "$root/tmp"
-bind "$scratch/vartmp" "$root/var/tmp"
+enter() {   # ROOT: what the suites need mounted in it
+    mount -t proc proc "$1/proc" && mounted+=("$1/proc") || exit 1
+    for d in /sys /dev /dev/pts /dev/shm; do bind "$d" "$1$d"; done
+    bind "$repo" "$1/work/repo" ro
+    bind "$scratch/tmp" "$1/tmp"
+    bind "$scratch/vartmp" "$1/var/tmp"
+}
+enter "$root"
+current=$root
 
-inside() {   # the command in the root, as root, with a clean environment
-    chroot "$root" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 HOME=/root \
+inside() {   # the command in the current root, as root, with a clean environment
+    chroot "$current" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 HOME=/root \
         PYTHONDONTWRITEBYTECODE=1 ${OVERLAY_LOG:+OVERLAY_LOG=$OVERLAY_LOG} "$@"
 }
 bins=(--bin /work/repo/.build-static/release --canvas /work/repo/Overlay/.build-static/release/stylus-canvas --tools /var/tmp/tools)
 status=0
 for suite in "$@"; do
     started=$SECONDS
+    current=$root
     case $suite in
+    deb48)
+        if [ ! -f "$scratch/vartmp/stylusd.deb" ]; then
+            echo "desktops: deb48 needs the package: make deb (or STYLUS_DEB=FILE)" >&2; status=1; continue
+        fi
+        # Over the cached root, with its writes in the scratch folder: the cached root stays as built.
+        current=$scratch/deb48/root
+        mkdir -p "$scratch/deb48/upper" "$scratch/deb48/work" "$current"
+        if ! mount -t overlay overlay -o "lowerdir=$root,upperdir=$scratch/deb48/upper,workdir=$scratch/deb48/work" "$current"; then
+            echo "desktops: deb48: no overlay mount over $root here" >&2; status=1; continue
+        fi
+        mounted+=("$current")
+        enter "$current"
+        if "$repo/Tests/desktops/install_deb.sh" "$current" /var/tmp/stylusd.deb; then
+            echo "desktops: $(inside gnome-shell --version) with what the package installed"
+            inside python3 /work/repo/Tests/overlay/gnome_shell_test.py --bin /usr/bin --canvas /usr/bin/stylus-canvas --tools /var/tmp/tools \
+                --extension /usr/share/gnome-shell/extensions/stylus-canvas@stylusd --system-wide --only extension || status=1
+        else
+            status=1
+        fi
+        if grep -q '^Package: stylusd$' "$root/var/lib/dpkg/status"; then
+            echo "desktops: deb48 installed the package in the cached root $root itself" >&2; status=1
+        fi ;;
     gnome)
         echo "desktops: $(inside gnome-shell --version) with the 45 variant of the extension"
         inside python3 /work/repo/Tests/overlay/gnome_shell_test.py "${bins[@]}" \
@@ -74,7 +108,7 @@ for suite in "$@"; do
         echo "desktops: $(inside sh -c 'kwin_wayland --version 2>/dev/null || dpkg-query -W kwin-wayland')"
         inside python3 /work/repo/Tests/desktops/kwin_test.py "${bins[@]}" || status=1 ;;
     *)
-        echo "desktops: no suite $suite (gnome, sway, kwin)" >&2; status=1; continue ;;
+        echo "desktops: no suite $suite (gnome, sway, kwin, deb48)" >&2; status=1; continue ;;
     esac
     echo "desktops: $suite took $((SECONDS - started)) s"
 done

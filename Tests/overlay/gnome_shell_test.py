@@ -3,7 +3,9 @@
 """The canvas on GNOME: the extension stylus-canvas@stylusd inside a headless
 GNOME Shell 43 (Wayland, llvmpipe, one 1280x800 virtual monitor, a solid
 #208020 background), one shell start for the whole suite; GNOME Shell 48 with
---extension .build-gnome/45/... in the Debian 13 root of Tests/desktops. A
+--extension .build-gnome/45/... in the Debian 13 root of Tests/desktops, and
+with --system-wide on what the Debian package installed there (the copy its
+selector put in /usr/share/gnome-shell/extensions, as a user gets it). A
 test-only extension (Tests/overlay/gnome/stylus-test-helper@stylusd, made an ES
 module on GNOME 45 and later) takes screenshots with Shell.Screenshot, clicks
 and types with Clutter virtual devices and places windows, on a Unix socket.
@@ -21,8 +23,8 @@ GNOME Shell 43 aborts without a system bus when /run/systemd/seats exists: a
 private dbus-daemon stands in. Run as root, the suite runs itself as `nobody`
 (stylusd refuses clients of another user), as the layer-shell suite does.
 
-    python3 Tests/overlay/gnome_shell_test.py [--bin DIR] [--canvas FILE] [--extension DIR] [--tools DIR] [--only NAME]
-                                              [--screenshot docs/images/canvas-gnome.png]
+    python3 Tests/overlay/gnome_shell_test.py [--bin DIR] [--canvas FILE] [--extension DIR [--system-wide]] [--tools DIR]
+                                              [--only NAME] [--screenshot docs/images/canvas-gnome.png]
 """
 import contextlib
 import json
@@ -58,12 +60,15 @@ BLUE = (0x34, 0x65, 0xa4)
 class GnomeShell:
     """One headless GNOME Shell with the extension and the test helper enabled."""
 
-    def __init__(self, runtime, extension, env=None):
+    def __init__(self, runtime, extension, env=None, system_wide=False):
+        """`system_wide`: GNOME finds `extension` where it is installed; otherwise a copy in the user's folder."""
         self.runtime = runtime
         home = os.path.join(runtime, "home")
         data = os.path.join(home, ".local", "share", "gnome-shell", "extensions")
         os.makedirs(data)
-        shutil.copytree(extension, os.path.join(data, UUID))
+        self.extension = os.path.realpath(extension) if system_wide else os.path.join(data, UUID)
+        if not system_wide:
+            shutil.copytree(extension, self.extension)
         install_helper(os.path.join(data, HELPER))
         self.stylusd_socket = os.path.join(runtime, "stylusd-for-shell.sock")
         self.env = {k: v for k, v in os.environ.items() if k in ("PATH", "LANG", "LC_ALL")}
@@ -1022,6 +1027,92 @@ def test_with_the_extension_enabled_stylus_canvas_leaves_the_canvas_to_it():
         status, err = run_stylus_canvas(d, 10)
         check(status == 0, f"stylus-canvas did not exit 0 beside the enabled extension: {status}")
         check("draws the canvas in this session" in err, f"stylus-canvas did not say why it left: {err!r}")
+        variant = variant_name(SHELL.extension)
+        check(f"({variant}) draws" in err, f"stylus-canvas did not name the loaded copy, {variant}: {err!r}")
+
+
+def test_gnome_runs_the_extension_from_the_folder_given_and_reports_it_active():
+    """The copy GNOME loaded is the one under test (with --system-wide: the package's, in
+    /usr/share/gnome-shell/extensions), its metadata lists this GNOME, GNOME reports it
+    active (never OUT_OF_DATE), and `stylusctl status` says the extension draws the canvas."""
+    info = subprocess.run(["gnome-extensions", "info", UUID], env=SHELL.env, capture_output=True, text=True, timeout=20)
+    fields = dict(re.findall(r"^\s*(Path|State): *(.+?) *$", info.stdout, re.M))
+    check(fields.get("Path") == SHELL.extension, f"GNOME loaded {fields.get('Path')}, not {SHELL.extension}: {info.stdout!r} {info.stderr!r}")
+    # ACTIVE since GNOME 46, ENABLED before: GNOME's ExtensionState 1, the one that runs.
+    check(fields.get("State") in ("ACTIVE", "ENABLED"), f"GNOME reports the extension {fields.get('State')}: {info.stdout!r}")
+    major = shell_major()
+    check(major in metadata_versions(SHELL.extension),
+          f"the loaded copy lists GNOME {metadata_versions(SHELL.extension)}, not the running {major}")
+    with Daemon() as d:
+        deadline = time.monotonic() + 10
+        while (d.request("status").get("overlay") or {}).get("backend") != "gnome-extension":
+            check(time.monotonic() < deadline, f"the extension never reported itself: {d.request('status').get('overlay')}")
+            time.sleep(0.1)
+        r = stylusctl(d, "status")
+        line = next((l for l in r.stdout.splitlines() if l.startswith("overlay ")), None)
+        check(r.returncode == 0 and line == "overlay    the GNOME Shell extension stylus-canvas@stylusd, 1 monitor",
+              f"stylusctl status's overlay line: {line!r} ({r.returncode} {r.stderr!r})")
+    print(f"  GNOME Shell {major}: {fields['State']} from {SHELL.extension} ({variant_name(SHELL.extension)})", flush=True)
+
+
+def test_the_extension_copy_for_another_gnome_is_out_of_date_and_stylus_canvas_and_status_say_which():
+    """The other variant (a Debian 12 system's 43 copy left after an upgrade to GNOME 48, or
+    the 45 copy on 43) in a second shell: GNOME marks it out of date, and stylus-canvas and
+    `stylusctl status` name the copy installed, the one this GNOME needs and the selector."""
+    major = shell_major()
+    others = [os.path.join(ot.ARGS.variants, v, UUID) for v in sorted(os.listdir(ot.ARGS.variants))
+              if os.path.exists(os.path.join(ot.ARGS.variants, v, UUID, "metadata.json"))]
+    others = [o for o in others if major not in metadata_versions(o)]
+    check(others, f"no variant in {ot.ARGS.variants} is for another GNOME than {major}")
+    other = others[0]
+    global SHELL
+    shell, second = SHELL, None
+    runtime = tempfile.mkdtemp(prefix="stylus-gnome-other-")
+    os.chmod(runtime, 0o700)
+    try:
+        # A user's copy: GNOME prefers it to the system-wide one of --system-wide.
+        SHELL = second = GnomeShell(runtime, other)
+        info = subprocess.run(["gnome-extensions", "info", UUID], env=SHELL.env, capture_output=True, text=True, timeout=20)
+        state = dict(re.findall(r"^\s*(Path|State): *(.+?) *$", info.stdout, re.M)).get("State")
+        check(state == "OUT OF DATE", f"GNOME {major} reports {variant_name(other)} {state}, not OUT OF DATE: {info.stdout!r}")
+        with Daemon(extension=False) as d:
+            status, proc = run_stylus_canvas(d, 2)
+            check(status is None, f"stylus-canvas exited ({status}) beside an out-of-date extension")
+            try:
+                report = f"missing-outdated-{min(metadata_versions(other))}-on-{major}"
+                deadline = time.monotonic() + 5
+                while (d.request("status").get("overlay") or {}).get("backend") != report:
+                    check(time.monotonic() < deadline, f"the daemon's overlay field: {d.request('status').get('overlay')}, not {report}")
+                    time.sleep(0.1)
+                r = stylusctl(d, "status")
+                line = next((l for l in r.stdout.splitlines() if l.startswith("overlay ")), "")
+                check(f"out of date: the installed copy is {variant_name(other)}, it needs {variant_name(shell.extension)}" in line
+                      and "select-gnome-extension" in line, f"stylusctl status's overlay line: {line!r}")
+            finally:
+                proc.terminate()
+                _, err = proc.communicate(timeout=5)
+            check(f"GNOME marks it out of date: the installed copy is {variant_name(other)}" in err
+                  and f"needs {variant_name(shell.extension)}" in err,
+                  f"stylus-canvas did not name the out-of-date copy and the one GNOME {major} needs: {err!r}")
+        print(f"  {variant_name(other)} on GNOME {major}: OUT OF DATE; {line.split(': ', 1)[-1]}", flush=True)
+    finally:
+        SHELL = shell
+        if second:
+            second.close()
+        shutil.rmtree(runtime, ignore_errors=True)
+
+
+def metadata_versions(folder):
+    """The GNOME majors a copy's metadata.json lists."""
+    with open(os.path.join(folder, "metadata.json")) as f:
+        return [int(v.split(".")[0]) for v in json.load(f)["shell-version"]]
+
+
+def variant_name(folder):
+    """As stylus-canvas names a copy: "the variant for GNOME 45-48"."""
+    versions = metadata_versions(folder)
+    low, high = min(versions), max(versions)
+    return f"the variant for GNOME {low}" + (f"-{high}" if high != low else "")
 
 
 def test_without_the_extension_stylus_canvas_says_how_to_enable_it_and_draws_no_window():
@@ -1068,6 +1159,10 @@ def test_the_gnome_45_extension_loads_as_an_es_module():
     """GNOME 45 and later load extensions as ES modules; no such GNOME runs here, so the
     45 variant is loaded by gjs with the Shell's own modules stubbed: its syntax, its
     imports and a default export that is an Extension with enable and disable."""
+    if getattr(ot.ARGS, "system_wide", False):
+        # No build tree beside an installed copy; GNOME itself loaded it (the test above says which).
+        print(f"  the installed copy: GNOME Shell {shell_major()} loaded {variant_name(SHELL.extension)} itself", flush=True)
+        return
     modern = os.path.join(os.path.dirname(os.path.dirname(ot.ARGS.extension)), "45", UUID, "extension.js")
     check(os.path.exists(modern), f"{modern} is not built: make gnome-extension")
     work = tempfile.mkdtemp(prefix="stylus-gnome45-")
@@ -1118,6 +1213,12 @@ def main():
     parser = ot.canvas_arguments()
     parser.add_argument("--extension", default=os.path.join(ot.ROOT, ".build-gnome", "43", UUID),
                         help="the extension folder (make gnome-extension builds it): .build-gnome/43/... for GNOME 43-44, 45/... for 45 and later")
+    parser.add_argument("--system-wide", action="store_true",
+                        help="--extension is installed where GNOME finds it itself (a package's, /usr/share/gnome-shell/extensions/...): "
+                             "the suite tests that copy instead of installing one in the user's folder")
+    parser.add_argument("--variants", default=None,
+                        help="the folder of every variant's copy (default: the one above --extension's; the package's "
+                             "/usr/share/stylusd/gnome-extension with --system-wide)")
     parser.add_argument("--screenshot", default=None, help="save the annotation scene (scene.py) over two terminals here (PNG)")
     lt.tools_arguments(parser)
     args = parser.parse_args()
@@ -1126,16 +1227,23 @@ def main():
     check(not missing, f"missing {missing}: make test-overlay installs them")
     check(os.path.exists(os.path.join(args.extension, "extension.js")), f"{args.extension} is not built: make gnome-extension")
     if os.getuid() == 0:
+        script = os.path.join("Tests", "overlay", "gnome_shell_test.py")
+        if args.system_wide:
+            return lt.as_unprivileged(args, script, extra=("--extension", args.extension, "--system-wide",
+                                                           *(("--variants", args.variants) if args.variants else ())))
         built = os.path.dirname(os.path.dirname(os.path.abspath(args.extension)))
-        return lt.as_unprivileged(args, os.path.join("Tests", "overlay", "gnome_shell_test.py"),
-                                  copy_extension=(built, os.path.relpath(os.path.abspath(args.extension), built)))
+        return lt.as_unprivileged(args, script, copy_extension=(built, os.path.relpath(os.path.abspath(args.extension), built)))
+    if args.variants is None:
+        above = os.path.dirname(os.path.dirname(os.path.abspath(args.extension)))
+        # PREFIX/share/gnome-shell/extensions/UUID: the variants are in PREFIX/share/stylusd/gnome-extension.
+        args.variants = os.path.join(os.path.dirname(above), "stylusd", "gnome-extension") if args.system_wide else above
     args.scratch = tempfile.mkdtemp(prefix="stylus-canvas-fixture-")
     ot.ARGS = args
     global SHELL
     runtime = tempfile.mkdtemp(prefix="stylus-gnome-")
     os.chmod(runtime, 0o700)
     try:
-        SHELL = GnomeShell(runtime, args.extension)
+        SHELL = GnomeShell(runtime, args.extension, system_wide=args.system_wide)
         return run_tests("overlay-gnome", [
             test_the_extension_shows_the_ink_over_the_desktop_and_minimizes_back_to_it,
             test_a_replayed_double_press_opens_the_canvas_and_its_ink_follows_the_pen,
@@ -1159,8 +1267,10 @@ def main():
             test_the_palette_shows_where_stylus_canvas_puts_it_and_a_tap_picks_the_colour_without_drawing,
             test_a_snapshot_is_the_screen_with_the_ink_and_without_the_palette_or_the_frame,
             test_copy_puts_the_exported_png_on_the_clipboard_and_copy_snapshot_the_screen,
+            test_gnome_runs_the_extension_from_the_folder_given_and_reports_it_active,
             test_with_the_extension_enabled_stylus_canvas_leaves_the_canvas_to_it,
             test_without_the_extension_stylus_canvas_says_how_to_enable_it_and_draws_no_window,
+            test_the_extension_copy_for_another_gnome_is_out_of_date_and_stylus_canvas_and_status_say_which,
             test_the_gnome_45_extension_loads_as_an_es_module,
         ], only=args.only)
     finally:
