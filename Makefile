@@ -456,11 +456,18 @@ test-overlay: release overlay
 # (layer-shell, a fractional scale) and KWin 6 nested in sway, in a Debian 13 root that
 # Tests/desktops/trixie_root.sh builds with mmdebstrap (about 1.3 GB, cached under /var/cache/stylusd-test)
 # and Tests/desktops/run.sh enters with this machine's release builds. Needs root (chroot, mounts).
+# deb48 installs the Debian 12 .deb in that root (an overlay over it) and runs the GNOME 48
+# extension tests on what the package installed.
 # In CI its stage needs the release and canvas stages, so it builds nothing itself (a second
-# overlay build beside chain B's would only race it); alone it builds what is missing.
+# overlay build beside chain B's would only race it); alone it builds what is missing. The .deb
+# is the one the deb stage (or make deb) left, packed again only when a binary or the extension
+# is newer; a failed packing leaves none, so that deb48 alone fails, never on an old package.
 test-desktops: gnome-extension
 	@[ -x $(BIN)/stylusd ] && [ -x $(OVERLAY_BIN) ] || $(MAKE) --no-print-directory release overlay
-	Tests/desktops/run.sh
+	@[ $(DEB_FILE) -nt $(BIN)/stylusd ] && [ $(DEB_FILE) -nt $(BIN)/stylusctl ] && [ $(DEB_FILE) -nt $(OVERLAY_BIN) ] \
+	  && [ $(DEB_FILE) -nt .build-gnome/45/$(GNOME_EXT)/extension.js ] \
+	  || $(MAKE) --no-print-directory deb DEB_BUILT=yes || rm -f $(DEB_FILE)
+	STYLUS_DEB=$(DEB_FILE) Tests/desktops/run.sh
 .PHONY: test-desktops
 
 # The overlay, its user unit and its autostart entry (part of `install`).

@@ -59,6 +59,9 @@ fi
     echo "const {GLib, Gio, St, Clutter, Meta, Shell} = imports.gi;"
     echo "const Cairo = imports.cairo;"
     echo "const Main = imports.ui.main;"
+    echo "// Which copy runs where, in the overlay report (stylusctl status)."
+    echo "const EXTENSION_VARIANT = '43';"
+    echo "const SHELL_VERSION = imports.misc.config.PACKAGE_VERSION;"
     printf '%s\n' "$body"
     echo
     echo "function init() {"
@@ -78,6 +81,10 @@ fi
     echo "import Cairo from 'cairo';"
     echo "import * as Main from 'resource:///org/gnome/shell/ui/main.js';"
     echo "import {Extension} from 'resource:///org/gnome/shell/extensions/extension.js';"
+    echo "import * as Config from 'resource:///org/gnome/shell/misc/config.js';"
+    echo "// Which copy runs where, in the overlay report (stylusctl status)."
+    echo "const EXTENSION_VARIANT = '45';"
+    echo "const SHELL_VERSION = Config.PACKAGE_VERSION;"
     printf '%s\n' "$body"
     echo
     echo "export default class StylusCanvasExtension extends Extension {"

@@ -146,7 +146,15 @@ extension ClientCommand {
             guard area.count != 1 else {
                 throw ProtocolError(code: .badRequest, message: "overlay takes \"width\" and \"height\" together, or neither")
             }
-            self = .overlay(OverlayReport(backend: backend, outputs: Int(n), width: area.first, height: area.last))
+            var versions: [String?] = []
+            for key in ["variant", "shell"] {
+                guard let value = fields[key] else { versions.append(nil); continue }
+                guard case .string(let text) = value, OverlayReport.isVersion(text) else {
+                    throw ProtocolError(code: .badRequest, message: "overlay's \"\(key)\" must be a version: 1-\(OverlayReport.maxVersionLength) digits and dots (e.g. \"48.7\"), not \(Self.quoted(value))")
+                }
+                versions.append(text)
+            }
+            self = .overlay(OverlayReport(backend: backend, outputs: Int(n), width: area.first, height: area.last, variant: versions[0], shell: versions[1]))
         case .key:
             self = .key(try Self.canvasKey(fields["key"]))
         case .draw: self = .draw(try Self.draw(fields))

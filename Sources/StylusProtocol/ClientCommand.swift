@@ -87,7 +87,8 @@ public enum ClientCommand: Equatable, Sendable {
         case .key(let name): ["key": .string(name.description)]
         case .overlay(let report):
             ["backend": .string(report.backend), "outputs": .number(Double(report.outputs))].merging(
-                [("width", report.width), ("height", report.height)].compactMap { k, v in v.map { (k, JSONValue.number(Double($0))) } }) { a, _ in a }
+                [("width", report.width), ("height", report.height)].compactMap { k, v in v.map { (k, JSONValue.number(Double($0))) } }
+                + [("variant", report.variant), ("shell", report.shell)].compactMap { k, v in v.map { (k, JSONValue.string($0)) } }) { a, _ in a }
         case .export(let path, let width, let height):
             ["path": .string(path)].merging([("width", width), ("height", height)].compactMap { k, v in v.map { (k, JSONValue.number(Double($0))) } }) { a, _ in a }
         case .tool(let tool, let color, let width, let pen):

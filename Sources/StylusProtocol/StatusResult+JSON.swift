@@ -92,6 +92,8 @@ extension StatusResult {
                         o.key("width"); o.int(width)
                         o.key("height"); o.int(height)
                     }
+                    if let variant = overlay.variant { o.key("variant"); o.string(variant) }
+                    if let shell = overlay.shell { o.key("shell"); o.string(shell) }
                 }
             }
             $0.key("precision")

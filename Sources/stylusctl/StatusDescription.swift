@@ -58,7 +58,8 @@ func describeStatus(_ r: StatusResult, only part: StatusPart = .all) -> String {
     if let overlay = r.overlay {
         switch overlay.backend {
         case "gnome-extension":
-            lines.append("overlay    the GNOME Shell extension stylus-canvas@stylusd, \(counted(overlay.outputs, "monitor"))")
+            lines.append("overlay    the GNOME Shell extension stylus-canvas@stylusd\(GnomeExtensionVariant.described(overlay)), "
+                         + counted(overlay.outputs, "monitor"))
         case "missing":
             lines.append("overlay    none: GNOME draws the canvas with the extension stylus-canvas@stylusd, which does not run "
                          + "(stylus-canvas's log says why); gnome-extensions enable stylus-canvas@stylusd, then log out and in")

@@ -1034,7 +1034,8 @@ def test_with_the_extension_enabled_stylus_canvas_leaves_the_canvas_to_it():
 def test_gnome_runs_the_extension_from_the_folder_given_and_reports_it_active():
     """The copy GNOME loaded is the one under test (with --system-wide: the package's, in
     /usr/share/gnome-shell/extensions), its metadata lists this GNOME, GNOME reports it
-    active (never OUT_OF_DATE), and `stylusctl status` says the extension draws the canvas."""
+    active (never OUT_OF_DATE), and `stylusctl status` says the extension draws the canvas, which
+    variant it is and which GNOME Shell loaded it (the question after an upgrade)."""
     info = subprocess.run(["gnome-extensions", "info", UUID], env=SHELL.env, capture_output=True, text=True, timeout=20)
     fields = dict(re.findall(r"^\s*(Path|State): *(.+?) *$", info.stdout, re.M))
     check(fields.get("Path") == SHELL.extension, f"GNOME loaded {fields.get('Path')}, not {SHELL.extension}: {info.stdout!r} {info.stderr!r}")
@@ -1050,8 +1051,10 @@ def test_gnome_runs_the_extension_from_the_folder_given_and_reports_it_active():
             time.sleep(0.1)
         r = stylusctl(d, "status")
         line = next((l for l in r.stdout.splitlines() if l.startswith("overlay ")), None)
-        check(r.returncode == 0 and line == "overlay    the GNOME Shell extension stylus-canvas@stylusd, 1 monitor",
-              f"stylusctl status's overlay line: {line!r} ({r.returncode} {r.stderr!r})")
+        shell = re.search(r"(\d+(?:\.\d+)*)", subprocess.run(["gnome-shell", "--version"], capture_output=True, text=True).stdout)
+        want = (f"overlay    the GNOME Shell extension stylus-canvas@stylusd ({variant_name(SHELL.extension)}, "
+                f"loaded by GNOME Shell {shell.group(1) if shell else '?'}), 1 monitor")
+        check(r.returncode == 0 and line == want, f"stylusctl status's overlay line: {line!r}, not {want!r} ({r.returncode} {r.stderr!r})")
     print(f"  GNOME Shell {major}: {fields['State']} from {SHELL.extension} ({variant_name(SHELL.extension)})", flush=True)
 
 

@@ -137,6 +137,9 @@ export class StylusCanvas {
 
     reportOverlay() {
         const report = {backend: 'gnome-extension', outputs: this.surfaces.length};
+        // The joined extension.js defines both (build.sh): which variant runs, on which GNOME.
+        if (typeof EXTENSION_VARIANT === 'string')
+            Object.assign(report, {variant: EXTENSION_VARIANT, shell: SHELL_VERSION});
         if (this.area && this.area.width > 0 && this.area.height > 0)
             Object.assign(report, this.area);
         this.link.request('overlay', report);

@@ -38,7 +38,8 @@ function expectCanvas(canvas, what) {
 // GNOME 43-44: a script run with `imports` (the Shell's, stood in for), defining init().
 await check('43/extension.js', () => {
     const text = read(`${out}/43/${uuid}/extension.js`);
-    const imports = {gi: {GLib, Gio, St: {}, Clutter: {}, Meta: {}, Shell: {}}, cairo: Cairo, ui: {main: {}}};
+    const imports = {gi: {GLib, Gio, St: {}, Clutter: {}, Meta: {}, Shell: {}}, cairo: Cairo, ui: {main: {}},
+        misc: {config: {PACKAGE_VERSION: '43.9'}}};
     // eslint-disable-next-line no-new-func
     const init = new Function('imports', `${text}\nreturn init;`)(imports);
     expectCanvas(init(), 'init()');
@@ -52,10 +53,12 @@ await check('45/extension.js', async () => {
     write('stub.js', 'export default {};\n');
     write('main.js', 'export const layoutManager = {};\n');
     write('extension.js', 'export class Extension {}\n');
+    write('config.js', "export const PACKAGE_VERSION = '48.7';\n");
     const text = read(`${out}/45/${uuid}/extension.js`)
         .replace(/'gi:\/\/(St|Clutter|Meta|Shell)'/g, "'./stub.js'")
         .replace("'resource:///org/gnome/shell/ui/main.js'", "'./main.js'")
-        .replace("'resource:///org/gnome/shell/extensions/extension.js'", "'./extension.js'");
+        .replace("'resource:///org/gnome/shell/extensions/extension.js'", "'./extension.js'")
+        .replace("'resource:///org/gnome/shell/misc/config.js'", "'./config.js'");
     if (/resource:|gi:\/\/(St|Clutter|Meta|Shell)'/.test(text))
         throw new Error('an import of the Shell is left that this test does not stand in for');
     write('canvas.js', text);
@@ -66,7 +69,7 @@ await check('45/extension.js', async () => {
             throw new Error('no default export class');
         expectCanvas(Canvas.prototype, 'the default export');
     } finally {
-        for (const name of ['stub.js', 'main.js', 'extension.js', 'canvas.js'])
+        for (const name of ['stub.js', 'main.js', 'extension.js', 'config.js', 'canvas.js'])
             Gio.File.new_for_path(`${dir}/${name}`).delete(null);
         Gio.File.new_for_path(dir).delete(null);
     }
