@@ -347,8 +347,12 @@ def test_the_extension_shows_the_ink_over_the_desktop_and_minimizes_back_to_it()
         settled = [e for e in d.watcher.states() if e["state"] in ("open", "minimized")]
         check(settled and all(e["cause"] == "ack" for e in settled), f"transitions not ended by the extension: {settled}")
         # The area the tablet maps to, for an export given no size: the virtual monitor.
+        # With which copy runs on which GNOME (stylusctl status's line: test_gnome_runs_the_extension_…).
         overlay = d.request("status").get("overlay")
-        check(overlay == {"backend": "gnome-extension", "outputs": 1, "width": WIDTH, "height": HEIGHT}, f"status's overlay: {overlay}")
+        check({k: v for k, v in (overlay or {}).items() if k not in ("variant", "shell")}
+              == {"backend": "gnome-extension", "outputs": 1, "width": WIDTH, "height": HEIGHT}
+              and overlay.get("variant") == str(min(metadata_versions(SHELL.extension)))
+              and (overlay.get("shell") or "").split(".")[0] == str(shell_major()), f"status's overlay: {overlay}")
         # Minimized, the tiles keep their strokes but drop their pixels: opening paints them
         # again, with what changed meanwhile (an undo of the last stroke).
         d.request("undo")
@@ -1176,11 +1180,13 @@ def test_the_gnome_45_extension_loads_as_an_es_module():
             source = source.replace(f"'gi://{name}'", "'./stub.js'")
         source = source.replace("'resource:///org/gnome/shell/ui/main.js'", "'./stub-main.js'")
         source = source.replace("'resource:///org/gnome/shell/extensions/extension.js'", "'./stub-extension.js'")
+        source = source.replace("'resource:///org/gnome/shell/misc/config.js'", "'./stub-config.js'")
         files = {
             "extension.js": source,
             "stub.js": "export default {};\n",
             "stub-main.js": "export const layoutManager = {}; export const wm = {};\n",
             "stub-extension.js": "export class Extension { constructor(metadata) { this.metadata = metadata; } }\n",
+            "stub-config.js": "export const PACKAGE_VERSION = '48.0';\n",
             "check.js": "import Ext from './extension.js';\n"
                         "import {Extension} from './stub-extension.js';\n"
                         "const e = new Ext({uuid: 'stylus-canvas@stylusd'});\n"
