@@ -32,8 +32,9 @@ extension WaylandCanvas {
 
     /// Minimized, the surface goes with its entry, unsent: the daemon takes texts only while open.
     func dropTextEntry() {
-        layers.textEntry = nil
+        let input = WaylandTextInput.of(backend)
+        if let input { input.withoutPreedit(self) { layers.textEntry = nil } } else { layers.textEntry = nil }
         textTapsSeen = owner.book.textTaps
-        WaylandTextInput.of(backend)?.follow(self)
+        input?.follow(self)
     }
 }
