@@ -7,7 +7,8 @@
 # librust-wayland-protocols-dev (a data file there; no Rust involved), and
 # wlr-screencopy from the same place, for snapshots on wlroots; tablet-v2 from
 # wayland-protocols, bound so that the compositor sends the pen as tablet events;
-# wlr-data-control from the wlr folder, for the clipboard on wlroots.
+# wlr-data-control from the wlr folder, for the clipboard on wlroots;
+# text-input-v3 from wayland-protocols, for the text tool's input method.
 # `make overlay` runs it; it regenerates only what is missing or older than its XML.
 set -eu
 out="$(dirname "$0")/Sources/CWayland/generated"
@@ -21,6 +22,7 @@ for xml in "$shared/stable/xdg-shell/xdg-shell.xml" \
            "$shared/stable/viewporter/viewporter.xml" \
            "$shared/staging/fractional-scale/fractional-scale-v1.xml" \
            "$shared/unstable/tablet/tablet-unstable-v2.xml" \
+           "$shared/unstable/text-input/text-input-unstable-v3.xml" \
            "$wlr/wlr-layer-shell-unstable-v1.xml" \
            "$wlr/wlr-screencopy-unstable-v1.xml" \
            "$wlr/wlr-data-control-unstable-v1.xml"; do

@@ -14,6 +14,7 @@
 #include "generated/wlr-screencopy-unstable-v1-protocol.c"
 #include "generated/tablet-unstable-v2-protocol.c"
 #include "generated/wlr-data-control-unstable-v1-protocol.c"
+#include "generated/text-input-unstable-v3-protocol.c"
 
 int stylus_shm_file(int64_t size) {
     int fd = memfd_create("stylus-canvas", MFD_CLOEXEC | MFD_ALLOW_SEALING);
@@ -30,7 +31,7 @@ void *stylus_bind(struct wl_registry *registry, uint32_t name, const char *inter
         &wl_compositor_interface, &wl_shm_interface, &wl_output_interface, &wl_seat_interface,
         &zwlr_layer_shell_v1_interface, &xdg_wm_base_interface, &zxdg_output_manager_v1_interface,
         &wp_viewporter_interface, &wp_fractional_scale_manager_v1_interface, &zwlr_screencopy_manager_v1_interface,
-        &zwp_tablet_manager_v2_interface, &zwlr_data_control_manager_v1_interface,
+        &zwp_tablet_manager_v2_interface, &zwlr_data_control_manager_v1_interface, &zwp_text_input_manager_v3_interface,
     };
     for (size_t i = 0; i < sizeof known / sizeof *known; i++) {
         if (strcmp(known[i]->name, interface) == 0) return wl_registry_bind(registry, name, known[i], version);

@@ -16,6 +16,7 @@
 #include "../generated/wlr-screencopy-unstable-v1-client-protocol.h"
 #include "../generated/tablet-unstable-v2-client-protocol.h"
 #include "../generated/wlr-data-control-unstable-v1-client-protocol.h"
+#include "../generated/text-input-unstable-v3-client-protocol.h"
 
 /// wl_registry_bind for the globals stylus-canvas uses, by interface name
 /// (Swift cannot take the address of the C interface tables); NULL for others.
