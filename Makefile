@@ -368,7 +368,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/stylusd $(DESTDIR)$(BINDIR)/stylusctl $(DESTDIR)$(BINDIR)/stylus-canvas \
 	      $(DESTDIR)$(LIBEXECDIR)/stylusd-parse-config \
 	      $(DESTDIR)$(USERUNITDIR)/stylusd.service $(DESTDIR)$(USERUNITDIR)/stylusd.socket $(DESTDIR)$(USERUNITDIR)/stylus-canvas.service \
-	      $(DESTDIR)$(AUTOSTARTDIR)/stylus-canvas.desktop $(DESTDIR)$(MANDIR)/man1/stylus-canvas.1 $(DESTDIR)$(MANDIR)/man5/stylusd.toml.5 \
+	      $(DESTDIR)$(AUTOSTARTDIR)/stylus-canvas.desktop $(DESTDIR)$(PREFIX)/share/applications/stylus-canvas.desktop $(DESTDIR)$(MANDIR)/man1/stylus-canvas.1 $(DESTDIR)$(MANDIR)/man5/stylusd.toml.5 \
 	      $(DESTDIR)$(UDEVRULESDIR)/70-stylusd.rules $(DESTDIR)$(UDEVRULESDIR)/70-stylusd-uinput.rules \
 	      $(DESTDIR)$(MODULESLOADDIR)/stylusd-uinput.conf $(DESTDIR)$(QUIRKSDIR)/50-stylusd.quirks \
 	      $(DESTDIR)$(DOCDIR)/examples/config.toml \
@@ -469,6 +469,9 @@ install-overlay: overlay
 	install -d $(DESTDIR)$(USERUNITDIR)
 	sed 's|^ExecStart=.*|ExecStart=$(BINDIR)/stylus-canvas|' Overlay/stylus-canvas.service > $(DESTDIR)$(USERUNITDIR)/stylus-canvas.service
 	install -Dm644 Overlay/stylus-canvas.desktop $(DESTDIR)$(AUTOSTARTDIR)/stylus-canvas.desktop
+	@# KWin's ScreenShot2 (snapshots) serves only an executable that an applications entry names by its full path.
+	install -d $(DESTDIR)$(PREFIX)/share/applications
+	sed 's|^Exec=.*|Exec=$(BINDIR)/stylus-canvas|' Overlay/stylus-canvas.desktop > $(DESTDIR)$(PREFIX)/share/applications/stylus-canvas.desktop
 	install -Dm644 packaging/deb/stylus-canvas.1 $(DESTDIR)$(MANDIR)/man1/stylus-canvas.1
 	for v in $(GNOME_VARIANTS); do \
 		install -Dm644 -t $(DESTDIR)$(GNOMEVARIANTSDIR)/$$v/$(GNOME_EXT) .build-gnome/$$v/$(GNOME_EXT)/extension.js .build-gnome/$$v/$(GNOME_EXT)/metadata.json || exit 1; \
