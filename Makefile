@@ -360,7 +360,7 @@ install-udev:
 	udevadm control --reload && udevadm trigger --subsystem-match=input
 
 # Everything install put there and nothing else: the programs, the canvas,
-# the GNOME extension's variants, its selector and the selected copy, units, autostart entry, udev rules, the module list, the libinput quirk,
+# the GNOME extension's variants, its selector and the selected copy, units, autostart and applications entries, udev rules, the module list, the libinput quirk,
 # completions, man pages and the example, and an earlier install's parser
 # program in LIBEXECDIR. A folder is removed only when empty (it may be
 # shared: /usr/local/bin).
@@ -463,7 +463,7 @@ test-desktops: gnome-extension
 	Tests/desktops/run.sh
 .PHONY: test-desktops
 
-# The overlay, its user unit and its autostart entry (part of `install`).
+# The overlay, its user unit, its autostart entry and its applications entry (KWin's ScreenShot2 authorisation) (part of `install`).
 install-overlay: overlay
 	install -Dm755 -s --strip-program=$(STRIP) $(OVERLAY_BIN) $(DESTDIR)$(BINDIR)/stylus-canvas
 	install -d $(DESTDIR)$(USERUNITDIR)
