@@ -163,8 +163,11 @@ enum KWinScreenShot {
             defer { g_free(name) }
             return String(cString: name)
         }
+        // GDBus's own deadline is a local error, not KWin's.
+        let timedOut = error.map { $0.pointee.domain == g_io_error_quark() && $0.pointee.code == Int32(G_IO_ERROR_TIMED_OUT.rawValue) } ?? false
         if let error { g_dbus_error_strip_remote_error(error) }
         let message = take(error)
+        if timedOut { return "KWin did not answer the screenshot request within \(timeoutMS / 1000) s" }
         switch remote {
         case "org.kde.KWin.ScreenShot2.Error.NoAuthorized":
             var failure = ShareFailure(stringLiteral: "KWin refused the screen capture (\(remote!)): it serves only a program that a desktop file "
@@ -177,6 +180,8 @@ enum KWinScreenShot {
             return "KWin knows no screen \"\(output)\" to capture"
         case "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Timeout":
             return "KWin did not answer the screenshot request within \(timeoutMS / 1000) s"
+        case "org.freedesktop.DBus.Error.ServiceUnknown":
+            return "KWin stopped offering its screenshot service (\(service)) during the snapshot"
         case let name?:
             return "KWin's screenshot failed (\(name)): \(message)"
         case nil:
