@@ -363,8 +363,17 @@ def test_the_snapshot_on_kwin_is_the_screen_with_the_ink():
         time.sleep(0.3)
         screen = k.kwin.screenshot()
         outside, n, m, inked = st.check_snapshot_pixels(out, screen, below, strokes, "KWin's screenshot")
+        # copy --snapshot: the same capture onto the clipboard (zwlr_data_control on KWin), pasted back as the file's pixels.
+        r = st.stylusctl(s, "copy", "--snapshot")
+        check(r.returncode == 0, f"stylusctl copy --snapshot: {r.returncode} {r.stdout} {r.stderr}")
+        import snapshot_sway
+        pasted = snapshot_sway.wl_paste(k.kwin.env, "-t", "image/png")
+        check(pasted and st.png_size(pasted) == (WIDTH, HEIGHT), f"the pasted snapshot: {pasted[:16] if pasted else pasted}")
+        same, total = st.agreement(st.png_pixels(pasted), st.png_pixels(out), lambda x, y: True)
+        check(same >= 0.99, f"the pasted snapshot agrees with the snapshot's file on {same:.2%} of {total} pixels")
         print(f"  {outside:.2%} of {n} pixels agree with KWin's screenshot; the palette's {m} pixels are the application; "
-              f"{inked} points inked; {took * 1000:.0f} ms for stylusctl snapshot", flush=True)
+              f"{inked} points inked; {took * 1000:.0f} ms for stylusctl snapshot; copy --snapshot pasted back, "
+              f"{same:.2%} equal to the file", flush=True)
 
 
 def test_without_its_desktop_file_kwin_refuses_and_the_snapshot_is_the_ink_saying_why():
