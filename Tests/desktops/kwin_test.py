@@ -366,14 +366,16 @@ def test_the_snapshot_on_kwin_is_the_screen_with_the_ink():
         # copy --snapshot: the same capture onto the clipboard (zwlr_data_control on KWin), pasted back as the file's pixels.
         r = st.stylusctl(s, "copy", "--snapshot")
         check(r.returncode == 0, f"stylusctl copy --snapshot: {r.returncode} {r.stdout} {r.stderr}")
-        import snapshot_sway
-        pasted = snapshot_sway.wl_paste(k.kwin.env, "-t", "image/png")
-        check(pasted and st.png_size(pasted) == (WIDTH, HEIGHT), f"the pasted snapshot: {pasted[:16] if pasted else pasted}")
-        same, total = st.agreement(st.png_pixels(pasted), st.png_pixels(out), lambda x, y: True)
-        check(same >= 0.99, f"the pasted snapshot agrees with the snapshot's file on {same:.2%} of {total} pixels")
+        pasted = "not pasted back (no wl-paste here)"
+        if shutil.which("wl-paste"):
+            import snapshot_sway
+            png = snapshot_sway.wl_paste(k.kwin.env, "-t", "image/png")
+            check(png and st.png_size(png) == (WIDTH, HEIGHT), f"the pasted snapshot: {png[:16] if png else png}")
+            same, total = st.agreement(st.png_pixels(png), st.png_pixels(out), lambda x, y: True)
+            check(same >= 0.99, f"the pasted snapshot agrees with the snapshot's file on {same:.2%} of {total} pixels")
+            pasted = f"pasted back, {same:.2%} equal to the file"
         print(f"  {outside:.2%} of {n} pixels agree with KWin's screenshot; the palette's {m} pixels are the application; "
-              f"{inked} points inked; {took * 1000:.0f} ms for stylusctl snapshot; copy --snapshot pasted back, "
-              f"{same:.2%} equal to the file", flush=True)
+              f"{inked} points inked; {took * 1000:.0f} ms for stylusctl snapshot; copy --snapshot {pasted}", flush=True)
 
 
 def test_without_its_desktop_file_kwin_refuses_and_the_snapshot_is_the_ink_saying_why():
