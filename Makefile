@@ -360,7 +360,7 @@ install-udev:
 	udevadm control --reload && udevadm trigger --subsystem-match=input
 
 # Everything install put there and nothing else: the programs, the canvas,
-# the GNOME extension's variants, its selector and the selected copy, units, autostart entry, udev rules, the module list, the libinput quirk,
+# the GNOME extension's variants, its selector and the selected copy, units, autostart and applications entries, udev rules, the module list, the libinput quirk,
 # completions, man pages and the example, and an earlier install's parser
 # program in LIBEXECDIR. A folder is removed only when empty (it may be
 # shared: /usr/local/bin).
@@ -368,7 +368,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/stylusd $(DESTDIR)$(BINDIR)/stylusctl $(DESTDIR)$(BINDIR)/stylus-canvas \
 	      $(DESTDIR)$(LIBEXECDIR)/stylusd-parse-config \
 	      $(DESTDIR)$(USERUNITDIR)/stylusd.service $(DESTDIR)$(USERUNITDIR)/stylusd.socket $(DESTDIR)$(USERUNITDIR)/stylus-canvas.service \
-	      $(DESTDIR)$(AUTOSTARTDIR)/stylus-canvas.desktop $(DESTDIR)$(MANDIR)/man1/stylus-canvas.1 $(DESTDIR)$(MANDIR)/man5/stylusd.toml.5 \
+	      $(DESTDIR)$(AUTOSTARTDIR)/stylus-canvas.desktop $(DESTDIR)$(PREFIX)/share/applications/stylus-canvas.desktop $(DESTDIR)$(MANDIR)/man1/stylus-canvas.1 $(DESTDIR)$(MANDIR)/man5/stylusd.toml.5 \
 	      $(DESTDIR)$(UDEVRULESDIR)/70-stylusd.rules $(DESTDIR)$(UDEVRULESDIR)/70-stylusd-uinput.rules \
 	      $(DESTDIR)$(MODULESLOADDIR)/stylusd-uinput.conf $(DESTDIR)$(QUIRKSDIR)/50-stylusd.quirks \
 	      $(DESTDIR)$(DOCDIR)/examples/config.toml \
@@ -470,12 +470,15 @@ test-desktops: gnome-extension
 	STYLUS_DEB=$(DEB_FILE) Tests/desktops/run.sh
 .PHONY: test-desktops
 
-# The overlay, its user unit and its autostart entry (part of `install`).
+# The overlay, its user unit, its autostart entry and its applications entry (KWin's ScreenShot2 authorisation) (part of `install`).
 install-overlay: overlay
 	install -Dm755 -s --strip-program=$(STRIP) $(OVERLAY_BIN) $(DESTDIR)$(BINDIR)/stylus-canvas
 	install -d $(DESTDIR)$(USERUNITDIR)
 	sed 's|^ExecStart=.*|ExecStart=$(BINDIR)/stylus-canvas|' Overlay/stylus-canvas.service > $(DESTDIR)$(USERUNITDIR)/stylus-canvas.service
 	install -Dm644 Overlay/stylus-canvas.desktop $(DESTDIR)$(AUTOSTARTDIR)/stylus-canvas.desktop
+	@# KWin's ScreenShot2 (snapshots) serves only an executable that an applications entry names by its full path.
+	install -d $(DESTDIR)$(PREFIX)/share/applications
+	sed 's|^Exec=.*|Exec=$(BINDIR)/stylus-canvas|' Overlay/stylus-canvas.desktop > $(DESTDIR)$(PREFIX)/share/applications/stylus-canvas.desktop
 	install -Dm644 packaging/deb/stylus-canvas.1 $(DESTDIR)$(MANDIR)/man1/stylus-canvas.1
 	for v in $(GNOME_VARIANTS); do \
 		install -Dm644 -t $(DESTDIR)$(GNOMEVARIANTSDIR)/$$v/$(GNOME_EXT) .build-gnome/$$v/$(GNOME_EXT)/extension.js .build-gnome/$$v/$(GNOME_EXT)/metadata.json || exit 1; \

@@ -6,6 +6,14 @@ window fills sway's 1280x800 output, so grim on sway shows what KWin composites.
 KWin alone paints a black desktop: see-through is checked over a coloured
 fullscreen application (Tests/overlay/wayland/app.py) running on KWin.
 
+Snapshots use org.kde.KWin.ScreenShot2, which KWin offers only when it composites
+with OpenGL: nested in sway it cannot (no DRM render node here: KWin falls back to
+QPainter, and with KWIN_COMPOSE=O2 it exits), so those tests run KWin's own
+`--virtual` backend, which gets EGL on Mesa's llvmpipe, on a session bus shared
+with the canvas. Their reference is KWin's own screenshot of the same output, taken
+by this script through ScreenShot2 (GIO by ctypes; the script's interpreter is
+authorised by a desktop file of the test's own, as the canvas is).
+
 /usr/bin/kwin_wayland carries a file capability a container may refuse
 ("Operation not permitted"): a plain copy runs. Run as root, the suite runs
 itself as `nobody`, as the layer-shell suite does (make test-desktops runs it in
@@ -13,7 +21,10 @@ the Debian 13 root of Tests/desktops/trixie_root.sh).
 
     python3 Tests/desktops/kwin_test.py [--bin DIR] [--canvas FILE] [--tools DIR] [--only NAME]
 """
+import ctypes
 import os
+import re
+import select
 import shutil
 import signal
 import subprocess
@@ -69,31 +80,53 @@ class KWin:
         self.log.close()
 
 
-class Session:
-    """sway, KWin in it, the fullscreen application on KWin, stylusd with the recording's strokes, stylus-canvas on KWin."""
+def fullscreen_application(kwin, screenshot):
+    """Tests/overlay/wayland/app.py fullscreen on KWin, once `screenshot` shows it from corner to corner
+    (without a `screenshot`: once it says it is shown)."""
+    lines, errors = [], tempfile.TemporaryFile()
+    app = subprocess.Popen([sys.executable, os.path.join(ot.HERE, "wayland", "app.py"), "--fullscreen"],
+                           env=dict(kwin.env, GDK_BACKEND="wayland", GSK_RENDERER="cairo", NO_AT_BRIDGE="1"),
+                           stdout=subprocess.PIPE, stderr=errors, text=True)
+    threading.Thread(target=lambda: [lines.append(line.strip()) for line in app.stdout], daemon=True).start()
+    # Screenshots only once it says it is shown: on KWin --virtual each one costs KWin (llvmpipe) a frame's readback.
+    deadline = time.monotonic() + 30
+    while "mapped" not in lines or screenshot and not all(ot.pixel(screenshot(), x, y) == lt.APP
+                                                          for x, y in ((5, 5), (WIDTH - 5, HEIGHT - 5))):
+        if time.monotonic() >= deadline or app.poll() is not None:
+            app.kill()
+            errors.seek(0)
+            check(False, f"the fullscreen application never covered KWin's output (exit {app.wait()}): {lines} "
+                         f"{errors.read()[-300:]} {kwin.tail()}")
+        time.sleep(0.1)
+    return app
 
-    def __init__(self):
+
+class Session:
+    """sway, KWin in it, the fullscreen application on KWin, stylusd with the recording's strokes, stylus-canvas on KWin.
+    `capture`: KWin --virtual alone instead (VirtualKWin, no sway), the palette always shown; True or False: whether an
+    applications entry authorises the canvas for ScreenShot2."""
+
+    def __init__(self, capture=None):
         self.runtime = tempfile.mkdtemp(prefix="stylus-kwin-")
         os.chmod(self.runtime, 0o700)
         self.sway = self.kwin = self.app = self.stack = None
         self.root = tempfile.mkdtemp(prefix="stylus-canvas-test-")
         os.chmod(self.root, 0o700)
         try:
-            self.sway = lt.Sway(self.runtime)
-            self.kwin = KWin(self.sway, ot.ARGS.scratch)
-            self.app_lines = []
-            self.app = subprocess.Popen([sys.executable, os.path.join(ot.HERE, "wayland", "app.py"), "--fullscreen"],
-                                        env=dict(self.kwin.env, GDK_BACKEND="wayland", GSK_RENDERER="cairo", NO_AT_BRIDGE="1"),
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-            threading.Thread(target=lambda: [self.app_lines.append(l.strip()) for l in self.app.stdout], daemon=True).start()
-            deadline = time.monotonic() + 15
-            while not all(ot.pixel(self.sway.screenshot(), x, y) == lt.APP for x, y in ((5, 5), (WIDTH - 5, HEIGHT - 5))):
-                check(time.monotonic() < deadline and self.app.poll() is None,
-                      f"the fullscreen application never covered KWin's output: {self.app_lines} {self.kwin.tail()}")
-                time.sleep(0.1)
+            if capture is None:
+                self.sway = lt.Sway(self.runtime)
+                self.kwin = KWin(self.sway, ot.ARGS.scratch)
+                screenshot = self.sway.screenshot
+            else:
+                self.kwin = VirtualKWin(self.runtime, ot.ARGS.scratch, os.path.realpath(ot.ARGS.canvas) if capture else None)
+                screenshot = self.kwin.screenshot if self.kwin.compositing == "OpenGL" else None
+                os.makedirs(os.path.join(self.root, "stylusd"))
+                with open(os.path.join(self.root, "stylusd", "config.toml"), "w") as f:
+                    f.write('[canvas]\nshow_palette = "always"\n')
+            self.app = fullscreen_application(self.kwin, screenshot)
             desktop = ot.Desktop.__new__(ot.Desktop)
             desktop.env = dict(self.kwin.env, GDK_BACKEND="wayland")
-            desktop.screenshot = self.sway.screenshot
+            desktop.screenshot = screenshot
             self.stack = ot.Stack(ot.ARGS, desktop, self.root, (), replay=False, state=ot.drawn_state())
         except BaseException:
             self.close()
@@ -136,6 +169,250 @@ def test_the_canvas_is_above_a_fullscreen_application_on_kwin_and_see_through():
               "pixel; both transitions acked", flush=True)
 
 
+class VirtualKWin:
+    """kwin_wayland --virtual (a plain copy) compositing with OpenGL (llvmpipe) on a session bus of its own.
+    `canvas`: the canvas executable that an applications entry of KWin's data folder lets call ScreenShot2 (the
+    repository's Overlay/stylus-canvas.desktop with its Exec, as `make install` writes it), or None. The reference
+    screenshots come from a copy of this interpreter with an entry of its own: KWin takes the first entry whose
+    Exec is the caller's executable, and the system's Python has entries of its own (without the line)."""
+
+    def __init__(self, runtime, scratch, canvas):
+        self.runtime = runtime
+        self.proc = self.bus = None
+        self.python = os.path.join(scratch, "stylus-test-python")
+        if not os.path.exists(self.python):
+            shutil.copyfile(os.readlink("/proc/self/exe"), self.python)
+            os.chmod(self.python, 0o755)
+        applications = os.path.join(runtime, "data", "applications")
+        os.makedirs(applications)
+        with open(os.path.join(applications, "stylus-test-python.desktop"), "w") as f:
+            f.write(f"[Desktop Entry]\nType=Application\nName=test\nExec={self.python}\nNoDisplay=true\n"
+                    "X-KDE-DBUS-Restricted-Interfaces=org.kde.KWin.ScreenShot2\n")
+        if canvas:
+            with open(ot.ARGS.desktop_file) as f:
+                entry = re.sub(r"(?m)^Exec=.*$", lambda _: f"Exec={canvas}", f.read())
+            check("X-KDE-DBUS-Restricted-Interfaces=org.kde.KWin.ScreenShot2" in entry, f"{ot.ARGS.desktop_file} does not authorise ScreenShot2")
+            with open(os.path.join(applications, "stylus-canvas.desktop"), "w") as f:
+                f.write(entry)
+        socket = os.path.join(runtime, "bus")
+        self.address = f"unix:path={socket}"
+        self.bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--nopidfile", f"--address={self.address}"],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while not os.path.exists(socket):
+            check(time.monotonic() < deadline and self.bus.poll() is None, "the session bus did not start")
+            time.sleep(0.05)
+        base = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS")}
+        base.update(XDG_RUNTIME_DIR=runtime, HOME=runtime, DBUS_SESSION_BUS_ADDRESS=self.address,
+                    XDG_DATA_HOME=os.path.join(runtime, "data"), XDG_CACHE_HOME=os.path.join(runtime, "cache"),
+                    XDG_CONFIG_HOME=os.path.join(runtime, "config"))
+        binary = os.path.join(scratch, "kwin_wayland")
+        if not os.path.exists(binary):
+            shutil.copyfile(shutil.which("kwin_wayland"), binary)
+            os.chmod(binary, 0o755)
+        self.log = open(os.path.join(runtime, "kwin.log"), "w")
+        # The applications cache built before KWin starts, as a session's is: KWin building its own at the first
+        # ScreenShot2 call sometimes keeps an empty one (NoAuthorized for everyone) for seconds or longer.
+        for tool in ("kbuildsycoca6", "kbuildsycoca5"):
+            if shutil.which(tool):
+                subprocess.run([tool, "--noincremental"], env=base, stdout=self.log, stderr=subprocess.STDOUT, timeout=60)
+                break
+        self.proc = subprocess.Popen([binary, "--virtual", "--socket", SOCKET, "--width", str(WIDTH), "--height", str(HEIGHT)],
+                                     env=dict(base, KWIN_COMPOSE="O2", QT_QPA_PLATFORM="offscreen", XDG_CURRENT_DESKTOP="KDE"),
+                                     stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+        self.env = dict(base, WAYLAND_DISPLAY=SOCKET)
+        # Up once ScreenShot2 is offered, or once KWin says it composites otherwise (KWin 6's virtual backend
+        # composites with OpenGL only on a DRM render node, which this machine lacks): `compositing` says which.
+        deadline = time.monotonic() + 30
+        self.compositing = None
+        while not self.offers_screenshot():
+            self.compositing = self.dbus_call("org.kde.KWin", "/KWin", "org.kde.KWin.supportInformation")
+            self.compositing = next(iter(re.findall(r"Compositing Type: (\w+)", self.compositing)), None)
+            if self.compositing and self.compositing != "OpenGL":
+                return
+            check(time.monotonic() < deadline and self.proc.poll() is None,
+                  f"KWin --virtual offers no org.kde.KWin.ScreenShot2 ({self.compositing} compositing): {self.tail()}")
+            time.sleep(0.2)
+        self.compositing = "OpenGL"
+
+    def dbus_call(self, destination, path, method, *arguments):
+        r = subprocess.run(["dbus-send", f"--bus={self.address}", "--print-reply", f"--dest={destination}", path, method, *arguments],
+                           capture_output=True, text=True, timeout=10)
+        return r.stdout
+
+    def offers_screenshot(self):
+        return "boolean true" in self.dbus_call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner",
+                                                "string:org.kde.KWin.ScreenShot2")
+
+    def screenshot(self):
+        """KWin's own picture of its output: (width, height, RGB bytes), by screenshot2 in the interpreter's copy."""
+        r = subprocess.run([self.python, "-c", "import sys; sys.path.insert(0, sys.argv[1]); import kwin_test; "
+                            "w, h, rgb = kwin_test.screenshot2(sys.argv[2]); sys.stdout.buffer.write(b'%d %d\\n' % (w, h) + rgb)",
+                            HERE, self.address], env=dict(os.environ, PYTHONHOME=f"{sys.base_prefix}:{sys.base_exec_prefix}"),
+                           capture_output=True, timeout=30)
+        check(r.returncode == 0, f"KWin's screenshot: {r.stderr.decode(errors='replace')[-400:]}")
+        header, rgb = r.stdout.split(b"\n", 1)
+        width, height = map(int, header.split())
+        return width, height, rgb
+
+    def tail(self):
+        self.log.flush()
+        with open(self.log.name) as f:
+            return f.read().splitlines()[-8:]
+
+    def close(self):
+        for proc in (self.proc, self.bus):
+            if proc and proc.poll() is None:
+                proc.kill()
+                proc.wait(5)
+        if self.proc:
+            self.log.close()
+
+
+def screenshot2(address, timeout=10):
+    """org.kde.KWin.ScreenShot2.CaptureActiveScreen on the bus at `address`, by GIO through ctypes (the
+    call passes a pipe's write end): (width, height, RGB bytes)."""
+    gio = ctypes.CDLL("libgio-2.0.so.0")
+    for name in ("g_dbus_connection_new_for_address_sync", "g_unix_fd_list_new", "g_variant_new_parsed",
+                 "g_dbus_connection_call_with_unix_fd_list_sync", "g_variant_print"):
+        getattr(gio, name).restype = ctypes.c_void_p
+    gio.g_dbus_connection_new_for_address_sync.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p,
+                                                           ctypes.c_void_p]
+    gio.g_unix_fd_list_append.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p]
+    gio.g_dbus_connection_call_with_unix_fd_list_sync.argtypes = [
+        ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_void_p,
+        ctypes.c_int, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
+    gio.g_variant_print.argtypes = [ctypes.c_void_p, ctypes.c_int]
+    gio.g_object_unref.argtypes = [ctypes.c_void_p]
+    gio.g_variant_unref.argtypes = [ctypes.c_void_p]
+    gio.g_free.argtypes = [ctypes.c_void_p]
+
+    class GError(ctypes.Structure):
+        _fields_ = [("domain", ctypes.c_uint32), ("code", ctypes.c_int), ("message", ctypes.c_char_p)]
+
+    error = ctypes.POINTER(GError)()
+    # G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT | MESSAGE_BUS_CONNECTION
+    bus = gio.g_dbus_connection_new_for_address_sync(address.encode(), 1 | 8, None, None, ctypes.byref(error))
+    check(bus, f"no connection to KWin's bus: {error.contents.message if error else '?'}")
+    read_end, write_end = os.pipe()
+    fds = gio.g_unix_fd_list_new()
+    try:
+        index = gio.g_unix_fd_list_append(fds, write_end, None)
+        os.close(write_end)
+        parameters = gio.g_variant_new_parsed(f"({{'native-resolution': <true>, 'include-cursor': <false>}}, handle {index})".encode())
+        reply = gio.g_dbus_connection_call_with_unix_fd_list_sync(
+            bus, b"org.kde.KWin.ScreenShot2", b"/org/kde/KWin/ScreenShot2", b"org.kde.KWin.ScreenShot2", b"CaptureActiveScreen",
+            parameters, None, 0, timeout * 1000, fds, None, None, ctypes.byref(error))
+        check(reply, f"KWin's ScreenShot2 refused this script: {error.contents.message.decode() if error else '?'}")
+        printed = gio.g_variant_print(reply, 1)
+        text = ctypes.string_at(printed).decode()
+        gio.g_free(printed)
+        gio.g_variant_unref(reply)
+        fields = {k: int(v) for k, v in re.findall(r"'(width|height|stride|format)': <uint32 (\d+)>", text)}
+        check(len(fields) == 4, f"KWin's screenshot answer: {text}")
+        width, height, stride, layout = fields["width"], fields["height"], fields["stride"], fields["format"]
+        # Read to the image's size, not to the pipe's end: KWin 5.27 keeps a copy of the write end open after it wrote.
+        data, deadline = bytearray(), time.monotonic() + timeout
+        while len(data) < stride * height:
+            ready, _, _ = select.select([read_end], [], [], max(0.0, deadline - time.monotonic()))
+            check(ready, f"KWin wrote {len(data)} of {stride * height} bytes of its screenshot in {timeout} s")
+            chunk = os.read(read_end, stride * height - len(data))
+            check(chunk, f"KWin closed its screenshot after {len(data)} of {stride * height} bytes")
+            data += chunk
+    finally:
+        os.close(read_end)
+        gio.g_object_unref(fds)
+        gio.g_object_unref(bus)
+    check(len(data) >= stride * height, f"KWin's screenshot: {len(data)} bytes for {height} rows of {stride}")
+    rows = b"".join(bytes(data[y * stride:y * stride + width * 4]) for y in range(height))
+    rgb = bytearray(width * height * 3)
+    # QImage's 32-bit layouts: (A)RGB32 one native word (B, G, R, A in memory), RGBX/RGBA8888 bytewise.
+    order = {4: (2, 1, 0), 5: (2, 1, 0), 6: (2, 1, 0), 16: (0, 1, 2), 17: (0, 1, 2), 18: (0, 1, 2)}.get(layout)
+    check(order, f"KWin's screenshot is in QImage format {layout}, which this script does not read")
+    for channel, offset in enumerate(order):
+        rgb[channel::3] = rows[offset::4]
+    return width, height, bytes(rgb)
+
+
+def test_the_snapshot_on_kwin_is_the_screen_with_the_ink():
+    """ScreenShot2 with the canvas authorised: the snapshot agrees with KWin's own screenshot on >= 99 %
+    of the pixels outside the palette, shows the application under the palette and the frame, and holds the ink.
+    Where KWin composites without OpenGL (no ScreenShot2): the ink alone, the note saying there is no capture."""
+    import snapshot_test as st
+    with Session(capture=True) as k:
+        s = k.stack
+        strokes = s.request("strokes")["strokes"]
+        if k.kwin.compositing != "OpenGL":
+            s.open_and_wait()
+            inked, n, clear = snapshot_of_the_ink_alone(s, os.path.join(k.root, "shot.png"), strokes, "no screen capture")
+            print(f"  KWin composites with {k.kwin.compositing} here (no DRM render node), so it offers no ScreenShot2: "
+                  f"checked instead that the snapshot is the ink alone ({inked} of {n} points, {clear:.0%} transparent) "
+                  "and says there is no capture", flush=True)
+            return
+        below = k.kwin.screenshot()
+        since = time.monotonic()
+        s.open_and_wait()
+        s.wait_overlay(ot.PALETTE_REGIONS_REPORTED, 5, since)
+        time.sleep(0.5)
+        out = os.path.join(k.root, "shot.png")
+        started = time.monotonic()
+        r = st.stylusctl(s, "snapshot", out)
+        took = time.monotonic() - started
+        check(r.returncode == 0 and "the screen with the ink" in r.stdout,
+              f"stylusctl snapshot: {r.returncode} {r.stdout} {r.stderr}; the canvas said {[l for _, l in s.overlay_log][-6:]}")
+        time.sleep(0.3)
+        screen = k.kwin.screenshot()
+        outside, n, m, inked = st.check_snapshot_pixels(out, screen, below, strokes, "KWin's screenshot")
+        # copy --snapshot: the same capture onto the clipboard (zwlr_data_control on KWin), pasted back as the file's pixels.
+        r = st.stylusctl(s, "copy", "--snapshot")
+        check(r.returncode == 0, f"stylusctl copy --snapshot: {r.returncode} {r.stdout} {r.stderr}")
+        pasted = "not pasted back (no wl-paste here)"
+        if shutil.which("wl-paste"):
+            import snapshot_sway
+            png = snapshot_sway.wl_paste(k.kwin.env, "-t", "image/png")
+            check(png and st.png_size(png) == (WIDTH, HEIGHT), f"the pasted snapshot: {png[:16] if png else png}")
+            same, total = st.agreement(st.png_pixels(png), st.png_pixels(out), lambda x, y: True)
+            check(same >= 0.99, f"the pasted snapshot agrees with the snapshot's file on {same:.2%} of {total} pixels")
+            pasted = f"pasted back, {same:.2%} equal to the file"
+        print(f"  {outside:.2%} of {n} pixels agree with KWin's screenshot; the palette's {m} pixels are the application; "
+              f"{inked} points inked; {took * 1000:.0f} ms for stylusctl snapshot; copy --snapshot {pasted}", flush=True)
+
+
+def test_without_its_desktop_file_kwin_refuses_and_the_snapshot_is_the_ink_saying_why():
+    """No applications entry names the canvas: KWin answers NoAuthorized, and the snapshot is the ink
+    alone on transparency, its note naming the refusal and the desktop file's line."""
+    with Session(capture=False) as k:
+        if k.kwin.compositing != "OpenGL":
+            print(f"  NOT RUN: KWin composites with {k.kwin.compositing} here and offers no ScreenShot2 to refuse", flush=True)
+            return
+        s = k.stack
+        strokes = s.request("strokes")["strokes"]
+        s.open_and_wait()
+        inked, n, clear = snapshot_of_the_ink_alone(s, os.path.join(k.root, "shot.png"), strokes, "NoAuthorized",
+                                                    "X-KDE-DBUS-Restricted-Interfaces=org.kde.KWin.ScreenShot2")
+        print(f"  refused (NoAuthorized): the ink alone ({inked} of {n} points, {clear:.0%} transparent), "
+              "and the note names the desktop file's line", flush=True)
+
+
+def snapshot_of_the_ink_alone(s, out, strokes, *said):
+    """`stylusctl snapshot` to `out` answers with the ink only and the words `said`, and its PNG is the ink on
+    transparency: (points inked, points, share of transparent pixels)."""
+    import snapshot_test as st
+    r = st.stylusctl(s, "snapshot", out)
+    check(r.returncode == 0 and "the ink only" in r.stdout and all(words in r.stdout for words in said),
+          f"stylusctl snapshot: {r.returncode} {r.stdout} {r.stderr}")
+    rgba = st.png_pixels(out, "rgba")
+    check(len(rgba) == WIDTH * HEIGHT * 4, f"the snapshot holds {len(rgba) // 4} pixels, not {WIDTH}×{HEIGHT}")
+    points = ot.screen_points([t for t in strokes if t.get("tool") != "eraser"], WIDTH, HEIGHT)
+    inked = sum(1 for x, y in points if any(rgba[((y + dy) * WIDTH + x + dx) * 4 + 3] > 0
+                                           for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                                           if 0 <= x + dx < WIDTH and 0 <= y + dy < HEIGHT))
+    clear = sum(1 for i in range(3, len(rgba), 4) if rgba[i] == 0)
+    check(inked >= len(points) * 0.95, f"only {inked} of {len(points)} points inked in the snapshot")
+    check(clear >= WIDTH * HEIGHT * 0.5, f"only {clear} pixels are transparent: the picture is not the ink alone")
+    return inked, len(points), clear / (WIDTH * HEIGHT)
+
+
 def kwin_version():
     """"5.27.5", from its package (the binary itself may not run before it is copied), for the suite's line."""
     try:
@@ -149,17 +426,22 @@ def kwin_version():
 def main():
     parser = ot.canvas_arguments()
     lt.tools_arguments(parser)
+    parser.add_argument("--desktop-file", default=os.path.join(ot.ROOT, "Overlay", "stylus-canvas.desktop"),
+                        help="the canvas's desktop file, installed with its Exec for the snapshot tests")
     args = parser.parse_args()
-    missing = [tool for tool in ("sway", "grim", "swaymsg", "kwin_wayland", "dbus-run-session") if not shutil.which(tool)]
+    missing = [tool for tool in ("sway", "grim", "swaymsg", "kwin_wayland", "dbus-run-session", "dbus-daemon", "dbus-send") if not shutil.which(tool)]
     check(not missing, f"missing {missing}: KWin 6 runs in the root of Tests/desktops/trixie_root.sh")
     if os.getuid() == 0:
-        return lt.as_unprivileged(args, os.path.join("Tests", "desktops", "kwin_test.py"))
+        return lt.as_unprivileged(args, os.path.join("Tests", "desktops", "kwin_test.py"),
+                                  extra=("--desktop-file", os.path.abspath(args.desktop_file)))
     args.scratch = tempfile.mkdtemp(prefix="stylus-kwin-fixture-")
     ot.ARGS = args
     try:
         lt.build_pointer(args.scratch)
         return run_tests(f"kwin {kwin_version()}", [
             test_the_canvas_is_above_a_fullscreen_application_on_kwin_and_see_through,
+            test_the_snapshot_on_kwin_is_the_screen_with_the_ink,
+            test_without_its_desktop_file_kwin_refuses_and_the_snapshot_is_the_ink_saying_why,
         ], only=args.only)
     finally:
         shutil.rmtree(args.scratch, ignore_errors=True)

@@ -89,11 +89,16 @@ extension CanvasOverlay {
             updatePalette()
             queueDraw()
         }
+        var note = "\(backend.name) offers the canvas no screen capture: the picture holds the ink only"
         if let screen = backend as? ScreenShare, screen.capturesScreen {
             for w in windows { w.drawBare() }
-            return screen.captureScreen(monitors[index]).map { ($0, "screen", String?.none) }
+            switch screen.captureScreen(monitors[index]) {
+            case .success(let image): return .success((image, "screen", nil))
+            case .failure(let failure) where failure.inkInstead: note = failure.message
+            case .failure(let failure): return .failure(failure)
+            }
         }
-        // No capture here (weston, cage): the ink as the surface holds it, on transparency.
+        // No capture here (weston, cage), or the desktop refused it: the ink as the surface holds it, on transparency.
         guard let surface, let image = surface.layers.makeLayer() else {
             return .failure("this desktop lets no client read the screen, and the canvas has no ink on \(name ?? "its monitor")")
         }
@@ -101,6 +106,6 @@ extension CanvasOverlay {
         surface.layers.compose(onto: cr, alpha: 1, hover: [InkPoint]())
         cairo_destroy(cr)
         cairo_surface_flush(image)
-        return .success((image, "ink", "\(backend.name) offers the canvas no screen capture: the picture holds the ink only"))
+        return .success((image, "ink", note))
     }
 }

@@ -17,5 +17,8 @@ protocol ScreenShare: AnyObject {
 /// Why a snapshot, a copy or a drawing's PNG could not be made, in words for the client.
 struct ShareFailure: Error, ExpressibleByStringInterpolation {
     let message: String
+    /// The desktop refused the capture (KWin without the canvas's desktop file): the snapshot
+    /// holds the ink alone, with `message` as its note, as where no capture exists.
+    var inkInstead = false
     init(stringLiteral value: String) { message = value }
 }

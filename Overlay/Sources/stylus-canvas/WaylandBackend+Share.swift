@@ -10,9 +10,10 @@ import Glibc
 /// zwlr_screencopy frame of the output, into a wl_shm buffer of the layout the
 /// compositor asks for, waited for in place (a capture takes a frame or two).
 /// The canvas committed its frame without chrome just before: the output's next
-/// render, which the copy is, holds it. The clipboard: WaylandClipboard.
+/// render, which the copy is, holds it. KWin has no screencopy: KWinScreenShot.
+/// The clipboard: WaylandClipboard.
 extension WaylandBackend: ScreenShare {
-    var capturesScreen: Bool { screencopy != nil }
+    var capturesScreen: Bool { screencopy != nil || KWinScreenShot.offered }
 
     /// What the frame's events said, filled in by the listener.
     private final class Capture {
@@ -22,8 +23,13 @@ extension WaylandBackend: ScreenShare {
     }
 
     func captureScreen(_ monitor: MonitorShape) -> Result<OpaquePointer, ShareFailure> {
-        guard let screencopy, let shm else { return .failure("the compositor offers no screen capture") }
         guard let output = outputs.first(where: { $0.shape == monitor }) else { return .failure("the monitor is gone") }
+        guard let screencopy, let shm else {
+            guard let name = output.connector else { return .failure("the compositor names no output to capture") }
+            // KWin reads the scene from its own thread: the bare frame must have reached it before the request does.
+            wl_display_roundtrip(display)
+            return KWinScreenShot.capture(output: name)
+        }
         let capture = Capture()
         guard let frame = zwlr_screencopy_manager_v1_capture_output(screencopy, 0, output.proxy) else {
             return .failure("the compositor would not start a capture")
