@@ -344,7 +344,7 @@ def test_the_snapshot_on_kwin_is_the_screen_with_the_ink():
         strokes = s.request("strokes")["strokes"]
         if k.kwin.compositing != "OpenGL":
             s.open_and_wait()
-            inked, n, clear = snapshot_of_the_ink_alone(s, os.path.join(k.root, "shot.png"), strokes, "no screen capture")
+            inked, n, clear = st.snapshot_of_the_ink_alone(s, os.path.join(k.root, "shot.png"), strokes, "no screen capture")
             print(f"  KWin composites with {k.kwin.compositing} here (no DRM render node), so it offers no ScreenShot2: "
                   f"checked instead that the snapshot is the ink alone ({inked} of {n} points, {clear:.0%} transparent) "
                   "and says there is no capture", flush=True)
@@ -381,6 +381,7 @@ def test_the_snapshot_on_kwin_is_the_screen_with_the_ink():
 def test_without_its_desktop_file_kwin_refuses_and_the_snapshot_is_the_ink_saying_why():
     """No applications entry names the canvas: KWin answers NoAuthorized, and the snapshot is the ink
     alone on transparency, its note naming the refusal and the desktop file's line."""
+    import snapshot_test as st
     with Session(capture=False) as k:
         if k.kwin.compositing != "OpenGL":
             print(f"  NOT RUN: KWin composites with {k.kwin.compositing} here and offers no ScreenShot2 to refuse", flush=True)
@@ -388,29 +389,10 @@ def test_without_its_desktop_file_kwin_refuses_and_the_snapshot_is_the_ink_sayin
         s = k.stack
         strokes = s.request("strokes")["strokes"]
         s.open_and_wait()
-        inked, n, clear = snapshot_of_the_ink_alone(s, os.path.join(k.root, "shot.png"), strokes, "NoAuthorized",
+        inked, n, clear = st.snapshot_of_the_ink_alone(s, os.path.join(k.root, "shot.png"), strokes, "NoAuthorized",
                                                     "X-KDE-DBUS-Restricted-Interfaces=org.kde.KWin.ScreenShot2")
         print(f"  refused (NoAuthorized): the ink alone ({inked} of {n} points, {clear:.0%} transparent), "
               "and the note names the desktop file's line", flush=True)
-
-
-def snapshot_of_the_ink_alone(s, out, strokes, *said):
-    """`stylusctl snapshot` to `out` answers with the ink only and the words `said`, and its PNG is the ink on
-    transparency: (points inked, points, share of transparent pixels)."""
-    import snapshot_test as st
-    r = st.stylusctl(s, "snapshot", out)
-    check(r.returncode == 0 and "the ink only" in r.stdout and all(words in r.stdout for words in said),
-          f"stylusctl snapshot: {r.returncode} {r.stdout} {r.stderr}")
-    rgba = st.png_pixels(out, "rgba")
-    check(len(rgba) == WIDTH * HEIGHT * 4, f"the snapshot holds {len(rgba) // 4} pixels, not {WIDTH}×{HEIGHT}")
-    points = ot.screen_points([t for t in strokes if t.get("tool") != "eraser"], WIDTH, HEIGHT)
-    inked = sum(1 for x, y in points if any(rgba[((y + dy) * WIDTH + x + dx) * 4 + 3] > 0
-                                           for dx in (-1, 0, 1) for dy in (-1, 0, 1)
-                                           if 0 <= x + dx < WIDTH and 0 <= y + dy < HEIGHT))
-    clear = sum(1 for i in range(3, len(rgba), 4) if rgba[i] == 0)
-    check(inked >= len(points) * 0.95, f"only {inked} of {len(points)} points inked in the snapshot")
-    check(clear >= WIDTH * HEIGHT * 0.5, f"only {clear} pixels are transparent: the picture is not the ink alone")
-    return inked, len(points), clear / (WIDTH * HEIGHT)
 
 
 def kwin_version():

@@ -12,8 +12,8 @@ import time
 
 import layer_shell_test as lt
 import overlay_test as ot
-from overlay_test import WIDTH, HEIGHT, check, screen_points
-from snapshot_test import PALETTE_ALWAYS, check_pasted_is_the_export, check_snapshot_pixels, png_pixels, png_size, stylusctl
+from overlay_test import WIDTH, HEIGHT, check
+from snapshot_test import PALETTE_ALWAYS, check_pasted_is_the_export, check_snapshot_pixels, png_size, snapshot_of_the_ink_alone, stylusctl
 
 
 def test_on_sway_a_snapshot_is_the_screen_with_the_ink_and_without_the_palette():
@@ -88,22 +88,10 @@ def test_on_weston_a_snapshot_holds_the_ink_only_and_says_why():
                 try:
                     strokes = s.request("strokes")["strokes"]
                     s.open_and_wait()
-                    out = os.path.join(root, "shot.png")
-                    r = stylusctl(s, "snapshot", out)
-                    check(r.returncode == 0 and "the ink only" in r.stdout and "no screen capture" in r.stdout,
-                          f"stylusctl snapshot on weston: {r.returncode} {r.stdout} {r.stderr}")
-                    rgba = png_pixels(out, "rgba")
-                    check(len(rgba) == WIDTH * HEIGHT * 4, f"the snapshot holds {len(rgba) // 4} pixels, not {WIDTH}×{HEIGHT}")
-                    points = screen_points([t for t in strokes if t.get("tool") != "eraser"], WIDTH, HEIGHT)
-                    inked = sum(1 for x, y in points if any(rgba[((y + dy) * WIDTH + x + dx) * 4 + 3] > 0
-                                                           for dx in (-1, 0, 1) for dy in (-1, 0, 1)
-                                                           if 0 <= x + dx < WIDTH and 0 <= y + dy < HEIGHT))
-                    clear = sum(1 for i in range(3, len(rgba), 4) if rgba[i] == 0)
-                    check(inked >= len(points) * 0.95, f"only {inked} of {len(points)} points inked in the snapshot")
-                    check(clear >= WIDTH * HEIGHT * 0.5, f"only {clear} pixels are transparent: the picture is not the ink alone")
+                    inked, n, clear = snapshot_of_the_ink_alone(s, os.path.join(root, "shot.png"), strokes, "no screen capture")
                     r = stylusctl(s, "copy")
                     check(r.returncode != 0 and "zwlr_data_control" in r.stderr, f"copy on weston: {r.returncode} {r.stdout} {r.stderr}")
-                    print(f"  the ink alone ({inked} of {len(points)} points, {clear / (WIDTH * HEIGHT):.0%} transparent), "
+                    print(f"  the ink alone ({inked} of {n} points, {clear:.0%} transparent), "
                           "and the answer says why", flush=True)
                 finally:
                     s.close()

@@ -192,6 +192,25 @@ def test_a_snapshot_is_refused_while_minimized_and_goes_to_the_export_folder_wit
         print(f"  refused while minimized; {made[0]} in the export folder; /proc and an unknown monitor refused by name", flush=True)
 
 
+def snapshot_of_the_ink_alone(s, out, strokes, *said):
+    """`stylusctl snapshot` to `out` answers with the ink only and the words `said`, and its PNG is the ink on
+    transparency: (points inked, points, share of transparent pixels). Where the desktop lets no client read
+    the screen (weston) or refuses the canvas (KWin without its desktop file, or without OpenGL)."""
+    r = stylusctl(s, "snapshot", out)
+    check(r.returncode == 0 and "the ink only" in r.stdout and all(words in r.stdout for words in said),
+          f"stylusctl snapshot: {r.returncode} {r.stdout} {r.stderr}")
+    rgba = png_pixels(out, "rgba")
+    check(len(rgba) == WIDTH * HEIGHT * 4, f"the snapshot holds {len(rgba) // 4} pixels, not {WIDTH}×{HEIGHT}")
+    points = screen_points([t for t in strokes if t.get("tool") != "eraser"], WIDTH, HEIGHT)
+    inked = sum(1 for x, y in points if any(rgba[((y + dy) * WIDTH + x + dx) * 4 + 3] > 0
+                                           for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                                           if 0 <= x + dx < WIDTH and 0 <= y + dy < HEIGHT))
+    clear = sum(1 for i in range(3, len(rgba), 4) if rgba[i] == 0)
+    check(inked >= len(points) * 0.95, f"only {inked} of {len(points)} points inked in the snapshot")
+    check(clear >= WIDTH * HEIGHT * 0.5, f"only {clear} pixels are transparent: the picture is not the ink alone")
+    return inked, len(points), clear / (WIDTH * HEIGHT)
+
+
 def check_pasted_is_the_export(s, pasted):
     """A pasted image/png is `export`'s PNG of the drawing: the same bytes (True), or else the same
     pixels but for 0.1 % (False)."""
