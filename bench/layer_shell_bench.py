@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The layer-shell canvas under headless sway 1.7 (1280x800, pixman): `toggle`
+"""The layer-shell canvas under headless sway (1280x800, pixman; 1.7 here, 1.10 in the Debian 13
+root of Tests/desktops/run.sh bench-sway): `toggle`
 on the socket -> the first frame of the fade-in on screen, read back with grim
 (one pixel on a stroke, polled); the canvas's resident memory never shown,
 shown with the bundled recording's strokes, and hidden again; its context
@@ -11,15 +12,20 @@ Xvfb in the same run: the peer the issue allows when gromit-mpx cannot run on
 sway's XWayland. A part that cannot be measured says why; it never fails.
 
 Run as root it runs itself again as `nobody` (sway refuses root), like
-Tests/overlay/layer_shell_test.py.
+Tests/overlay/layer_shell_test.py. Where there is no compiler (that root), the probe and the
+suite's virtual pointer come built: --build-tools FOLDER on a machine with one, then --tools
+FOLDER (or --probe FILE for the probe alone).
 
     python3 bench/layer_shell_bench.py [--bin .build/release] [--canvas PATH] [--rounds 30] [--only toggle|ink]
+                                       [--tools FOLDER] [--probe FILE] [--build-tools FOLDER]
 """
 import argparse
 import glob
 import os
 import subprocess
 import sys
+import re
+import shutil
 import tempfile
 import time
 
@@ -43,6 +49,12 @@ def context_switches(pid):
 def pixel(sway, x, y):
     out = subprocess.run(["grim", "-g", f"{x},{y} 1x1", "-t", "ppm", "-"], env=sway.env, capture_output=True, check=True).stdout
     return ot.pixel(ot.parse_ppm(out), 0, 0)
+
+
+def sway_version():
+    out = subprocess.run(["sway", "--version"], capture_output=True, text=True).stdout
+    m = re.search(r"\d+\.\d+(\.\d+)?", out)
+    return m.group(0) if m else "?"
 
 
 def wait_until(predicate, timeout=3.0):
@@ -82,7 +94,7 @@ def bench(args):
         time.sleep(0.5)
         rss["hidden again"] = rss_kib(pid)
         points = sum(len(t["points"]) for t in strokes)
-        print(f"stylus-canvas (layer-shell, sway 1.7 headless): toggle -> first frame on screen, {len(times)} toggles: "
+        print(f"stylus-canvas (layer-shell, sway {sway_version()} headless): toggle -> first frame on screen, {len(times)} toggles: "
               f"p50 {percentile(times, 50):.1f} ms, p99 {percentile(times, 99):.1f} ms, max {max(times):.1f} ms "
               f"(each look is a grim capture of one pixel: {grim_ms:.1f} ms)", flush=True)
         print(f"stylus-canvas (layer-shell) RSS: never shown {rss['never shown'] / 1024:.1f} MiB; shown with the recording's "
@@ -113,6 +125,20 @@ class ScreencopyLooks:
         self.proc.wait(5)
 
 
+PROBE = "screencopy_probe"
+
+
+def probe_binary(args):
+    """--probe, the one in --tools, or one compiled now into the run's scratch."""
+    if getattr(args, "probe", None):
+        return args.probe
+    if getattr(args, "tools", None) and os.path.exists(os.path.join(args.tools, PROBE)):
+        return os.path.join(args.tools, PROBE)
+    ot.check(shutil.which("cc") and shutil.which("wayland-scanner"),
+             "no cc or wayland-scanner to build the screencopy probe: pass --probe or --tools (built with --build-tools)")
+    return build_probe(args.scratch)
+
+
 def build_probe(scratch):
     xml = sorted(glob.glob(os.path.join(lt.WLR_PROTOCOLS, "wlr-screencopy-unstable-v1.xml")))
     ot.check(xml, "the wlr-screencopy XML is missing: install librust-wayland-protocols-dev")
@@ -120,7 +146,7 @@ def build_probe(scratch):
     code = os.path.join(scratch, "wlr-screencopy-unstable-v1-protocol.c")
     subprocess.run(["wayland-scanner", "client-header", xml[-1], header], check=True)
     subprocess.run(["wayland-scanner", "private-code", xml[-1], code], check=True)
-    binary = os.path.join(scratch, "screencopy_probe")
+    binary = os.path.join(scratch, PROBE)
     subprocess.run(["cc", "-O1", "-o", binary, "-I", scratch, os.path.join(ROOT, "bench", "screencopy_probe.c"), code,
                     "-lwayland-client"], check=True)
     return binary
@@ -132,8 +158,9 @@ def bench_ink(args):
     sample's due time against the first screencopy in which the pixel under it is ink."""
     runtime = tempfile.mkdtemp(prefix="stylus-layer-ink-")
     os.chmod(runtime, 0o700)
+    probe = probe_binary(args)
     sway = lt.Sway(runtime)
-    looks = ScreencopyLooks(build_probe(args.scratch), sway.env)
+    looks = ScreencopyLooks(probe, sway.env)
     desktop = ot.Desktop.__new__(ot.Desktop)
     desktop.env = dict(sway.env, GDK_BACKEND="wayland")
     desktop.screenshot = sway.screenshot
@@ -160,9 +187,31 @@ def main():
     parser.add_argument("--canvas", default=os.path.join(ROOT, "Overlay", ".build-static", "release", "stylus-canvas"))
     parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--only", default="", choices=["", "toggle", "ink"], help="one part")
+    parser.add_argument("--probe", default=None, help="bench/screencopy_probe.c built already (--build-tools builds it)")
+    lt.tools_arguments(parser)
     args = parser.parse_args()
+    if args.build_tools:
+        os.makedirs(args.build_tools, exist_ok=True)
+        lt.build_pointer(args.build_tools)
+        build_probe(args.build_tools)
+        return 0
+    missing = [tool for tool in ("sway", "grim") if not shutil.which(tool)]
+    if missing:
+        print(f"layer-shell bench: NOT MEASURED: missing {missing} (make test-overlay installs them)", flush=True)
+        return 0
     if os.getuid() == 0:
-        return lt.as_unprivileged(args, os.path.join("bench", "layer_shell_bench.py"), ["--rounds", str(args.rounds)])
+        if not args.probe:
+            return lt.as_unprivileged(args, os.path.join("bench", "layer_shell_bench.py"), ["--rounds", str(args.rounds)])
+        # nobody runs a copy of the probe: --probe may sit where only root reads.
+        folder = tempfile.mkdtemp(prefix="stylus-probe-", dir="/var/tmp")
+        try:
+            probe = os.path.join(folder, PROBE)
+            shutil.copy2(args.probe, probe)
+            os.chmod(folder, 0o755)
+            return lt.as_unprivileged(args, os.path.join("bench", "layer_shell_bench.py"),
+                                      ["--rounds", str(args.rounds), "--probe", probe])
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
     args.scratch = tempfile.mkdtemp(prefix="stylus-canvas-fixture-")
     ot.ARGS = args
     lt.build_pointer(args.scratch)

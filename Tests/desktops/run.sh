@@ -14,7 +14,11 @@
 # /work/repo and a scratch folder as its /tmp and /var/tmp, in a mount namespace of
 # this run's own, unmounted at the end. The suites run as root in it and drop to
 # `nobody` themselves (compositors refuse root; stylusd refuses another user).
-#   Tests/desktops/run.sh [gnome] [sway] [kwin] [deb48]     (all four when none is named)
+#   bench-sway   bench/layer_shell_bench.py on sway 1.10 (its probe built here)
+#   bench-gnome  bench/gnome_bench.py on GNOME Shell 48 with the 45 variant
+#   (the benches are never run by default and never fail the run: make bench-desktops)
+#   Tests/desktops/run.sh [gnome] [sway] [kwin] [deb48] [bench-sway] [bench-gnome]
+#                                                             (the four suites when none is named)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 suites=${*:-gnome sway kwin deb48}
@@ -28,7 +32,7 @@ for f in .build-static/release/stylusd .build-static/release/stylusctl Overlay/.
     [ -e "$repo/$f" ] || { echo "desktops: $f is not built: make release overlay gnome-extension" >&2; exit 1; }
 done
 # Without the package deb48 fails with the reason; the other suites still run.
-deb=${STYLUS_DEB:-$(ls -t "$repo"/.build-deb/stylusd_*_"$(dpkg --print-architecture)".deb 2>/dev/null | head -n 1)}
+deb=${STYLUS_DEB:-$(ls -t "$repo"/.build-deb/stylusd_*_"$(dpkg --print-architecture)".deb 2>/dev/null | head -n 1 || true)}
 root=$("$repo/Tests/desktops/trixie_root.sh")
 grep -q '^nobody:x:65534:65534:' "$root/etc/passwd" || { echo "desktops: the root has no nobody (65534)" >&2; exit 1; }
 
@@ -39,6 +43,10 @@ mkdir -m 1777 "$scratch/tmp" "$scratch/vartmp"
 if [[ " $suites " == *" deb48 "* ]] && [ -f "$deb" ]; then cp "$deb" "$scratch/vartmp/stylusd.deb"; fi
 # The layer-shell suite's small Wayland clients, built here: the root has no compiler.
 python3 "$repo/Tests/overlay/layer_shell_test.py" --build-tools "$scratch/vartmp/tools" >/dev/null
+# and the layer-shell bench's screencopy probe next to them.
+if [[ " $suites " == *" bench-sway "* ]]; then
+    python3 "$repo/bench/layer_shell_bench.py" --build-tools "$scratch/vartmp/tools" >/dev/null
+fi
 
 # Inside a mount namespace of its own: whatever happens, the mounts end with it.
 inner=$(cat <<'INNER'
@@ -107,8 +115,16 @@ for suite in "$@"; do
     kwin)
         echo "desktops: $(inside sh -c 'kwin_wayland --version 2>/dev/null || dpkg-query -W kwin-wayland')"
         inside python3 /work/repo/Tests/desktops/kwin_test.py "${bins[@]}" || status=1 ;;
+    bench-sway|bench-gnome)
+        # A benchmark says what it could not measure; it never fails the run.
+        echo "desktops: $suite: $(inside sh -c 'sway --version; gnome-shell --version' 2>/dev/null | grep -i "${suite#bench-}"); host: $(uptime)"
+        if [ "$suite" = bench-sway ]; then
+            inside python3 /work/repo/bench/layer_shell_bench.py "${bins[@]}"
+        else
+            inside python3 /work/repo/bench/gnome_bench.py "${bins[@]:0:4}" --extension /work/repo/.build-gnome/45/stylus-canvas@stylusd
+        fi || echo "desktops: $suite: NOT MEASURED: the bench exited with $?" ;;
     *)
-        echo "desktops: no suite $suite (gnome, sway, kwin, deb48)" >&2; status=1; continue ;;
+        echo "desktops: no suite $suite (gnome, sway, kwin, deb48, bench-sway, bench-gnome)" >&2; status=1; continue ;;
     esac
     echo "desktops: $suite took $((SECONDS - started)) s"
 done
