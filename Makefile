@@ -238,6 +238,7 @@ bench: release release-bench overlay
 	$(MAKE) --no-print-directory bench-flood
 	$(MAKE) --no-print-directory bench-filter
 	$(MAKE) --no-print-directory bench-overlay
+	$(MAKE) --no-print-directory bench-desktops
 
 # hil/bench/latency.py in the guest: a double press to a socket client, beside libinput debug-events.
 bench-latency: release release-bench
@@ -503,6 +504,14 @@ bench-overlay: release release-bench overlay
 	python3 bench/export_bench.py --bin $(BIN) --canvas $(OVERLAY_BIN) | tee -a bench-report.txt
 	@# snapshot and copy: request → PNG, copy → paste at 1080p and 2160p on X11 and sway (issue 38).
 	python3 bench/snapshot_bench.py --bin $(BIN) --canvas $(OVERLAY_BIN) | tee -a bench-report.txt
+
+# The overlay benches on sway 1.10 and GNOME Shell 48 in the Debian 13 root of test-desktops
+# (root only: chroot and mounts; PERFORMANCE.md section 9d). A bench says what it could not
+# measure and never fails.
+bench-desktops: gnome-extension
+	@[ -x $(BIN)/stylusd ] && [ -x $(OVERLAY_BIN) ] || $(MAKE) --no-print-directory release overlay
+	-Tests/desktops/run.sh bench-sway bench-gnome | tee -a bench-report.txt
+.PHONY: bench-desktops
 
 # The Debian package, .build-deb/stylusd_VERSION_ARCH.deb: what `make install
 # PREFIX=/usr` installs, stylus-canvas built with the Swift runtime inside
