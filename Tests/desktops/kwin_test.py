@@ -349,33 +349,16 @@ def test_the_snapshot_on_kwin_is_the_screen_with_the_ink():
                   f"checked instead that the snapshot is the ink alone ({inked} of {n} points, {clear:.0%} transparent) "
                   "and says there is no capture", flush=True)
             return
-        below = k.kwin.screenshot()
-        since = time.monotonic()
-        s.open_and_wait()
-        s.wait_overlay(ot.PALETTE_REGIONS_REPORTED, 5, since)
-        time.sleep(0.5)
-        out = os.path.join(k.root, "shot.png")
-        started = time.monotonic()
-        r = st.stylusctl(s, "snapshot", out)
-        took = time.monotonic() - started
-        check(r.returncode == 0 and "the screen with the ink" in r.stdout,
-              f"stylusctl snapshot: {r.returncode} {r.stdout} {r.stderr}; the canvas said {[l for _, l in s.overlay_log][-6:]}")
-        time.sleep(0.3)
-        screen = k.kwin.screenshot()
-        outside, n, m, inked = st.check_snapshot_pixels(out, screen, below, strokes, "KWin's screenshot")
+        shot = st.snapshot_against(s, k.kwin.screenshot, "KWin's screenshot", pauses=(0.5, 0.3))
         # copy --snapshot: the same capture onto the clipboard (zwlr_data_control on KWin), pasted back as the file's pixels.
-        r = st.stylusctl(s, "copy", "--snapshot")
-        check(r.returncode == 0, f"stylusctl copy --snapshot: {r.returncode} {r.stdout} {r.stderr}")
-        pasted = "not pasted back (no wl-paste here)"
+        paste = None
         if shutil.which("wl-paste"):
             import snapshot_sway
-            png = snapshot_sway.wl_paste(k.kwin.env, "-t", "image/png")
-            check(png and st.png_size(png) == (WIDTH, HEIGHT), f"the pasted snapshot: {png[:16] if png else png}")
-            same, total = st.agreement(st.png_pixels(png), st.png_pixels(out), lambda x, y: True)
-            check(same >= 0.99, f"the pasted snapshot agrees with the snapshot's file on {same:.2%} of {total} pixels")
-            pasted = f"pasted back, {same:.2%} equal to the file"
-        print(f"  {outside:.2%} of {n} pixels agree with KWin's screenshot; the palette's {m} pixels are the application; "
-              f"{inked} points inked; {took * 1000:.0f} ms for stylusctl snapshot; copy --snapshot {pasted}", flush=True)
+            paste = lambda: snapshot_sway.wl_paste(k.kwin.env, "-t", "image/png")  # noqa: E731
+        same = st.copy_snapshot_pasted(s, shot.path, paste)
+        pasted = "not pasted back (no wl-paste here)" if same is None else f"pasted back, {same:.2%} equal to the file"
+        print(f"  {shot.outside:.2%} of {shot.n} pixels agree with KWin's screenshot; the palette's {shot.m} pixels are the application; "
+              f"{shot.inked} points inked; {shot.took * 1000:.0f} ms for stylusctl snapshot; copy --snapshot {pasted}", flush=True)
 
 
 def test_without_its_desktop_file_kwin_refuses_and_the_snapshot_is_the_ink_saying_why():
