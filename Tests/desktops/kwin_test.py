@@ -169,6 +169,92 @@ def test_the_canvas_is_above_a_fullscreen_application_on_kwin_and_see_through():
               "pixel; both transitions acked", flush=True)
 
 
+def edge_band(strokes):
+    """The pixels of the open canvas's frame band (the spec's frame width, all round) away from the recorded
+    ink (13 px), where the indicator alone decides what shows."""
+    border = ot.canvas_spec.indicator_border()
+    ink = {(x + dx, y + dy) for x, y in ot.screen_points(strokes, WIDTH, HEIGHT) for dx in range(-13, 14) for dy in range(-13, 14)}
+    return [(x, y) for y in range(HEIGHT) for x in range(WIDTH)
+            if (x < border or y < border or x >= WIDTH - border or y >= HEIGHT - border) and (x, y) not in ink]
+
+
+def check_the_edges_show(shot, band, colour, what):
+    """Every pixel of `band` on the screen is `colour` (within 6 per channel)."""
+    other = [(x, y) for x, y in band if not all(abs(a - b) <= 6 for a, b in zip(ot.pixel(shot, x, y), colour))]
+    check(not other, f"{what}: {len(other)} of {len(band)} edge pixels away from the ink are not {colour}, "
+                     f"e.g. {[(p, ot.pixel(shot, *p)) for p in other[:3]]}")
+
+
+def check_no_frame_in(png, band, what):
+    """A PNG of the ink alone (an export, a snapshot without screen capture): transparent on `band`."""
+    import snapshot_test as st
+    rgba = st.png_pixels(png, "rgba")
+    check(len(rgba) == WIDTH * HEIGHT * 4, f"{what} holds {len(rgba) // 4} pixels, not {WIDTH}×{HEIGHT}")
+    framed = [(x, y) for x, y in band if rgba[(y * WIDTH + x) * 4 + 3] != 0]
+    check(not framed, f"{what} holds the frame: {len(framed)} of {len(band)} edge pixels away from the ink are not transparent, "
+                      f"e.g. {framed[:5]}")
+
+
+def test_the_open_canvas_on_kwin_shows_its_frame_badge_or_nothing_and_no_export_or_snapshot_holds_it():
+    """[canvas] indicator on KWin (sway's screenshot of KWin's window, over the fullscreen application):
+    the frame all round in the current colour at the spec's opacity while open, following a colour change,
+    gone when minimized; after a reload, `badge` a dot in the top right corner with the edges the
+    application's, and `none` the edges and that corner the application's. Neither the export nor the
+    snapshot (the ink alone here: nested KWin composites without OpenGL and offers no ScreenShot2; the
+    captured snapshot's frame band is checked by test_the_snapshot_on_kwin_is_the_screen_with_the_ink)
+    holds the frame: their edge band away from the ink is transparent."""
+    import snapshot_test as st
+    blue, green = (0x34, 0x65, 0xa4), (0x4e, 0x9a, 0x06)
+    opacity = ot.canvas_spec.spec()["constants"]["indicator"]["frameOpacity"]
+    os.environ["STYLUSD_RENDERER"] = ot.ARGS.canvas   # export draws its PNG with the canvas's renderer
+    try:
+        with Session() as k:
+            s = k.stack
+            strokes = s.request("strokes")["strokes"]
+            band = edge_band(strokes)
+            s.request("tool", tool="pen", color="#3465a4")
+            s.open_and_wait()
+            s.wait_overlay("layer surface on", 5)
+            s.settle_screen()
+            matching, total = ot.indicator_pixels(k.sway.screenshot(), "frame", blue, opacity, lt.APP)
+            check(matching >= 0.99 * total, f"the frame: only {matching} of {total} pixels are the pen's blue at {opacity}")
+            s.request("tool", color="#4e9a06")
+            s.wait_overlay("style pen, #4e9a06", 5)
+            s.settle_screen()
+            followed, _ = ot.indicator_pixels(k.sway.screenshot(), "frame", green, opacity, lt.APP)
+            check(followed >= 0.99 * total, f"after a colour change only {followed} of {total} frame pixels follow it")
+            exported = os.path.join(k.root, "indicator.png")
+            s.request("export", path=exported, width=WIDTH, height=HEIGHT)
+            check_no_frame_in(exported, band, "the export")
+            snapshot = os.path.join(k.root, "shot.png")
+            inked, n, _ = st.snapshot_of_the_ink_alone(s, snapshot, strokes)
+            check_no_frame_in(snapshot, band, "the snapshot")
+            s.minimize_and_wait()
+            check_the_edges_show(k.sway.screenshot(), band, lt.APP, "minimized")
+            for kind in ("badge", "none"):
+                ot.write_config(k.root, f'[canvas]\nindicator = "{kind}"\n')
+                check(s.request("reload")["canvas"]["indicator"] == kind, f"the reload did not set {kind}")
+                s.open_and_wait()
+                s.wait_overlay(f"indicator {kind}", 5)
+                s.settle_screen()
+                shot = k.sway.screenshot()
+                check_the_edges_show(shot, band, lt.APP, kind)
+                corner = (WIDTH - ot.canvas_spec.spec()["constants"]["indicator"]["badgeInset"],
+                          ot.canvas_spec.spec()["constants"]["indicator"]["badgeInset"])
+                if kind == "badge":
+                    badge, _ = ot.indicator_pixels(shot, "badge", green, 1)
+                    check(badge == 1, f"no badge at the top right corner: {ot.pixel(shot, *corner)}")
+                else:
+                    check(all(abs(a - b) <= 6 for a, b in zip(ot.pixel(shot, *corner), lt.APP)),
+                          f"none: the top right corner shows {ot.pixel(shot, *corner)}")
+                s.minimize_and_wait()
+            print(f"  frame: {matching} of {total} pixels the pen's blue at {opacity}, then its green; gone when minimized; "
+                  f"badge: a green dot, bare edges; none: bare edges and corner; the export and the snapshot (the ink alone, "
+                  f"{inked} of {n} points) transparent on the {len(band)} edge pixels away from the ink", flush=True)
+    finally:
+        os.environ.pop("STYLUSD_RENDERER", None)
+
+
 class VirtualKWin:
     """kwin_wayland --virtual (a plain copy) compositing with OpenGL (llvmpipe) on a session bus of its own.
     `canvas`: the canvas executable that an applications entry of KWin's data folder lets call ScreenShot2 (the
@@ -349,33 +435,16 @@ def test_the_snapshot_on_kwin_is_the_screen_with_the_ink():
                   f"checked instead that the snapshot is the ink alone ({inked} of {n} points, {clear:.0%} transparent) "
                   "and says there is no capture", flush=True)
             return
-        below = k.kwin.screenshot()
-        since = time.monotonic()
-        s.open_and_wait()
-        s.wait_overlay(ot.PALETTE_REGIONS_REPORTED, 5, since)
-        time.sleep(0.5)
-        out = os.path.join(k.root, "shot.png")
-        started = time.monotonic()
-        r = st.stylusctl(s, "snapshot", out)
-        took = time.monotonic() - started
-        check(r.returncode == 0 and "the screen with the ink" in r.stdout,
-              f"stylusctl snapshot: {r.returncode} {r.stdout} {r.stderr}; the canvas said {[l for _, l in s.overlay_log][-6:]}")
-        time.sleep(0.3)
-        screen = k.kwin.screenshot()
-        outside, n, m, inked = st.check_snapshot_pixels(out, screen, below, strokes, "KWin's screenshot")
+        shot = st.snapshot_against(s, k.kwin.screenshot, "KWin's screenshot", pauses=(0.5, 0.3))
         # copy --snapshot: the same capture onto the clipboard (zwlr_data_control on KWin), pasted back as the file's pixels.
-        r = st.stylusctl(s, "copy", "--snapshot")
-        check(r.returncode == 0, f"stylusctl copy --snapshot: {r.returncode} {r.stdout} {r.stderr}")
-        pasted = "not pasted back (no wl-paste here)"
+        paste = None
         if shutil.which("wl-paste"):
             import snapshot_sway
-            png = snapshot_sway.wl_paste(k.kwin.env, "-t", "image/png")
-            check(png and st.png_size(png) == (WIDTH, HEIGHT), f"the pasted snapshot: {png[:16] if png else png}")
-            same, total = st.agreement(st.png_pixels(png), st.png_pixels(out), lambda x, y: True)
-            check(same >= 0.99, f"the pasted snapshot agrees with the snapshot's file on {same:.2%} of {total} pixels")
-            pasted = f"pasted back, {same:.2%} equal to the file"
-        print(f"  {outside:.2%} of {n} pixels agree with KWin's screenshot; the palette's {m} pixels are the application; "
-              f"{inked} points inked; {took * 1000:.0f} ms for stylusctl snapshot; copy --snapshot {pasted}", flush=True)
+            paste = lambda: snapshot_sway.wl_paste(k.kwin.env, "-t", "image/png")  # noqa: E731
+        same = st.copy_snapshot_pasted(s, shot.path, paste)
+        pasted = "not pasted back (no wl-paste here)" if same is None else f"pasted back, {same:.2%} equal to the file"
+        print(f"  {shot.outside:.2%} of {shot.n} pixels agree with KWin's screenshot; the palette's {shot.m} pixels are the application; "
+              f"{shot.inked} points inked; {shot.took * 1000:.0f} ms for stylusctl snapshot; copy --snapshot {pasted}", flush=True)
 
 
 def test_without_its_desktop_file_kwin_refuses_and_the_snapshot_is_the_ink_saying_why():
@@ -422,6 +491,7 @@ def main():
         lt.build_pointer(args.scratch)
         return run_tests(f"kwin {kwin_version()}", [
             test_the_canvas_is_above_a_fullscreen_application_on_kwin_and_see_through,
+            test_the_open_canvas_on_kwin_shows_its_frame_badge_or_nothing_and_no_export_or_snapshot_holds_it,
             test_the_snapshot_on_kwin_is_the_screen_with_the_ink,
             test_without_its_desktop_file_kwin_refuses_and_the_snapshot_is_the_ink_saying_why,
         ], only=args.only)

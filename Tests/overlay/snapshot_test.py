@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import types
 import shutil
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -138,27 +139,53 @@ def check_snapshot():
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         with ot.stack(config=PALETTE_ALWAYS) as s:
-            strokes = s.request("strokes")["strokes"]
             time.sleep(1.0)
-            below = ot.DESKTOP_SESSION.screenshot()
-            since = time.monotonic()
-            s.open_and_wait()
-            s.wait_overlay(ot.PALETTE_REGIONS_REPORTED, 5, since)
-            s.settle_screen()
-            out = os.path.join(s.root, "shot.png")
-            started = time.monotonic()
-            r = stylusctl(s, "snapshot", out)
-            took = time.monotonic() - started
-            check(r.returncode == 0, f"stylusctl snapshot: {r.returncode} {r.stdout} {r.stderr}")
-            check(out in r.stdout and "1280×800" in r.stdout and "the screen with the ink" in r.stdout, f"stylusctl said: {r.stdout!r}")
-            s.settle_screen()
-            screen = ot.DESKTOP_SESSION.screenshot()
-            outside, n, m, n_points = check_snapshot_pixels(out, screen, below, strokes, "import")
-            print(f"  {outside:.2%} of {n} pixels agree with import; the palette's {m} pixels are the screen under it; "
-                  f"{n_points} points inked; {took * 1000:.0f} ms for stylusctl snapshot", flush=True)
+            shot = snapshot_against(s, ot.DESKTOP_SESSION.screenshot, "import")
+            print(f"  {shot.outside:.2%} of {shot.n} pixels agree with import; the palette's {shot.m} pixels are the screen under it; "
+                  f"{shot.inked} points inked; {shot.took * 1000:.0f} ms for stylusctl snapshot", flush=True)
     finally:
         app.terminate()
         app.wait(5)
+
+
+def snapshot_against(s, screenshot, against, pauses=None):
+    """What each desktop's snapshot test does with the desktop's own screenshot (`screenshot()`, named
+    `against`) on the stack `s` minimized with its palette always shown: the screen before the canvas
+    opens, the opening until the palette is up, `stylusctl snapshot` to shot.png in the stack's folder,
+    the screen again, and check_snapshot_pixels between them. `pauses`: seconds to wait before the
+    snapshot and before the second screenshot, where each screenshot is costly (KWin's on llvmpipe);
+    by default the stack's settle_screen. Returns the path, the time stylusctl took and the figures."""
+    strokes = s.request("strokes")["strokes"]
+    below = screenshot()
+    since = time.monotonic()
+    s.open_and_wait()
+    s.wait_overlay(ot.PALETTE_REGIONS_REPORTED, 5, since)
+    settle = [s.settle_screen] * 2 if pauses is None else [lambda t=t: time.sleep(t) for t in pauses]
+    settle[0]()
+    out = os.path.join(s.root, "shot.png")
+    started = time.monotonic()
+    r = stylusctl(s, "snapshot", out)
+    took = time.monotonic() - started
+    check(r.returncode == 0 and out in r.stdout and f"{WIDTH}×{HEIGHT}" in r.stdout and "the screen with the ink" in r.stdout,
+          f"stylusctl snapshot: {r.returncode} {r.stdout!r} {r.stderr}; the canvas said {[l for _, l in s.overlay_log][-6:]}")
+    settle[1]()
+    outside, n, m, inked = check_snapshot_pixels(out, screenshot(), below, strokes, against)
+    return types.SimpleNamespace(path=out, took=took, outside=outside, n=n, m=m, inked=inked)
+
+
+def copy_snapshot_pasted(s, path, paste):
+    """`stylusctl copy --snapshot` on the open canvas; `paste()` (None: no way to paste here) reads the
+    clipboard's image/png back, which must be the snapshot at `path`, pixel for pixel on >= 99 %.
+    Returns that share, or None when nothing was pasted."""
+    r = stylusctl(s, "copy", "--snapshot")
+    check(r.returncode == 0, f"stylusctl copy --snapshot: {r.returncode} {r.stdout} {r.stderr}")
+    if paste is None:
+        return None
+    png = paste()
+    check(png and png_size(png) == (WIDTH, HEIGHT), f"the pasted snapshot: {png[:16] if png else png}")
+    same, total = agreement(png_pixels(png), png_pixels(path), lambda x, y: True)
+    check(same >= 0.99, f"the pasted snapshot agrees with the snapshot's file on {same:.2%} of {total} pixels")
+    return same
 
 
 def test_a_snapshot_is_refused_while_minimized_and_goes_to_the_export_folder_without_a_file():
