@@ -8,12 +8,11 @@ ink alone that says so, and `copy` refused naming what is missing."""
 import os
 import subprocess
 import tempfile
-import time
 
 import layer_shell_test as lt
 import overlay_test as ot
 from overlay_test import WIDTH, HEIGHT, check
-from snapshot_test import PALETTE_ALWAYS, check_pasted_is_the_export, check_snapshot_pixels, png_size, snapshot_of_the_ink_alone, stylusctl
+from snapshot_test import PALETTE_ALWAYS, check_pasted_is_the_export, png_size, snapshot_against, snapshot_of_the_ink_alone, stylusctl
 
 
 def test_on_sway_a_snapshot_is_the_screen_with_the_ink_and_without_the_palette():
@@ -21,21 +20,9 @@ def test_on_sway_a_snapshot_is_the_screen_with_the_ink_and_without_the_palette()
     zwlr_screencopy, agrees with grim's screenshot on >= 99 % of the pixels outside the
     palette, shows sway's background under the palette, and holds the ink."""
     with lt.Session(config=PALETTE_ALWAYS) as w:
-        s = w.stack
-        strokes = s.request("strokes")["strokes"]
-        below = w.sway.screenshot()
-        since = time.monotonic()
-        s.open_and_wait()
-        s.wait_overlay(ot.PALETTE_REGIONS_REPORTED, 5, since)
-        time.sleep(0.5)
-        out = os.path.join(w.root, "shot.png")
-        r = stylusctl(s, "snapshot", out)
-        check(r.returncode == 0 and "the screen with the ink" in r.stdout, f"stylusctl snapshot: {r.returncode} {r.stdout} {r.stderr}")
-        time.sleep(0.3)
-        screen = w.sway.screenshot()
-        outside, n, m, inked = check_snapshot_pixels(out, screen, below, strokes, "grim")
-        print(f"  {outside:.2%} of {n} pixels agree with grim; the palette's {m} pixels are the background; "
-              f"{inked} points inked", flush=True)
+        shot = snapshot_against(w.stack, w.sway.screenshot, "grim", pauses=(0.5, 0.3))
+        print(f"  {shot.outside:.2%} of {shot.n} pixels agree with grim; the palette's {shot.m} pixels are the background; "
+              f"{shot.inked} points inked", flush=True)
 
 
 def wl_paste(env, *argv):
