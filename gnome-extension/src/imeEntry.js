@@ -45,8 +45,6 @@ export class ImeEntry {
         // The pointer on it is the canvas's, as anywhere else (a tap ends the text or draws).
         for (const signal of ['button-press-event', 'button-release-event', 'motion-event', 'touch-event'])
             text.connect(signal, (t, event) => parent.event(event, false) || Clutter.EVENT_STOP);
-        // The canvas draws the caret (before the preedit).
-        text.cursor_visible = false;
         // Emitted before the text changes, with what is inserted: a commit or a typed key.
         text.connect('insert-text', (t, inserted) => this.inserted(inserted));
         // Connected handlers run before ClutterText's own, which gives the key to the input
@@ -74,8 +72,13 @@ export class ImeEntry {
             'padding: 0; margin: 0; border: 0; background-color: transparent;');
         this.label.ensure_style();
         const ascent = this.label.clutter_text.get_layout().get_baseline() / PANGO_SCALE;
-        // ClutterText tells the input method where its cursor is, for the candidates' window.
         this.label.set_position(Math.round(x + advance(last, size)), Math.round(y + textBaseline(lines.length - 1, size) - ascent));
+        // ClutterText tells the input method where its cursor is (for the candidates' window) when
+        // it paints a cursor that changed within it, not when it moves: a cursor a pixel wider or
+        // narrower makes it tell from here. Its cursor, in the text's colour, lies on the canvas's
+        // caret, and shows where the preedit's is while composing.
+        const text = this.label.clutter_text;
+        text.cursor_size = text.cursor_size === 2 ? 3 : 2;
     }
 
     destroy() {
