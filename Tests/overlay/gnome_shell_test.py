@@ -671,24 +671,29 @@ def test_a_text_typed_in_the_extension_shows_at_once_is_kept_exported_alike_and_
         check_typed_text()
 
 
+def text_red_pixels(shot, box):
+    """The text tests' red (#d61a1c) pixels below the top bar: (inside `box`, outside it)."""
+    red = (0xd6, 0x1a, 0x1c)
+    inside = outside = 0
+    for y in range(TOP_BAR, HEIGHT - 4):
+        for x in range(4, WIDTH - 4):
+            if all(abs(a - b) <= 60 for a, b in zip(ot.pixel(shot, x, y), red)):
+                if box[0] <= x < box[2] and box[1] <= y < box[3]:
+                    inside += 1
+                else:
+                    outside += 1
+    return inside, outside
+
+
 def check_typed_text():
     at = (300, 300)
     # Width 8: size 24 of a drawing 1600 wide, 19.2 px on this 1280-wide screen; "Hi 42" is at most
     # 5 em wide (with the caret after it) and one line of 1.25 em below the click.
     size = 24 * WIDTH / 1600
     box = (at[0] - 2, at[1] - 2, at[0] + int(5 * size) + 6, at[1] + int(1.25 * size) + 4)
-    red = (0xd6, 0x1a, 0x1c)
 
     def red_pixels(shot):
-        inside = outside = 0
-        for y in range(TOP_BAR, HEIGHT - 4):
-            for x in range(4, WIDTH - 4):
-                if all(abs(a - b) <= 60 for a, b in zip(ot.pixel(shot, x, y), red)):
-                    if box[0] <= x < box[2] and box[1] <= y < box[3]:
-                        inside += 1
-                    else:
-                        outside += 1
-        return inside, outside
+        return text_red_pixels(shot, box)
 
     with Daemon(state=empty_state()) as d:
         d.request("tool", tool="text", color="#d61a1c", width=8)
@@ -856,20 +861,10 @@ def test_an_input_method_composes_the_text_typed_in_the_extension():
     at = (300, 300)
     size = 24 * WIDTH / 1600
     box = (at[0] - 2, at[1] - 2, at[0] + int(8 * size) + 6, at[1] + int(1.25 * size) + 4)
-    red = (0xd6, 0x1a, 0x1c)
 
     def red_pixels():
         settle()
-        shot = SHELL.screenshot()
-        inside = outside = 0
-        for y in range(TOP_BAR, HEIGHT - 4):
-            for x in range(4, WIDTH - 4):
-                if all(abs(a - b) <= 60 for a, b in zip(ot.pixel(shot, x, y), red)):
-                    if box[0] <= x < box[2] and box[1] <= y < box[3]:
-                        inside += 1
-                    else:
-                        outside += 1
-        return inside, outside
+        return text_red_pixels(SHELL.screenshot(), box)
 
     unsafe_mode()
     try:
