@@ -5,8 +5,10 @@
 // cannot do on Shell 43 (an InputFocus subclass gets no callbacks there, and an
 // IM_COMMIT event's text cannot be read). What lands in it, committed by the
 // input method or typed as a plain key, is handed on at once and cleared; it
-// only ever shows the input method's preedit, underlined by ClutterText, in the
-// text's font, colour and size where the next character goes.
+// only ever shows the input method's preedit (with its cursor), in the text's
+// font, colour and size where the next character goes. Not underlined: St's text
+// attributes replace the underline ClutterText gives a preedit, and one asked of
+// St (text-decoration) was in the layout but not drawn on Shell 43.
 import Cairo from 'cairo';
 import Clutter from 'gi://Clutter';
 import GLib from 'gi://GLib';
