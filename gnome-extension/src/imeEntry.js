@@ -70,9 +70,13 @@ export class ImeEntry {
     // `size` pixels, in `color`: the preedit's baseline on the last line's, starting after it.
     place(x, y, size, color, lines) {
         const last = lines[lines.length - 1];
-        this.label.set_style(`font-family: "${TEXT.font}"; font-size: ${size.toFixed(2)}px; color: ${color}; ` +
-            'padding: 0; margin: 0; border: 0; background-color: transparent;');
-        this.label.ensure_style();
+        const style = `font-family: "${TEXT.font}"; font-size: ${size.toFixed(2)}px; color: ${color}; ` +
+            'padding: 0; margin: 0; border: 0; background-color: transparent;';
+        // The same for the whole text: styled once, not at each key.
+        if (this.label.get_style() !== style) {
+            this.label.set_style(style);
+            this.label.ensure_style();
+        }
         const ascent = this.label.clutter_text.get_layout().get_baseline() / PANGO_SCALE;
         this.label.set_position(Math.round(x + advance(last, size)), Math.round(y + textBaseline(lines.length - 1, size) - ascent));
         // ClutterText tells the input method where its cursor is (for the candidates' window) when
