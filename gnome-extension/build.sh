@@ -17,7 +17,7 @@ uuid=stylus-canvas@stylusd
 version=$(sed -n 's/.*"version-name": *"\([^"]*\)".*/\1/p' "$here/metadata.in.json")
 spec="$here/../Sources/CanvasModel/canvas-spec.json"
 # In the order they are joined: a module comes after those it uses at load time.
-modules="style board indicator helpLayout strokeBook strokesTail tiles inkLayers palette daemonLink pngFile screenShare drawStream pointerInput helpOverlay keyGrabs textEntry textTyping openIndicator monitorCanvas stylusCanvas"
+modules="style board indicator helpLayout strokeBook strokesTail tiles inkLayers palette daemonLink pngFile screenShare drawStream pointerInput helpOverlay keyGrabs textEntry imeEntry textTyping openIndicator monitorCanvas stylusCanvas"
 
 legacy="$out/43/$uuid"
 modern="$out/45/$uuid"

@@ -671,24 +671,29 @@ def test_a_text_typed_in_the_extension_shows_at_once_is_kept_exported_alike_and_
         check_typed_text()
 
 
+def text_red_pixels(shot, box):
+    """The text tests' red (#d61a1c) pixels below the top bar: (inside `box`, outside it)."""
+    red = (0xd6, 0x1a, 0x1c)
+    inside = outside = 0
+    for y in range(TOP_BAR, HEIGHT - 4):
+        for x in range(4, WIDTH - 4):
+            if all(abs(a - b) <= 60 for a, b in zip(ot.pixel(shot, x, y), red)):
+                if box[0] <= x < box[2] and box[1] <= y < box[3]:
+                    inside += 1
+                else:
+                    outside += 1
+    return inside, outside
+
+
 def check_typed_text():
     at = (300, 300)
     # Width 8: size 24 of a drawing 1600 wide, 19.2 px on this 1280-wide screen; "Hi 42" is at most
     # 5 em wide (with the caret after it) and one line of 1.25 em below the click.
     size = 24 * WIDTH / 1600
     box = (at[0] - 2, at[1] - 2, at[0] + int(5 * size) + 6, at[1] + int(1.25 * size) + 4)
-    red = (0xd6, 0x1a, 0x1c)
 
     def red_pixels(shot):
-        inside = outside = 0
-        for y in range(TOP_BAR, HEIGHT - 4):
-            for x in range(4, WIDTH - 4):
-                if all(abs(a - b) <= 60 for a, b in zip(ot.pixel(shot, x, y), red)):
-                    if box[0] <= x < box[2] and box[1] <= y < box[3]:
-                        inside += 1
-                    else:
-                        outside += 1
-        return inside, outside
+        return text_red_pixels(shot, box)
 
     with Daemon(state=empty_state()) as d:
         d.request("tool", tool="text", color="#d61a1c", width=8)
@@ -748,6 +753,156 @@ def check_typed_text():
         check(gone == 0, f"after undo: {gone} red pixels remain in the text's box")
         print(f"  typed 'Hi 42': {typing} red pixels while typing, {kept} kept; export agrees on "
               f"{agree} of {inked} text pixels; Ctrl+Z while typing undid it off the screen", flush=True)
+
+
+# The helper's key names for the characters typed into Looking Glass.
+LOOKING_GLASS_KEYS = {".": "period", "_": "underscore", "=": "equal"}
+
+
+def shell_eval(code):
+    """GNOME Shell's own org.gnome.Shell.Eval of `code`: (True, its value as JSON), or (False, why);
+    it answers only in unsafe mode (unsafe_mode())."""
+    literal = "'" + code.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    run = subprocess.run(["gdbus", "call", "--session", "--dest", "org.gnome.Shell", "--object-path", "/org/gnome/Shell",
+                          "--method", "org.gnome.Shell.Eval", literal], env=SHELL.env, capture_output=True, text=True, timeout=20)
+    m = re.fullmatch(r"\((true|false), '(.*)'\)", run.stdout.strip(), re.S)
+    check(m is not None, f"org.gnome.Shell.Eval answered {run.stdout!r} {run.stderr[-300:]!r}")
+    return m.group(1) == "true", m.group(2)
+
+
+def unsafe_mode():
+    """Puts the shell in unsafe mode, where its Eval answers: only Looking Glass can, so it is opened
+    from the run dialog (Alt+F2, lg) and told so, as a person would, then closed; again if a key
+    came before the dialog or Looking Glass was there to take it."""
+    for attempt in range(3):
+        if shell_eval("1")[0]:
+            return
+        SHELL.command("key alt+F2")
+        time.sleep(1.5)
+        for key in ["l", "g", "Return"]:
+            SHELL.command(f"key {key}")
+        time.sleep(2)
+        for ch in "global.context.unsafe_mode=true":
+            SHELL.command(f"key {LOOKING_GLASS_KEYS.get(ch, ch)}")
+        SHELL.command("key Return")
+        time.sleep(0.5)
+        SHELL.command("key Escape")
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline and not shell_eval("1")[0]:
+            time.sleep(0.2)
+        # Whatever is left open (the run dialog, Looking Glass) closes.
+        SHELL.command("key Escape")
+        time.sleep(0.5)
+    check(shell_eval("1")[0], "Looking Glass did not put the shell in unsafe mode")
+
+
+# A test input method in place of GNOME's (IBus): j commits "日本語 é"; k starts composing
+# "にほん" (a preedit), and Return while composing commits "日本" instead. It keeps where the
+# text told it its cursor is. GNOME's is kept to be put back (TEST_INPUT_METHOD_OFF).
+TEST_INPUT_METHOD = r"""(() => {
+const {GObject, Clutter} = imports.gi;
+const backend = global.stage.context ? global.stage.context.get_backend() : Clutter.get_default_backend();
+if (!global.stylusTestInputMethod) {
+    const TestInputMethod = GObject.registerClass({GTypeName: 'StylusTestInputMethod'}, class extends Clutter.InputMethod {
+        vfunc_focus_in(focus) { this.focusIns = (this.focusIns || 0) + 1; }
+        vfunc_focus_out() {}
+        vfunc_reset() {}
+        vfunc_set_cursor_location(rect) { this.cursor = [rect.get_x(), rect.get_y(), rect.get_height()]; }
+        vfunc_set_surrounding(text, cursor, anchor) {}
+        vfunc_update_content_hints(hints) {}
+        vfunc_update_content_purpose(purpose) {}
+        vfunc_filter_key_event(event) {
+            const press = event.type() === Clutter.EventType.KEY_PRESS, key = event.get_key_symbol();
+            if (key === Clutter.KEY_j) {
+                if (press)
+                    this.commit('\u65e5\u672c\u8a9e \u00e9');
+                return true;
+            }
+            if (key === Clutter.KEY_k) {
+                if (press) {
+                    this.composing = true;
+                    this.set_preedit_text('\u306b\u307b\u3093', 3, 3, Clutter.PreeditResetMode.CLEAR);
+                }
+                return true;
+            }
+            if (key === Clutter.KEY_Return && this.composing) {
+                if (press) {
+                    this.composing = false;
+                    this.set_preedit_text('', 0, 0, Clutter.PreeditResetMode.CLEAR);
+                    this.commit('\u65e5\u672c');
+                }
+                return true;
+            }
+            return false;
+        }
+    });
+    global.stylusTestInputMethod = {im: new TestInputMethod(), shell: backend.get_input_method()};
+}
+global.stylusTestInputMethod.im.focusIns = 0;
+backend.set_input_method(global.stylusTestInputMethod.im);
+return 'on';
+})()"""
+TEST_INPUT_METHOD_OFF = r"""(() => {
+const backend = global.stage.context ? global.stage.context.get_backend() : imports.gi.Clutter.get_default_backend();
+if (global.stylusTestInputMethod)
+    backend.set_input_method(global.stylusTestInputMethod.shell);
+global.context.unsafe_mode = false;
+return 'off';
+})()"""
+
+
+def test_an_input_method_composes_the_text_typed_in_the_extension():
+    """The text tool through Clutter's input method (issue 37 item 4), GNOME's IBus replaced by a
+    test one (TEST_INPUT_METHOD, through the shell's Eval): with a caret placed, j commits
+    "日本語 é", which shows at once at the caret; k starts a preedit, shown there too, and Return
+    while composing is the input method's (it commits "日本"), not a new line; Escape keeps one
+    text of what was committed, the keys themselves never typed, and the input method was told
+    where the caret is."""
+    at = (300, 300)
+    size = 24 * WIDTH / 1600
+    box = (at[0] - 2, at[1] - 2, at[0] + int(8 * size) + 6, at[1] + int(1.25 * size) + 4)
+
+    def red_pixels():
+        settle()
+        return text_red_pixels(SHELL.screenshot(), box)
+
+    unsafe_mode()
+    try:
+        ok, answer = shell_eval(TEST_INPUT_METHOD)
+        check(ok and answer == '"on"', f"installing the test input method: {answer}")
+        with Daemon(state=empty_state()) as d:
+            d.request("tool", tool="text", color="#d61a1c", width=8)
+            d.open_and_wait()
+            SHELL.command(f"drag {at[0]} {at[1]} {at[0] + 1} {at[1]} 2")
+            time.sleep(0.3)
+            caret, stray = red_pixels()
+            SHELL.command("key j")
+            committed, stray = red_pixels()
+            check(committed > caret + 30 and stray == 0,
+                  f"after the commit: {committed} red pixels in the text's box (the caret alone {caret}), {stray} outside it")
+            ok, focus = shell_eval("[global.stylusTestInputMethod.im.focusIns, global.stylusTestInputMethod.im.cursor]")
+            ins, cursor = json.loads(focus)
+            check(ok and ins >= 1 and cursor and at[0] + size < cursor[0] < at[0] + 6 * size and abs(cursor[1] - at[1]) < size,
+                  f"the input method was focused {ins} times, told the cursor is at {cursor}, not after the text at {at}")
+            SHELL.command("key k")
+            composing, stray = red_pixels()
+            check(composing > committed + 30 and stray == 0,
+                  f"while composing: {composing} red pixels in the box (before {committed}), {stray} outside: the preedit does not show")
+            check(d.request("strokes")["strokes"] == [], "a text was recorded before it ended")
+            SHELL.command("key Return")
+            time.sleep(0.3)
+            n = len(d.watcher.canvas)
+            SHELL.command("key Escape")
+            e = d.watcher.wait(lambda e: e["event"] == "stroke" and e.get("source") == "keyboard" and e in d.watcher.canvas[n:],
+                               5, "the text's stroke event")
+            ot.check_kept_text(d.request, e, "日本語 é日本", at, WIDTH, HEIGHT)
+            kept, stray = red_pixels()
+            check(kept > 30 and stray == 0, f"once kept: {kept} red pixels in the text's box, {stray} outside it")
+            print(f"  committed '日本語 é' ({committed} red pixels, the caret alone {caret}), composed with a preedit "
+                  f"({composing}), Return committed '日本'; kept as one text ({kept}); the input method's cursor at {cursor}",
+                  flush=True)
+    finally:
+        shell_eval(TEST_INPUT_METHOD_OFF)
 
 
 def test_escape_minimizes_the_canvas():
@@ -1266,6 +1421,7 @@ def main():
             test_a_mouse_click_on_the_palette_picks_its_colour_without_drawing,
             test_a_click_on_the_board_button_goes_to_the_next_board_without_drawing,
             test_a_text_typed_in_the_extension_shows_at_once_is_kept_exported_alike_and_undone,
+            test_an_input_method_composes_the_text_typed_in_the_extension,
             test_escape_minimizes_the_canvas,
             test_every_default_key_does_its_action_on_the_open_canvas,
             test_f1_shows_the_help_where_stylus_canvas_puts_it_and_a_key_hides_it,

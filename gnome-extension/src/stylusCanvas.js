@@ -86,6 +86,7 @@ export class StylusCanvas {
         }, name => this.help.key(name));
         this.typing = new TextTyping({
             actor: () => this.surfaces[0]?.box ?? null,
+            ink: () => this.surfaces[0]?.ink ?? null,
             keys: this.keys,
             shown: () => this.shown,
             send: fields => this.link.request('text', fields, null, reason => log_(`text: ${reason}`)),

@@ -6,18 +6,24 @@
 // sends the `text` command, whose stroke then comes back with the drawing.
 // While a text is typed the shell holds the keyboard (a modal grab on the
 // canvas) and the canvas's key grabs are let go, so a letter types rather than
-// picks a tool, and Escape ends the text rather than minimizing.
+// picks a tool, and Escape ends the text rather than minimizing. The keys go to
+// an editable ClutterText at the caret (imeEntry.js), so that the input method
+// (IBus in GNOME Shell) composes text as in any entry: what it commits, and a
+// plain key it does not take, arrive there as text; the keys that are not text
+// (Escape, Enter, Backspace, shortcuts) are taken here unless it is composing.
 import Clutter from 'gi://Clutter';
 import * as Main from 'resource:///org/gnome/shell/ui/main.js';
 
 import {log_} from './daemonLink.js';
+import {ImeEntry} from './imeEntry.js';
 import {makeStyle} from './style.js';
 import {TextEntry, keysymText} from './textEntry.js';
 
 const KEYSYM_RETURN = 0xff0d, KEYSYM_KP_ENTER = 0xff8d, KEYSYM_BACKSPACE = 0xff08, KEYSYM_ESCAPE = 0xff1b;
 
 export class TextTyping {
-    // `owner`: actor() the actor that takes the keyboard; keys the canvas's KeyGrabs;
+    // `owner`: actor() the actor that takes the keyboard; ink() its InkLayers (where a point is
+    // drawn on it); keys the canvas's KeyGrabs;
     // shown() whether the canvas shows (its grabs come back then); send(fields) the `text`
     // command; shortcut(name) a key with Ctrl, Alt or Super for the daemon's key table
     // (`ctrl+z`); changed() the live ink to draw again.
@@ -77,29 +83,55 @@ export class TextTyping {
         if (!actor)
             return;
         this.owner.keys.ungrab();
-        this.grab = {actor, modal: Main.pushModal(actor), keyId: actor.connect('key-press-event', (a, event) => this.key(event))};
-        actor.grab_key_focus();
+        const modal = Main.pushModal(actor);
+        const input = new ImeEntry(actor, typed => this.typed(typed), event => this.key(event));
+        this.grab = {modal, input};
+        this.placeInput();
+        input.focus();
     }
 
     giveKeyboardBack() {
         if (!this.grab)
             return;
-        const {actor, modal, keyId} = this.grab;
+        const {modal, input} = this.grab;
         this.grab = null;
-        actor.disconnect(keyId);
+        // The key focus goes back first, so the input method is told it left the text.
         Main.popModal(modal);
+        input.destroy();
         if (this.owner.shown())
             this.owner.keys.grab();
     }
 
+    // The ClutterText at the caret, where the preedit shows and the input method's candidates go.
+    placeInput() {
+        const ink = this.owner.ink?.();
+        if (!this.grab || !this.entry || !ink)
+            return;
+        const [x, y] = ink.pixel(this.entry.anchor);
+        this.grab.input.place(x, y, ink.textPixels({size: this.entry.size}), this.entry.color, this.entry.string.split('\n'));
+    }
+
+    changed() {
+        this.placeInput();
+        this.owner.changed();
+    }
+
+    // Text from the input method, or a key it let through, typed as ClutterText would insert it.
+    typed(text) {
+        if (this.entry?.type(text))
+            this.changed();
+    }
+
+    // A key while the text is typed and the input method is not composing: true when it was taken
+    // here (not text: Escape, Enter, Backspace, a shortcut); false lets ClutterText type it.
     key(event) {
         if (!this.entry)
-            return Clutter.EVENT_PROPAGATE;
+            return false;
         const keysym = event.get_key_symbol();
         const shortcut = event.get_state() & (Clutter.ModifierType.CONTROL_MASK | Clutter.ModifierType.MOD1_MASK | Clutter.ModifierType.SUPER_MASK);
         if (keysym === KEYSYM_ESCAPE) {
             this.end(true);
-            return Clutter.EVENT_STOP;
+            return true;
         }
         if (shortcut) {
             // As on X11: a shortcut still does its action while a text is typed.
@@ -109,15 +141,15 @@ export class TextTyping {
                 const held = [[M.CONTROL_MASK, 'ctrl'], [M.MOD1_MASK, 'alt'], [M.SUPER_MASK, 'super'], [M.SHIFT_MASK, 'shift']];
                 this.owner.shortcut([...held.filter(([mask]) => state & mask).map(([, name]) => name), typed.toLowerCase()].join('+'));
             }
-            return Clutter.EVENT_STOP;
+            return true;
         }
         if (keysym === KEYSYM_RETURN || keysym === KEYSYM_KP_ENTER)
             this.entry.newLine();
         else if (keysym === KEYSYM_BACKSPACE)
             this.entry.backspace();
         else
-            this.entry.type(keysymText(keysym) ?? '');
-        this.owner.changed();
-        return Clutter.EVENT_STOP;
+            return false;
+        this.changed();
+        return true;
     }
 }
