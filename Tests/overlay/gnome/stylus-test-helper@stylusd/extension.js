@@ -12,6 +12,7 @@
 //   clipboard PATH   -> "ok" once PATH holds the clipboard's image/png (St.Clipboard), "empty" without one
 //   key NAME         -> "ok" after a press and release of the key (a Clutter keyval name: Escape),
 //                       with modifiers held around it when named before it: ctrl+shift+z
+//   unsafe on|off    -> "ok" once the shell's unsafe mode is so (its org.gnome.Shell.Eval answers only in it)
 //   place CLASS X Y W H -> "ok" once the window of that WM class (a Wayland app id) has that frame (or up to 40 px smaller: a client's size steps)
 const {GLib, Gio, Clutter, Shell, St} = imports.gi;
 const Main = imports.ui.main;
@@ -79,6 +80,10 @@ class TestHelper {
             switch (command) {
             case 'ready':
                 answer(Main.layoutManager._startingUp || Main.overview.visible ? 'starting' : 'ready');
+                break;
+            case 'unsafe':
+                global.context.unsafe_mode = args[0] === 'on';
+                answer('ok');
                 break;
             case 'screenshot': {
                 const file = Gio.File.new_for_path(args[0]);
