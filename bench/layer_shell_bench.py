@@ -97,6 +97,22 @@ def wait_until(predicate, timeout=3.0):
     return False
 
 
+def opens_in_log(lines):
+    """From the canvas's log lines (its own millisecond stamps): each opening request -> the first buffer
+    allocated for it (ms), and how many openings waited out the scale settle, no preferred scale having come."""
+    stamp = lambda line: int(re.search(r"\[(\d+) ms\]", line).group(1))
+    firsts, waited, opening = [], 0, None
+    for line in lines:
+        if "canvas opening" in line:
+            opening = stamp(line)
+        elif opening is not None and "] buffer " in line:
+            firsts.append(stamp(line) - opening)
+            opening = None
+        if "no preferred scale agreeing" in line:
+            waited += 1
+    return firsts, waited
+
+
 def idle_wakeups(pid, seconds=5.0):
     before = context_switches(pid)
     time.sleep(seconds)
@@ -123,13 +139,20 @@ def bench(args):
             time.sleep(0.5)
             rss["shown"] = rss_kib(pid)
             wakeups["open, no pen"] = idle_wakeups(pid)
+        logged = len(s.stack.overlay_log)
         times = ob.toggle_rounds(s.stack.socket, args.rounds, bare, wait_until, last_open)
         time.sleep(0.5)
         rss["hidden again"] = rss_kib(pid)
         points = sum(len(t["points"]) for t in strokes)
+        firsts, waited = opens_in_log([line for _, line in s.stack.overlay_log[logged:]])
         print(f"stylus-canvas (layer-shell, {compositor_label(args)}): toggle -> first frame on screen, {len(times)} toggles: "
               f"p50 {percentile(times, 50):.1f} ms, p99 {percentile(times, 99):.1f} ms, max {max(times):.1f} ms "
               f"(each look is a grim capture of one pixel: {grim_ms:.1f} ms)", flush=True)
+        if firsts:
+            # Where the first frame's time goes: the canvas's own part, before the compositor(s) show it.
+            print(f"stylus-canvas (layer-shell) in its own log: opening request -> its first buffer, {len(firsts)} openings: "
+                  f"p50 {percentile(firsts, 50):.0f} ms, p99 {percentile(firsts, 99):.0f} ms; {waited} waited out the "
+                  f"scale settle (no preferred scale from the compositor)", flush=True)
         print(f"stylus-canvas (layer-shell) RSS: never shown {rss['never shown'] / 1024:.1f} MiB; shown with the recording's "
               f"{len(strokes)} strokes ({points} points) {rss['shown'] / 1024:.1f} MiB; hidden again {rss['hidden again'] / 1024:.1f} MiB",
               flush=True)
