@@ -240,7 +240,8 @@ def bench_ink(args):
         "the outer sway copies at its next frame, after KWin's frame and its own"
     print(f"stylus-canvas ({label}): pen sample due in the replay -> its ink on screen (screencopy), "
           f"{len(t)} of {ink['expected']} samples at 200/s: p50 {percentile(t, 50):.1f} ms, p99 {percentile(t, 99):.1f} ms, "
-          f"max {max(t):.1f} ms; a look every {percentile(iv, 50):.1f} ms (p99 {percentile(iv, 99):.1f} ms: {copies}); {len(ink['late'])} not within 2 s; due -> this reader has the event p50 "
+          f"max {max(t):.1f} ms; a look every {percentile(iv, 50):.1f} ms (p99 {percentile(iv, 99):.1f} ms: {copies}); "
+          f"{len(ink['late'])} not within 2 s; due -> this reader has the event p50 "
           f"{percentile(ink['delivery'], 50):.2f} ms, p99 {percentile(ink['delivery'], 99):.2f} ms"
           f"; due -> a reader that only reads (its own process) has it p50 {percentile(ink['delivery_alone'], 50):.2f} ms, "
           f"p99 {percentile(ink['delivery_alone'], 99):.2f} ms", flush=True)
@@ -287,7 +288,8 @@ def main():
     if missing:
         where = "make test-overlay installs them" if args.compositor == "sway" else \
             "KWin 6 runs in the root of Tests/desktops/trixie_root.sh: Tests/desktops/run.sh bench-kwin"
-        print(f"layer-shell bench ({args.compositor}): NOT MEASURED: missing {missing} ({where})", flush=True)
+        on = "" if args.compositor == "sway" else " on KWin"
+        print(f"layer-shell bench{on}: NOT MEASURED: missing {missing} ({where})", flush=True)
         return 0
     if os.getuid() == 0:
         return as_nobody(args)
