@@ -511,7 +511,7 @@ bench-overlay: release release-bench overlay
 # measure and never fails.
 bench-desktops: gnome-extension
 	@[ -x $(BIN)/stylusd ] && [ -x $(OVERLAY_BIN) ] || $(MAKE) --no-print-directory release overlay
-	-Tests/desktops/run.sh bench-sway bench-gnome | tee -a bench-report.txt
+	-Tests/desktops/run.sh bench-sway bench-gnome bench-kwin | tee -a bench-report.txt
 .PHONY: bench-desktops
 
 # The Debian package, .build-deb/stylusd_VERSION_ARCH.deb: what `make install

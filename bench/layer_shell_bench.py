@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """The layer-shell canvas under headless sway (1280x800, pixman; 1.7 here, 1.10 in the Debian 13
-root of Tests/desktops/run.sh bench-sway): `toggle`
+root of Tests/desktops/run.sh bench-sway), or with --compositor kwin under KWin nested in that sway
+(KWin 6 in the root: run.sh bench-kwin; Tests/desktops/kwin_test.py starts it, over its fullscreen
+application since KWin alone paints black). Under KWin the same looks read the outer sway, which
+shows KWin's window: a frame reaches them one outer sway frame after KWin composited it. `toggle`
 on the socket -> the first frame of the fade-in on screen, read back with grim
 (one pixel on a stroke, polled); the canvas's resident memory never shown,
 shown with the bundled recording's strokes, and hidden again; its context
@@ -18,6 +21,7 @@ FOLDER (or --probe FILE for the probe alone).
 
     python3 bench/layer_shell_bench.py [--bin .build/release] [--canvas PATH] [--rounds 30] [--only toggle|ink]
                                        [--tools FOLDER] [--probe FILE] [--build-tools FOLDER]
+                                       [--compositor sway|kwin] [--kwin-tests FOLDER]
 """
 import argparse
 import glob
@@ -57,12 +61,56 @@ def sway_version():
     return m.group(0) if m else "?"
 
 
+def kwin_tests_folder(args):
+    return args.kwin_tests or os.path.join(ROOT, "Tests", "desktops")
+
+
+def kwin_test(args):
+    """Tests/desktops/kwin_test.py, whose KWin and Session start KWin nested in sway: measured as its suite runs it."""
+    folder = kwin_tests_folder(args)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    import kwin_test as kt
+    return kt
+
+
+def compositor_label(args):
+    """The compositor measured, as the bench's lines name it."""
+    if args.compositor == "kwin":
+        return f"KWin {kwin_test(args).kwin_version()} nested in sway {sway_version()} headless, seen on the outer sway"
+    return f"sway {sway_version()} headless"
+
+
+def session(args):
+    """The canvas on the compositor measured, and the colour under it while minimized: sway's desktop, or under KWin
+    (which paints a black desktop) kwin_test's fullscreen application."""
+    if args.compositor == "kwin":
+        return kwin_test(args).Session(), lt.APP
+    return lt.Session(), lt.DESKTOP
+
+
 def wait_until(predicate, timeout=3.0):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if predicate():
             return True
     return False
+
+
+def opens_in_log(lines):
+    """From the canvas's log lines (its own millisecond stamps): each opening request -> the first buffer
+    allocated for it (ms), and how many openings waited out the scale settle, no preferred scale having come."""
+    stamp = lambda line: int(re.search(r"\[(\d+) ms\]", line).group(1))
+    firsts, waited, opening = [], 0, None
+    for line in lines:
+        if "canvas opening" in line:
+            opening = stamp(line)
+        elif opening is not None and "] buffer " in line:
+            firsts.append(stamp(line) - opening)
+            opening = None
+        if "no preferred scale agreeing" in line:
+            waited += 1
+    return firsts, waited
 
 
 def idle_wakeups(pid, seconds=5.0):
@@ -72,13 +120,14 @@ def idle_wakeups(pid, seconds=5.0):
 
 
 def bench(args):
-    with lt.Session() as s:
+    opened, background = session(args)
+    with opened as s:
         pid = s.stack.overlay.pid
         strokes = s.stack.request("strokes")["strokes"]
         pen = max((t for t in strokes if t.get("tool") != "eraser"), key=lambda t: len(t["points"]))
         px, py = ot.screen_points([pen], lt.WIDTH, lt.HEIGHT)[len(pen["points"]) // 2]
-        bare = lambda: pixel(s.sway, px, py) == lt.DESKTOP
-        ot.check(bare(), "the probe pixel is not the desktop before opening")
+        bare = lambda: pixel(s.sway, px, py) == background
+        ot.check(bare(), f"the probe pixel is not {'the desktop' if background == lt.DESKTOP else 'the application'} before opening")
         started = time.perf_counter()
         for _ in range(10):
             pixel(s.sway, px, py)
@@ -90,13 +139,20 @@ def bench(args):
             time.sleep(0.5)
             rss["shown"] = rss_kib(pid)
             wakeups["open, no pen"] = idle_wakeups(pid)
+        logged = len(s.stack.overlay_log)
         times = ob.toggle_rounds(s.stack.socket, args.rounds, bare, wait_until, last_open)
         time.sleep(0.5)
         rss["hidden again"] = rss_kib(pid)
         points = sum(len(t["points"]) for t in strokes)
-        print(f"stylus-canvas (layer-shell, sway {sway_version()} headless): toggle -> first frame on screen, {len(times)} toggles: "
+        firsts, waited = opens_in_log([line for _, line in s.stack.overlay_log[logged:]])
+        print(f"stylus-canvas (layer-shell, {compositor_label(args)}): toggle -> first frame on screen, {len(times)} toggles: "
               f"p50 {percentile(times, 50):.1f} ms, p99 {percentile(times, 99):.1f} ms, max {max(times):.1f} ms "
               f"(each look is a grim capture of one pixel: {grim_ms:.1f} ms)", flush=True)
+        if firsts:
+            # Where the first frame's time goes: the canvas's own part, before the compositor(s) show it.
+            print(f"stylus-canvas (layer-shell) in its own log: opening request -> its first buffer, {len(firsts)} openings: "
+                  f"p50 {percentile(firsts, 50):.0f} ms, p99 {percentile(firsts, 99):.0f} ms; {waited} waited out the "
+                  f"scale settle (no preferred scale from the compositor)", flush=True)
         print(f"stylus-canvas (layer-shell) RSS: never shown {rss['never shown'] / 1024:.1f} MiB; shown with the recording's "
               f"{len(strokes)} strokes ({points} points) {rss['shown'] / 1024:.1f} MiB; hidden again {rss['hidden again'] / 1024:.1f} MiB",
               flush=True)
@@ -160,25 +216,54 @@ def bench_ink(args):
     os.chmod(runtime, 0o700)
     probe = probe_binary(args)
     sway = lt.Sway(runtime)
-    looks = ScreencopyLooks(probe, sway.env)
-    desktop = ot.Desktop.__new__(ot.Desktop)
-    desktop.env = dict(sway.env, GDK_BACKEND="wayland")
-    desktop.screenshot = sway.screenshot
+    kwin = looks = None
     try:
+        # Under KWin the canvas is KWin's client and the probe still sway's: it sees KWin's window.
+        if args.compositor == "kwin":
+            kwin = kwin_test(args).KWin(sway, args.scratch)
+        looks = ScreencopyLooks(probe, sway.env)
+        desktop = ot.Desktop.__new__(ot.Desktop)
+        desktop.env = dict((kwin or sway).env, GDK_BACKEND="wayland")
+        desktop.screenshot = sway.screenshot
         ink = ob.bench_ink(args, desktop, looks)
     finally:
-        looks.close()
+        if looks:
+            looks.close()
+        if kwin:
+            kwin.close()
         sway.close()
     t, iv = ink["latencies"], ink["intervals"]
     ot.check(len(t) >= ink["expected"] * 9 // 10,
              f"ink seen for only {len(t)} of {ink['expected']} samples ({len(ink['late'])} not within 2 s)")
-    print(f"stylus-canvas (layer-shell): pen sample due in the replay -> its ink on screen (screencopy), "
+    label = "layer-shell" if args.compositor == "sway" else f"layer-shell, {compositor_label(args)}"
+    copies = "sway copies at its next frame" if args.compositor == "sway" else \
+        "the outer sway copies at its next frame, after KWin's frame and its own"
+    print(f"stylus-canvas ({label}): pen sample due in the replay -> its ink on screen (screencopy), "
           f"{len(t)} of {ink['expected']} samples at 200/s: p50 {percentile(t, 50):.1f} ms, p99 {percentile(t, 99):.1f} ms, "
-          f"max {max(t):.1f} ms; a look every {percentile(iv, 50):.1f} ms (p99 {percentile(iv, 99):.1f} ms: sway copies at its "
-          f"next frame); {len(ink['late'])} not within 2 s; due -> this reader has the event p50 "
+          f"max {max(t):.1f} ms; a look every {percentile(iv, 50):.1f} ms (p99 {percentile(iv, 99):.1f} ms: {copies}); "
+          f"{len(ink['late'])} not within 2 s; due -> this reader has the event p50 "
           f"{percentile(ink['delivery'], 50):.2f} ms, p99 {percentile(ink['delivery'], 99):.2f} ms"
           f"; due -> a reader that only reads (its own process) has it p50 {percentile(ink['delivery_alone'], 50):.2f} ms, "
           f"p99 {percentile(ink['delivery_alone'], 99):.2f} ms", flush=True)
+
+
+def as_nobody(args):
+    """Root: this bench again as `nobody` (sway refuses root), with copies it can read of --probe and of
+    kwin_test.py: both may sit where only root reads, and the suite's copy of the tree leaves Tests/desktops out."""
+    extra = ["--rounds", str(args.rounds), "--compositor", args.compositor]
+    folder = tempfile.mkdtemp(prefix="stylus-probe-", dir="/var/tmp")
+    try:
+        os.chmod(folder, 0o755)
+        if args.probe:
+            probe = os.path.join(folder, PROBE)
+            shutil.copy2(args.probe, probe)
+            extra += ["--probe", probe]
+        if args.compositor == "kwin":
+            shutil.copy2(os.path.join(kwin_tests_folder(args), "kwin_test.py"), folder)
+            extra += ["--kwin-tests", folder]
+        return lt.as_unprivileged(args, os.path.join("bench", "layer_shell_bench.py"), extra)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def main():
@@ -188,6 +273,9 @@ def main():
     parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--only", default="", choices=["", "toggle", "ink"], help="one part")
     parser.add_argument("--probe", default=None, help="bench/screencopy_probe.c built already (--build-tools builds it)")
+    parser.add_argument("--compositor", default="sway", choices=["sway", "kwin"],
+                        help="the canvas on sway, or on KWin nested in sway as Tests/desktops/kwin_test.py starts it")
+    parser.add_argument("--kwin-tests", default=None, metavar="FOLDER", help="the folder of kwin_test.py (Tests/desktops)")
     lt.tools_arguments(parser)
     args = parser.parse_args()
     if args.build_tools:
@@ -195,23 +283,16 @@ def main():
         lt.build_pointer(args.build_tools)
         build_probe(args.build_tools)
         return 0
-    missing = [tool for tool in ("sway", "grim") if not shutil.which(tool)]
+    needed = ("sway", "grim") + (("kwin_wayland", "dbus-run-session") if args.compositor == "kwin" else ())
+    missing = [tool for tool in needed if not shutil.which(tool)]
     if missing:
-        print(f"layer-shell bench: NOT MEASURED: missing {missing} (make test-overlay installs them)", flush=True)
+        where = "make test-overlay installs them" if args.compositor == "sway" else \
+            "KWin 6 runs in the root of Tests/desktops/trixie_root.sh: Tests/desktops/run.sh bench-kwin"
+        on = "" if args.compositor == "sway" else " on KWin"
+        print(f"layer-shell bench{on}: NOT MEASURED: missing {missing} ({where})", flush=True)
         return 0
     if os.getuid() == 0:
-        if not args.probe:
-            return lt.as_unprivileged(args, os.path.join("bench", "layer_shell_bench.py"), ["--rounds", str(args.rounds)])
-        # nobody runs a copy of the probe: --probe may sit where only root reads.
-        folder = tempfile.mkdtemp(prefix="stylus-probe-", dir="/var/tmp")
-        try:
-            probe = os.path.join(folder, PROBE)
-            shutil.copy2(args.probe, probe)
-            os.chmod(folder, 0o755)
-            return lt.as_unprivileged(args, os.path.join("bench", "layer_shell_bench.py"),
-                                      ["--rounds", str(args.rounds), "--probe", probe])
-        finally:
-            shutil.rmtree(folder, ignore_errors=True)
+        return as_nobody(args)
     args.scratch = tempfile.mkdtemp(prefix="stylus-canvas-fixture-")
     ot.ARGS = args
     lt.build_pointer(args.scratch)
@@ -221,7 +302,8 @@ def main():
             try:
                 run(args)
             except ot.Failure as error:
-                print(f"layer-shell bench, {part}: NOT MEASURED: {error}", flush=True)
+                where = "" if args.compositor == "sway" else " on KWin"
+                print(f"layer-shell bench{where}, {part}: NOT MEASURED: {error}", flush=True)
     return 0
 
 

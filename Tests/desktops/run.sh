@@ -16,8 +16,10 @@
 # `nobody` themselves (compositors refuse root; stylusd refuses another user).
 #   bench-sway   bench/layer_shell_bench.py on sway 1.10 (its probe built here)
 #   bench-gnome  bench/gnome_bench.py on GNOME Shell 48 with the 45 variant
+#   bench-kwin   bench/layer_shell_bench.py --compositor kwin: the canvas on KWin 6 nested in sway 1.10
+#                (started as kwin_test.py starts it), seen by grim and the probe on the outer sway
 #   (the benches are never run by default and never fail the run: make bench-desktops)
-#   Tests/desktops/run.sh [gnome] [sway] [kwin] [deb48] [bench-sway] [bench-gnome]
+#   Tests/desktops/run.sh [gnome] [sway] [kwin] [deb48] [bench-sway] [bench-gnome] [bench-kwin]
 #                                                             (the four suites when none is named)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -44,7 +46,7 @@ if [[ " $suites " == *" deb48 "* ]] && [ -f "$deb" ]; then cp "$deb" "$scratch/v
 # The layer-shell suite's small Wayland clients, built here: the root has no compiler.
 python3 "$repo/Tests/overlay/layer_shell_test.py" --build-tools "$scratch/vartmp/tools" >/dev/null
 # and the layer-shell bench's screencopy probe next to them.
-if [[ " $suites " == *" bench-sway "* ]]; then
+if [[ " $suites " == *" bench-sway "* || " $suites " == *" bench-kwin "* ]]; then
     python3 "$repo/bench/layer_shell_bench.py" --build-tools "$scratch/vartmp/tools" >/dev/null
 fi
 
@@ -115,6 +117,10 @@ for suite in "$@"; do
     kwin)
         echo "desktops: $(inside sh -c 'kwin_wayland --version 2>/dev/null || dpkg-query -W kwin-wayland')"
         inside python3 /work/repo/Tests/desktops/kwin_test.py "${bins[@]}" || status=1 ;;
+    bench-kwin)
+        echo "desktops: bench-kwin: KWin $(inside dpkg-query -W -f '${Version}' kwin-wayland) nested in $(inside sway --version); host: $(uptime)"
+        inside python3 /work/repo/bench/layer_shell_bench.py "${bins[@]}" --compositor kwin \
+            || echo "desktops: bench-kwin: NOT MEASURED: the bench exited with $?" ;;
     bench-sway|bench-gnome)
         # A benchmark says what it could not measure; it never fails the run.
         echo "desktops: $suite: $(inside sh -c 'sway --version; gnome-shell --version' 2>/dev/null | grep -i "${suite#bench-}"); host: $(uptime)"
@@ -124,7 +130,7 @@ for suite in "$@"; do
             inside python3 /work/repo/bench/gnome_bench.py "${bins[@]:0:4}" --extension /work/repo/.build-gnome/45/stylus-canvas@stylusd
         fi || echo "desktops: $suite: NOT MEASURED: the bench exited with $?" ;;
     *)
-        echo "desktops: no suite $suite (gnome, sway, kwin, deb48, bench-sway, bench-gnome)" >&2; status=1; continue ;;
+        echo "desktops: no suite $suite (gnome, sway, kwin, deb48, bench-sway, bench-gnome, bench-kwin)" >&2; status=1; continue ;;
     esac
     echo "desktops: $suite took $((SECONDS - started)) s"
 done
