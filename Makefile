@@ -506,7 +506,7 @@ bench-overlay: release release-bench overlay
 	@# snapshot and copy: request → PNG, copy → paste at 1080p and 2160p on X11 and sway (issue 38).
 	python3 bench/snapshot_bench.py --bin $(BIN) --canvas $(OVERLAY_BIN) | tee -a bench-report.txt
 
-# The overlay benches on sway 1.10 and GNOME Shell 48 in the Debian 13 root of test-desktops
+# The overlay benches on sway 1.10, KWin 6 and GNOME Shell 48 in the Debian 13 root of test-desktops
 # (root only: chroot and mounts; PERFORMANCE.md section 9d). A bench says what it could not
 # measure and never fails.
 bench-desktops: gnome-extension

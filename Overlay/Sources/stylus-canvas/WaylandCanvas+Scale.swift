@@ -16,6 +16,7 @@ extension WaylandCanvas {
             onMain(data, WaylandCanvas.self) { me in
                 guard scale120 > 0, scale120 != me.preferredScale120 else { return }
                 me.preferredScale120 = scale120
+                me.silentAtOutputScale = nil
                 me.owner.log("preferred scale \(InkLayers.describe(Double(scale120) / 120))")
                 if !me.scaleSettled, me.preferredAgreesWithOutput { me.settleScale() } else { me.queueDraw() }
             }

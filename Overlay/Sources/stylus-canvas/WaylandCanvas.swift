@@ -28,7 +28,10 @@ import Glibc
 /// first says 1 for a new surface, then its output's 1.5), or after
 /// `settleMilliseconds` without one; until then a configured surface shows a
 /// 1×1 transparent buffer stretched by the viewport, since a compositor may
-/// tell a surface its output only once it is mapped.
+/// tell a surface its output only once it is mapped. Nothing is waited for on
+/// an output of integer scale 1 (a fractional scale rounds up to it only when it
+/// is 1 or less), nor again where the last map of this output, at the same
+/// scale, heard no preferred scale at all (KWin 6.3 sends none at scale 1).
 ///
 /// Minimized the surface does not exist: no buffers, no role, no keyboard.
 @MainActor
@@ -56,6 +59,9 @@ class WaylandCanvas: CanvasSurface {
     var placeholder: ShmBuffer?
     /// How long a fractional scale that disagrees with the output's integer scale is waited for.
     static let settleMilliseconds: UInt32 = 250
+    /// The output's integer scale when the last map waited out `settleMilliseconds` with no
+    /// preferred scale at all: a map at that scale again draws at once.
+    var silentAtOutputScale: Int32?
     var buffers: [ShmBuffer] = []
     var frameCallback: OpaquePointer?
     var needsFrame = false
@@ -144,12 +150,13 @@ class WaylandCanvas: CanvasSurface {
         scale = wantedScale
         if viewport == nil { wl_surface_set_buffer_scale(surface, Int32(scale)) }
         mapCount += 1
-        scaleSettled = fractionalScale == nil
+        scaleSettled = fractionalScale == nil || output.scale <= 1 || silentAtOutputScale == output.scale
         if !scaleSettled {
             let map = mapCount
             after(milliseconds: Self.settleMilliseconds) { [weak self] in
                 guard let self, mapCount == map, self.surface != nil, !scaleSettled else { return }
                 owner.log("no preferred scale agreeing with the output's \(output.scale) within \(Self.settleMilliseconds) ms: drawing at \(InkLayers.describe(wantedScale))")
+                if preferredScale120 == 0 { silentAtOutputScale = output.scale }
                 settleScale()
             }
         }
