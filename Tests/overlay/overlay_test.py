@@ -1953,10 +1953,10 @@ def longest_run(image, y, colour, tolerance=60):
 def test_an_xim_input_method_types_on_the_x11_canvas_its_preedit_underlined_and_never_sent():
     """The text tool's input method on X11 (issue 37 item 4): with XMODIFIERS=@im=NAME and the
     suite's XIM server running, a click with the text tool opens an input context; keys the IM
-    hands back type as plain keys ("ab"); F2 makes it show the preedit "にほんご" after them,
+    hands back type as plain keys, in order ("abc", typed fast); F2 makes it show the preedit "にほんご" after them,
     underlined (a one-pixel line in the text's colour under it) while the daemon holds no
     stroke; F3 commits "日本語 é" in its place, no longer underlined; Escape (handed back) ends
-    the text, whose stroke is the committed string without the preedit, shown at the click."""
+    the text, whose stroke is the typed and committed string without the preedit, shown at the click."""
     at = (300, 300)
     size = 24 * WIDTH / 1600
     box = (at[0] - 2, at[1] - 2, at[0] + int(8 * size) + 4, at[1] + int(1.25 * size) + 4)
@@ -1974,8 +1974,9 @@ def test_an_xim_input_method_types_on_the_x11_canvas_its_preedit_underlined_and_
                            env=DESKTOP_SESSION.env, check=True)
             s.wait_overlay("xim: input context for the text", 5, since)
             server.wait("ic", 1)
-            subprocess.run(["xdotool", "type", "--delay", "40", "ab"], env=DESKTOP_SESSION.env, check=True)
-            server.wait("key", 2)
+            # Fast, so that keys come while the caret's spot is still being sent: they keep their order.
+            subprocess.run(["xdotool", "type", "--delay", "5", "abc"], env=DESKTOP_SESSION.env, check=True)
+            server.wait("key", 3)
             n = len(s.watcher.canvas)
             subprocess.run(["xdotool", "key", "F2"], env=DESKTOP_SESSION.env, check=True)
             server.wait("preedit", 1)
@@ -1999,11 +2000,11 @@ def test_an_xim_input_method_types_on_the_x11_canvas_its_preedit_underlined_and_
             e = s.watcher.wait(lambda e: e["event"] == "stroke" and e.get("source") == "keyboard" and e in s.watcher.canvas[n:],
                                5, "the text's stroke event")
             s.settle_screen()
-            check_kept_text(s.request, e, "ab日本語 é", at)
+            check_kept_text(s.request, e, "abc日本語 é", at)
             kept, stray = text_ink(DESKTOP_SESSION.screenshot(), box, TEXT_RED)
             check(kept > 40 and stray == 0, f"once kept: {kept} red pixels in the text's box, {stray} outside it")
             s.wait_overlay("xim: input context closed", 5, since)
-            print(f"  'ab' handed back, the preedit underlined ({lined} px) and unsent, '日本語 é' committed; "
+            print(f"  'abc' handed back, the preedit underlined ({lined} px) and unsent, '日本語 é' committed; "
                   f"kept with {kept} red pixels at the click", flush=True)
     finally:
         DESKTOP_SESSION.env.pop("XMODIFIERS", None)

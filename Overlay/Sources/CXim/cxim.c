@@ -16,10 +16,11 @@ bool stylus_xim_create_ic(xcb_xim_t *im, xcb_window_t window, int16_t x, int16_t
     return sent;
 }
 
-bool stylus_xim_set_spot(xcb_xim_t *im, xcb_xic_t ic, int16_t x, int16_t y) {
+bool stylus_xim_set_spot(xcb_xim_t *im, xcb_xic_t ic, int16_t x, int16_t y,
+                         xcb_xim_set_ic_values_callback callback, void *user_data) {
     xcb_point_t spot = {x, y};
     xcb_xim_nested_list preedit = xcb_xim_create_nested_list(im, XCB_XIM_XNSpotLocation, &spot, NULL);
-    bool sent = xcb_xim_set_ic_values(im, ic, NULL, NULL, XCB_XIM_XNPreeditAttributes, &preedit, NULL);
+    bool sent = xcb_xim_set_ic_values(im, ic, callback, user_data, XCB_XIM_XNPreeditAttributes, &preedit, NULL);
     free(preedit.data);
     return sent;
 }

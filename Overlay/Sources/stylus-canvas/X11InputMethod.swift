@@ -15,7 +15,7 @@ import Glibc
 /// focus, its spot at the caret (the IM's popup goes there); key presses go to the IM,
 /// which commits strings (typed into the entry as keys are), shows a preedit (drawn
 /// after the entry's text, underlined, never sent to the daemon: the overlay sees the
-/// entry without it, `base`), or hands keys back (Enter, Escape: they do what they
+/// entry without it, ShownPreedit), or hands keys back (Enter, Escape: they do what they
 /// always do). The context goes when the text ends or its window is unmapped
 /// (minimized). No XMODIFIERS, no such server or a failed connection: plain keys type,
 /// with one line in the log.
@@ -36,10 +36,16 @@ final class X11InputMethod {
     /// The canvas and the entry's anchor the context is for: a new anchor is a new text.
     private weak var canvas: X11Canvas?
     private var anchor: InkPoint?
+    /// The spot the server has (or was last sent), and the one the caret wants.
     private var spot: (x: Int16, y: Int16)?
-    /// The entry without the preedit while one shows, and the preedit (XIM counts characters as scalars).
-    private var base: TextEntry?
-    private var preedit: [Unicode.Scalar] = []
+    private var wantedSpot: (x: Int16, y: Int16)?
+    /// A spot sent and not yet answered, and the key presses held meanwhile: xcb-imdkit queues a
+    /// key forwarded then behind the spot's request and sends it only at its next request.
+    private var spotPending = false
+    private var spotAnswered = false
+    private var heldKeys: [xcb_key_press_event_t] = []
+    /// The IM's preedit after the entry's text, the entry kept without it.
+    private let preedit = ShownPreedit()
     /// Keys the IM handed back during the event being filtered.
     private var handed: [xcb_key_press_event_t] = []
 
@@ -110,19 +116,29 @@ final class X11InputMethod {
     /// True when the event was the IM's (its messages), or a key press that went to it.
     func filter(_ event: UnsafeMutablePointer<xcb_generic_event_t>) -> Bool {
         if xcb_xim_filter_event(im, event) {
-            // Keys handed back act after xcb-imdkit returned: one may end the text, and its context.
+            // What its callbacks told acts after xcb-imdkit returned: a key handed back may end the
+            // text (and its context), and held keys go out with requests of their own.
             let keys = handed
             handed = []
             for key in keys { handedBack(key) }
+            if spotAnswered {
+                spotAnswered = false
+                spotPending = false
+                sendSpot()
+                forwardHeldKeys()
+            }
             return true
         }
         let raw = UnsafeRawPointer(event)
         switch Int32(event.pointee.response_type & 0x7f) {
         case XCB_KEY_PRESS:
             let window = raw.load(as: xcb_key_press_event_t.self).event
-            guard let ic, window == icWindow, let canvas, canvas.window == window, (base ?? canvas.layers.textEntry) != nil else { return false }
-            let forwarded = xcb_xim_forward_event(im, ic, UnsafeMutableRawPointer(event).assumingMemoryBound(to: xcb_key_press_event_t.self))
-            return forwarded
+            guard let ic, window == icWindow, let canvas, canvas.window == window, (preedit.base ?? canvas.layers.textEntry) != nil else { return false }
+            guard !spotPending else {
+                heldKeys.append(raw.load(as: xcb_key_press_event_t.self))
+                return true
+            }
+            return xcb_xim_forward_event(im, ic, UnsafeMutableRawPointer(event).assumingMemoryBound(to: xcb_key_press_event_t.self))
         case XCB_UNMAP_NOTIFY:
             // Minimized: the context goes with the canvas's entry (typed again on a new one).
             if raw.load(as: xcb_unmap_notify_event_t.self).window == icWindow, let canvas { end(canvas) }
@@ -137,18 +153,13 @@ final class X11InputMethod {
     /// Takes the preedit out of the canvas's entry while `body` runs (the overlay types, ends or
     /// sends the entry as it is without it), then shows it again if the entry goes on.
     func withoutPreedit<T>(_ canvas: X11Canvas, _ body: () -> T) -> T {
-        guard canvas === self.canvas, let base else { return body() }
-        canvas.layers.textEntry = base
-        self.base = nil
-        let result = body()
-        showPreedit()
-        return result
+        canvas === self.canvas ? preedit.without(canvas.layers, anchor: anchor, body) : body()
     }
 
     /// After the canvas's entry changed (or before a frame): a context for the text being typed
     /// here, its spot at the caret; none once it ends.
     func follow(_ canvas: X11Canvas) {
-        let entry = canvas === self.canvas ? (base ?? canvas.layers.textEntry) : canvas.layers.textEntry
+        let entry = canvas === self.canvas ? (preedit.base ?? canvas.layers.textEntry) : canvas.layers.textEntry
         if let entry, opened {
             if self.canvas !== canvas || anchor != entry.anchor { begin(canvas, entry) }
             updateSpot(canvas)
@@ -163,6 +174,7 @@ final class X11InputMethod {
         anchor = entry.anchor
         let spot = caretSpot(canvas)
         self.spot = spot
+        wantedSpot = spot
         creating = canvas.window
         let me = Unmanaged.passUnretained(self).toOpaque()
         guard stylus_xim_create_ic(im, canvas.window, spot.x, spot.y, { _, ic, data in
@@ -185,9 +197,9 @@ final class X11InputMethod {
         icWindow = creating
         creating = 0
         xcb_xim_set_ic_focus(im, ic)
-        if let spot { _ = stylus_xim_set_spot(im, ic, spot.x, spot.y) }
+        sendSpot()
         backend.flush()
-        if let entry = base ?? canvas.layers.textEntry {
+        if let entry = preedit.base ?? canvas.layers.textEntry {
             canvas.owner.log("xim: input context for the text at (\(entry.anchor.x), \(entry.anchor.y))")
         }
     }
@@ -207,16 +219,33 @@ final class X11InputMethod {
         self.canvas = nil
         anchor = nil
         spot = nil
+        wantedSpot = nil
+        heldKeys = []
     }
 
     private func updateSpot(_ canvas: X11Canvas) {
-        let spot = caretSpot(canvas)
-        guard self.spot.map({ $0 != spot }) ?? true else { return }
-        self.spot = spot
-        if let ic {
-            _ = stylus_xim_set_spot(im, ic, spot.x, spot.y)
-            backend.flush()
-        }
+        wantedSpot = caretSpot(canvas)
+        sendSpot()
+    }
+
+    /// Sends the caret's spot if the server has another one, one request at a time.
+    private func sendSpot() {
+        guard let ic, !spotPending, let wanted = wantedSpot, spot.map({ $0 != wanted }) ?? true else { return }
+        spot = wanted
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        spotPending = stylus_xim_set_spot(im, ic, wanted.x, wanted.y, { _, _, data in
+            onMain(data, X11InputMethod.self) { $0.spotAnswered = true }
+        }, me)
+        backend.flush()
+    }
+
+    /// Once no spot is pending, the keys held meanwhile go to the IM, in order.
+    private func forwardHeldKeys() {
+        guard !spotPending, let ic, !heldKeys.isEmpty else { return }
+        let keys = heldKeys
+        heldKeys = []
+        for var key in keys { _ = xcb_xim_forward_event(im, ic, &key) }
+        backend.flush()
     }
 
     /// The caret in window pixels, on the baseline of the entry's last line (the preedit's end).
@@ -230,20 +259,8 @@ final class X11InputMethod {
 
     // MARK: The preedit, shown after the entry's text
 
-    private func showPreedit() {
-        guard let canvas, !preedit.isEmpty, let entry = canvas.layers.textEntry, entry.anchor == anchor else { return }
-        base = entry
-        var view = String.UnicodeScalarView()
-        view.append(contentsOf: preedit)
-        canvas.layers.textEntry = entry.showing(preedit: String(view))
-    }
-
     private func dropPreedit(_ canvas: X11Canvas) {
-        if canvas === self.canvas, let base {
-            canvas.layers.textEntry = base
-            self.base = nil
-        }
-        preedit = []
+        preedit.drop(canvas === self.canvas ? canvas.layers : nil)
     }
 
     // MARK: The IM's callbacks (from filter, on the main thread)
@@ -304,12 +321,12 @@ final class X11InputMethod {
     /// XIM's preedit draw: `length` characters from `first` are replaced by `text`.
     private func drawPreedit(first: Int, length: Int, text: String) {
         guard let canvas else { return }
-        var scalars = preedit
+        var scalars = preedit.scalars
         let from = min(max(first, 0), scalars.count), to = length == Int.max ? scalars.count : min(scalars.count, from + max(length, 0))
         scalars.replaceSubrange(from..<to, with: text.unicodeScalars)
         dropPreedit(canvas)
-        preedit = scalars
-        showPreedit()
+        preedit.scalars = scalars
+        preedit.show(canvas.layers, anchor: anchor)
         canvas.queueDraw()
     }
 
@@ -331,6 +348,8 @@ final class X11InputMethod {
         canvas = nil
         anchor = nil
         opened = false
+        spotPending = false
+        heldKeys = []
         backend.owner?.log("xim: @im=\(name) went: plain keys type")
     }
 }

@@ -14,6 +14,7 @@
 bool stylus_xim_create_ic(xcb_xim_t *im, xcb_window_t window, int16_t x, int16_t y,
                           xcb_xim_create_ic_callback callback, void *user_data);
 
-/// Moves the context's spot to (x, y), the caret's baseline in its window.
-bool stylus_xim_set_spot(xcb_xim_t *im, xcb_xic_t ic, int16_t x, int16_t y);
+/// Moves the context's spot to (x, y), the caret's baseline in its window; `callback` when the server answered.
+bool stylus_xim_set_spot(xcb_xim_t *im, xcb_xic_t ic, int16_t x, int16_t y,
+                         xcb_xim_set_ic_values_callback callback, void *user_data);
 #endif
