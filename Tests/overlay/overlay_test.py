@@ -1956,7 +1956,8 @@ def test_an_xim_input_method_types_on_the_x11_canvas_its_preedit_underlined_and_
     hands back type as plain keys, in order ("abc", typed fast); F2 makes it show the preedit "にほんご" after them,
     underlined (a one-pixel line in the text's colour under it) while the daemon holds no
     stroke; F3 commits "日本語 é" in its place, no longer underlined; Escape (handed back) ends
-    the text, whose stroke is the typed and committed string without the preedit, shown at the click."""
+    the text, whose stroke is the typed and committed string without the preedit, shown at the click.
+    A new caret gets a new context, which minimizing the canvas closes."""
     at = (300, 300)
     size = 24 * WIDTH / 1600
     box = (at[0] - 2, at[1] - 2, at[0] + int(8 * size) + 4, at[1] + int(1.25 * size) + 4)
@@ -2003,6 +2004,13 @@ def test_an_xim_input_method_types_on_the_x11_canvas_its_preedit_underlined_and_
             check_kept_text(s.request, e, "abc日本語 é", at)
             kept, stray = text_ink(DESKTOP_SESSION.screenshot(), box, TEXT_RED)
             check(kept > 40 and stray == 0, f"once kept: {kept} red pixels in the text's box, {stray} outside it")
+            s.wait_overlay("xim: input context closed", 5, since)
+            # A new caret gets a context of its own, which a minimize closes.
+            since = time.monotonic()
+            subprocess.run(["xdotool", "mousemove", "600", "500", "sleep", "0.1", "click", "1"], env=DESKTOP_SESSION.env, check=True)
+            s.wait_overlay("xim: input context for the text", 5, since)
+            server.wait("ic", 2)
+            s.minimize_and_wait()
             s.wait_overlay("xim: input context closed", 5, since)
             print(f"  'abc' handed back, the preedit underlined ({lined} px) and unsent, '日本語 é' committed; "
                   f"kept with {kept} red pixels at the click", flush=True)
