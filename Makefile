@@ -389,7 +389,7 @@ uninstall:
 
 # stylus-canvas, the canvas overlay: Overlay/ is its own SwiftPM package (it
 # uses the root package's StylusClient), so the daemon never needs its libraries.
-DEB_OVERLAY      := libglib2.0-dev libcairo2-dev libwayland-dev libwayland-bin wayland-protocols librust-wayland-protocols-dev libxkbcommon-dev libxcb1-dev libxcb-randr0-dev libxcb-shape0-dev libxcb-xinput-dev libxcb-xfixes0-dev
+DEB_OVERLAY      := libglib2.0-dev libcairo2-dev libwayland-dev libwayland-bin wayland-protocols librust-wayland-protocols-dev libxkbcommon-dev libxcb1-dev libxcb-randr0-dev libxcb-shape0-dev libxcb-xinput-dev libxcb-xfixes0-dev libxcb-imdkit-dev
 DEB_OVERLAY_TEST := xvfb xauth imagemagick librsvg2-bin x11-apps x11-utils openbox xcompmgr xdotool xclip wl-clipboard hsetroot weston sway grim xwayland wtype foot python3-gi gir1.2-gtk-4.0 \
                     gnome-shell gjs mutter dbus-user-session dbus-x11 kwin-wayland
 # One tree, the shipped build: the tests, make run, install and the .deb use it.

@@ -40,9 +40,15 @@ let package = Package(
             pkgConfig: "xcb xcb-randr xcb-shape xcb-xinput xcb-xfixes",
             providers: [.apt(["libxcb1-dev", "libxcb-randr0-dev", "libxcb-shape0-dev", "libxcb-xinput-dev", "libxcb-xfixes0-dev"])]
         ),
+        // xcb-imdkit's XIM client, the X11 canvas's input method (XMODIFIERS), with
+        // wrappers for its variadic calls.
+        .target(
+            name: "CXim",
+            linkerSettings: [.linkedLibrary("xcb-imdkit")]
+        ),
         .executableTarget(
             name: "stylus-canvas",
-            dependencies: ["CGlib", "CWayland", "CXcb", .product(name: "CanvasModel", package: "stylusd"),
+            dependencies: ["CGlib", "CWayland", "CXcb", "CXim", .product(name: "CanvasModel", package: "stylusd"),
                            .product(name: "StylusClient", package: "stylusd"),
                            .product(name: "StylusProtocol", package: "stylusd")]
         ),

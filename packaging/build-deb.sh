@@ -103,7 +103,7 @@ depends=$(cd "$shlib" && dpkg-shlibdeps -O --warnings=1 -e"$here/$bin/stylusd" -
 [ -n "$depends" ] || { echo "build-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 # A dependency that dpkg-shlibdeps must have found; if one is missing the
 # binaries were not linked as expected.
-for required in libinput10 libevdev2 libwacom9 libcairo2 libwayland-client0 libxcb1 libc6; do
+for required in libinput10 libevdev2 libwacom9 libcairo2 libwayland-client0 libxcb1 libxcb-imdkit1 libc6; do
     echo "$depends" | grep -q "\\b$required\\b" || { echo "build-deb: $required missing from Depends: $depends" >&2; exit 1; }
 done
 

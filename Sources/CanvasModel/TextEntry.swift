@@ -13,6 +13,9 @@ public struct TextEntry: Equatable, Sendable {
     public var color: StrokeColor
     /// In reference pixels (a drawing 1600 wide).
     public var size: Double
+    /// How many Unicode scalars at the end of `string` are an input method's preedit: shown
+    /// (underlined) but not typed yet, so never part of `request`. Any edit makes it 0.
+    public private(set) var preeditLength = 0
 
     public init(anchor: InkPoint, style: InkStyle) {
         self.anchor = anchor
@@ -24,6 +27,7 @@ public struct TextEntry: Equatable, Sendable {
     /// and what would pass a limit are dropped. True when anything was added.
     @discardableResult
     public mutating func type(_ typed: String) -> Bool {
+        preeditLength = 0
         var added = false
         for scalar in typed.unicodeScalars {
             if scalar == "\n" {
@@ -45,9 +49,24 @@ public struct TextEntry: Equatable, Sendable {
     /// Backspace: the last character (as the user sees it) goes. False when there was none.
     @discardableResult
     public mutating func backspace() -> Bool {
+        preeditLength = 0
         guard !string.isEmpty else { return false }
         string.removeLast()
         return true
+    }
+
+    /// The entry with an input method's `preedit` after its text (as much as the limits let in).
+    public func showing(preedit: String) -> TextEntry {
+        var entry = self
+        let before = string.unicodeScalars.count
+        entry.type(preedit)
+        entry.preeditLength = entry.string.unicodeScalars.count - before
+        return entry
+    }
+
+    /// The text without the preedit: what was typed.
+    public var committed: String {
+        String(String.UnicodeScalarView(string.unicodeScalars.dropLast(preeditLength)))
     }
 
     public var lineCount: Int { string.unicodeScalars.reduce(1) { $0 + ($1 == "\n" ? 1 : 0) } }
@@ -57,7 +76,7 @@ public struct TextEntry: Equatable, Sendable {
 
     /// The `text` command that keeps it; nil when there is nothing to keep.
     public var request: TextRequest? {
-        let request = TextRequest(string: string, x: min(max(anchor.x, 0), 1), y: min(max(anchor.y, 0), 1), size: size, color: color)
+        let request = TextRequest(string: committed, x: min(max(anchor.x, 0), 1), y: min(max(anchor.y, 0), 1), size: size, color: color)
         return request.problem == nil ? request : nil
     }
 

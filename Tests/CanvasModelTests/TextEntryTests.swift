@@ -22,6 +22,18 @@ struct TextEntryTests {
         #expect(entry.lineCount == 2)
     }
 
+    @Test func aPreeditShowsButIsNeverSent() {
+        var entry = TextEntry(anchor: InkPoint(x: 0.3, y: 0.4, pressure: 1), style: Self.style)
+        entry.type("a")
+        let shown = entry.showing(preedit: "にほんご")
+        #expect(shown.string == "aにほんご" && shown.preeditLength == 4)
+        #expect(shown.committed == "a")
+        #expect(shown.request?.string == "a", "the preedit never goes to the daemon")
+        var edited = shown
+        edited.type("b")
+        #expect(edited.preeditLength == 0, "an edit ends the preedit's marking")
+    }
+
     @Test func whatTheDaemonWouldRefuseIsNeverTyped() {
         var entry = TextEntry(anchor: InkPoint(x: 1.02, y: -0.01, pressure: 1), style: Self.style)
         let typed = entry.type("\t\u{1b}\u{7f}\u{85}")

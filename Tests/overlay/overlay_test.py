@@ -1900,6 +1900,125 @@ def text_session(at, box):
               f"{agree} of {inked_count} ink pixels; undone off the screen", flush=True)
 
 
+XIM_NAME = "stylustest"
+
+
+def build_xim_server(folder):
+    """Tests/overlay/x11/xim_server.c, the suite's XIM server (xcb-imdkit), into `folder`; copied from --tools when given."""
+    out = os.path.join(folder, "xim_server")
+    if getattr(ARGS, "tools", None):
+        shutil.copy2(os.path.join(ARGS.tools, "xim_server"), out)
+        return out
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "xcb-imdkit", "xcb"], capture_output=True, text=True)
+    check(flags.returncode == 0, "xcb-imdkit's pkg-config file is missing: install libxcb-imdkit-dev")
+    subprocess.run(["cc", "-O1", "-o", out, os.path.join(HERE, "x11", "xim_server.c"), *flags.stdout.split()], check=True)
+    return out
+
+
+class XimServer:
+    """xim_server serving @im=XIM_NAME on the desktop; `lines` what it said (ready, ic, key, preedit, commit)."""
+
+    def __init__(self, path, env):
+        self.lines = []
+        self.proc = subprocess.Popen([path, XIM_NAME], env=env, stdout=subprocess.PIPE, text=True)
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self.lines.append(line.strip())
+
+    def wait(self, word, count, timeout=5):
+        end = time.monotonic() + timeout
+        while self.lines.count(word) < count:
+            check(time.monotonic() < end, f"the XIM server said {self.lines}, not {count} × {word!r}")
+            check(self.proc.poll() is None, f"the XIM server exited ({self.proc.returncode})")
+            time.sleep(0.02)
+
+    def close(self):
+        self.proc.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(5)
+
+
+def longest_run(image, y, colour, tolerance=60):
+    """The longest run of pixels of `colour` on row y."""
+    w, _, _ = image
+    best = run = 0
+    for x in range(w):
+        run = run + 1 if all(abs(a - b) <= tolerance for a, b in zip(pixel(image, x, y), colour)) else 0
+        best = max(best, run)
+    return best
+
+
+def test_an_xim_input_method_types_on_the_x11_canvas_its_preedit_underlined_and_never_sent():
+    """The text tool's input method on X11 (issue 37 item 4): with XMODIFIERS=@im=NAME and the
+    suite's XIM server running, a click with the text tool opens an input context; keys the IM
+    hands back type as plain keys, in order ("abc", typed fast); F2 makes it show the preedit "にほんご" after them,
+    underlined (a one-pixel line in the text's colour under it) while the daemon holds no
+    stroke; F3 commits "日本語 é" in its place, no longer underlined; Escape (handed back) ends
+    the text, whose stroke is the typed and committed string without the preedit, shown at the click.
+    A new caret gets a new context, which minimizing the canvas closes."""
+    at = (300, 300)
+    size = 24 * WIDTH / 1600
+    box = (at[0] - 2, at[1] - 2, at[0] + int(8 * size) + 4, at[1] + int(1.25 * size) + 4)
+    underline = round(at[1] + (0.8 + 0.15) * size)
+    server = XimServer(build_xim_server(ARGS.scratch), DESKTOP_SESSION.env)
+    DESKTOP_SESSION.env["XMODIFIERS"] = f"@im={XIM_NAME}"
+    try:
+        server.wait("ready", 1)
+        with stack(empty=True) as s:
+            s.request("tool", tool="text", color="#d61a1c", width=8)
+            s.open_and_wait()
+            s.wait_overlay(f"xim: connected to @im={XIM_NAME}", 5)
+            since = time.monotonic()
+            subprocess.run(["xdotool", "mousemove", str(at[0]), str(at[1]), "sleep", "0.1", "click", "1"],
+                           env=DESKTOP_SESSION.env, check=True)
+            s.wait_overlay("xim: input context for the text", 5, since)
+            server.wait("ic", 1)
+            # Fast, so that keys come while the caret's spot is still being sent: they keep their order.
+            subprocess.run(["xdotool", "type", "--delay", "5", "abc"], env=DESKTOP_SESSION.env, check=True)
+            server.wait("key", 3)
+            n = len(s.watcher.canvas)
+            subprocess.run(["xdotool", "key", "F2"], env=DESKTOP_SESSION.env, check=True)
+            server.wait("preedit", 1)
+            s.settle_screen()
+            shot = DESKTOP_SESSION.screenshot()
+            shown, stray = text_ink(shot, box, TEXT_RED)
+            check(shown > 40 and stray == 0, f"with the preedit: {shown} red pixels in the text's box, {stray} outside it")
+            lined = max(longest_run(shot, y, TEXT_RED) for y in (underline - 1, underline, underline + 1))
+            check(lined >= 2 * size, f"the preedit's underline: the longest red run near row {underline} is {lined} px")
+            check(s.request("strokes")["strokes"] == [], "a stroke was recorded while the preedit showed")
+            check(not any(e["event"] == "stroke" for e in s.watcher.canvas[n:]), "the preedit reached the daemon")
+            subprocess.run(["xdotool", "key", "F3"], env=DESKTOP_SESSION.env, check=True)
+            server.wait("commit", 1)
+            s.wait_overlay("xim: committed 5 characters", 5, since)
+            s.settle_screen()
+            shot = DESKTOP_SESSION.screenshot()
+            unlined = max(longest_run(shot, y, TEXT_RED) for y in (underline - 1, underline, underline + 1))
+            check(unlined < 2 * size, f"the committed text is still underlined: a red run of {unlined} px near row {underline}")
+            n = len(s.watcher.canvas)
+            subprocess.run(["xdotool", "key", "Escape"], env=DESKTOP_SESSION.env, check=True)
+            e = s.watcher.wait(lambda e: e["event"] == "stroke" and e.get("source") == "keyboard" and e in s.watcher.canvas[n:],
+                               5, "the text's stroke event")
+            s.settle_screen()
+            check_kept_text(s.request, e, "abc日本語 é", at)
+            kept, stray = text_ink(DESKTOP_SESSION.screenshot(), box, TEXT_RED)
+            check(kept > 40 and stray == 0, f"once kept: {kept} red pixels in the text's box, {stray} outside it")
+            s.wait_overlay("xim: input context closed", 5, since)
+            # A new caret gets a context of its own, which a minimize closes.
+            since = time.monotonic()
+            subprocess.run(["xdotool", "mousemove", "600", "500", "sleep", "0.1", "click", "1"], env=DESKTOP_SESSION.env, check=True)
+            s.wait_overlay("xim: input context for the text", 5, since)
+            server.wait("ic", 2)
+            s.minimize_and_wait()
+            s.wait_overlay("xim: input context closed", 5, since)
+            print(f"  'abc' handed back, the preedit underlined ({lined} px) and unsent, '日本語 é' committed; "
+                  f"kept with {kept} red pixels at the click", flush=True)
+    finally:
+        DESKTOP_SESSION.env.pop("XMODIFIERS", None)
+        server.close()
+
+
 def help_panel_pixels(shot, layout, desktop=DESKTOP):
     """(pixels of the help panel's right padding that are its colour over the desktop, how many
     were looked at, pixels of the title's row that are not): the strip right of the columns holds no text."""
@@ -2028,6 +2147,7 @@ TESTS = [test_replay_double_press_opens_the_canvas_with_its_ink, test_minimize_r
          test_a_mouse_click_on_the_palette_picks_its_colour_without_drawing,
          test_a_mouse_click_on_the_board_button_goes_to_the_next_board_without_drawing,
          test_a_text_typed_on_the_canvas_shows_at_once_is_kept_exported_alike_and_undone,
+         test_an_xim_input_method_types_on_the_x11_canvas_its_preedit_underlined_and_never_sent,
          test_f1_shows_the_help_where_the_spec_puts_it_any_key_or_click_hides_it_and_no_export_holds_it,
          test_on_an_800x600_screen_the_help_shrinks_to_fit_it]
 
@@ -2046,7 +2166,13 @@ def main():
     parser = canvas_arguments()
     parser.add_argument("--screenshot", default=None, help="save the annotation scene (scene.py) over the desktop here (PNG)")
     parser.add_argument("--no-install", action="store_true")
+    parser.add_argument("--tools", default=None, help="a folder with xim_server built already (--build-tools), for a system without a compiler")
+    parser.add_argument("--build-tools", default=None, metavar="FOLDER", help="build xim_server into FOLDER and exit")
     ARGS = parser.parse_args()
+    if ARGS.build_tools:
+        os.makedirs(ARGS.build_tools, exist_ok=True)
+        build_xim_server(ARGS.build_tools)
+        return 0
     ARGS.scratch = tempfile.mkdtemp(prefix="stylus-canvas-fixture-")
     if not ARGS.no_install:
         install_missing()

@@ -58,9 +58,13 @@ extension InkLayers {
     }
 }
 
-/// The text being typed: its words as they will be drawn, and a thin caret after them.
+/// The text being typed: its words as they will be drawn, and a thin caret after them;
+/// an input method's preedit at its end (TextEntry.preeditLength) is underlined, one device
+/// pixel in the text's colour, so that what is not typed yet shows as such.
 extension InkLayers {
     static let caretWidth = 2.0
+    /// The underline's top below the baseline, as a share of the size: clear of the glyphs' feet, above the caret's bottom.
+    static let underlineDropShare = 0.15
 
     func textEntryChanged() {
         if let drawnEntry { addDamage(drawnEntry) }
@@ -78,13 +82,17 @@ extension InkLayers {
         let cr = cairo_create(scratch)!
         defer { cairo_destroy(cr) }
         let ink = Self.showText(cr, entry.text, x: x, y: y, size: size, draw: false)
-        let x0 = min(ink.x, caret.x - 2), y0 = min(ink.y, caret.top - 2)
-        let x1 = max(ink.x + ink.width, caret.x + Self.caretWidth + 2), y1 = max(ink.y + ink.height, caret.bottom + 2)
+        var x0 = min(ink.x, caret.x - 2), y0 = min(ink.y, caret.top - 2)
+        var x1 = max(ink.x + ink.width, caret.x + Self.caretWidth + 2), y1 = max(ink.y + ink.height, caret.bottom + 2)
+        for line in preeditUnderlines(entry) {
+            x0 = min(x0, line.x - 2); x1 = max(x1, line.x + line.width + 2)
+            y0 = min(y0, line.y - 2); y1 = max(y1, line.y + line.height + 2)
+        }
         return PixelRect(x: x0.rounded(.down), y: y0.rounded(.down), width: x1.rounded(.up) - x0.rounded(.down), height: y1.rounded(.up) - y0.rounded(.down))
     }
 
     /// The caret's x and its top and bottom: after the last line's advance, from its ascent to its descent.
-    private func caretPlace(_ entry: TextEntry) -> (x: Double, top: Double, bottom: Double) {
+    func caretPlace(_ entry: TextEntry) -> (x: Double, top: Double, bottom: Double) {
         let (x, y) = geometry.pixel(entry.anchor)
         let size = geometry.pixels(entry.size)
         let lines = entry.text.lines
@@ -112,7 +120,39 @@ extension InkLayers {
         _ = Self.showText(cr, entry.text, x: x, y: y, size: geometry.pixels(entry.size), draw: true)
         let caret = caretPlace(entry)
         cairo_rectangle(cr, caret.x, caret.top, Self.caretWidth, caret.bottom - caret.top)
+        for line in preeditUnderlines(entry) { cairo_rectangle(cr, line.x, line.y, line.width, line.height) }
         cairo_fill(cr)
         cairo_restore(cr)
+    }
+
+    /// The preedit's underline on each line it spans: from where it starts on the line to the
+    /// line's advance, one device pixel high, on device pixels (window pixels × the layers' scale).
+    func preeditUnderlines(_ entry: TextEntry) -> [PixelRect] {
+        guard entry.preeditLength > 0, let scratch = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1) else { return [] }
+        defer { cairo_surface_destroy(scratch) }
+        let cr = cairo_create(scratch)!
+        defer { cairo_destroy(cr) }
+        let (x, y) = geometry.pixel(entry.anchor)
+        let size = geometry.pixels(entry.size)
+        cairo_select_font_face(cr, StrokeText.fontFamily, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_set_font_size(cr, size)
+        func advance(_ scalars: some Sequence<Unicode.Scalar>) -> Double {
+            var extents = cairo_text_extents_t()
+            cairo_text_extents(cr, String(String.UnicodeScalarView(scalars)), &extents)
+            return extents.x_advance
+        }
+        let scale = key.scale > 0 ? key.scale : 1
+        let start = entry.string.unicodeScalars.count - entry.preeditLength
+        var offset = 0
+        var lines: [PixelRect] = []
+        for (i, line) in entry.text.lines.enumerated() {
+            let scalars = line.unicodeScalars
+            defer { offset += scalars.count + 1 }
+            guard offset + scalars.count > start, !scalars.isEmpty else { continue }
+            let left = x + advance(scalars.prefix(max(0, start - offset))), right = x + advance(scalars)
+            let top = ((y + StrokeText.baseline(line: i, size: size) + Self.underlineDropShare * size) * scale).rounded() / scale
+            lines.append(PixelRect(x: left, y: top, width: right - left, height: 1 / scale))
+        }
+        return lines
     }
 }

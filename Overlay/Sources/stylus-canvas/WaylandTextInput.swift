@@ -162,10 +162,10 @@ final class WaylandTextInput {
     // MARK: The preedit, shown after the entry's text
 
     private func showPreedit() {
-        guard let canvas, !preedit.isEmpty, var entry = canvas.layers.textEntry, entry.anchor == anchor else { return }
+        guard let canvas, !preedit.isEmpty, let entry = canvas.layers.textEntry, entry.anchor == anchor else { return }
         base = entry
-        entry.type(preedit)
-        canvas.layers.textEntry = entry
+        // Marked as preedit: the layers underline it.
+        canvas.layers.textEntry = entry.showing(preedit: preedit)
     }
 
     private func dropPreedit(_ canvas: WaylandCanvas) {

@@ -252,6 +252,8 @@ final class X11Backend: CanvasBackend {
     }
 
     private func handle(_ event: UnsafeMutablePointer<xcb_generic_event_t>) {
+        // The input method's messages, and the keys it takes, are its own (X11InputMethod).
+        if let method = X11InputMethod.shared, method.filter(event) { return }
         let type = event.pointee.response_type & 0x7f
         let raw = UnsafeRawPointer(event)
         if let first = randrFirstEvent,
