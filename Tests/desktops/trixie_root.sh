@@ -14,10 +14,10 @@ set -eu
 suite=trixie
 # The suites run the release builds of this machine (Debian 12) inside: the
 # libraries stylus-canvas links (GLib, cairo, xcb, wayland-client) come with GNOME
-# Shell and sway. No compiler: the small Wayland clients of the layer-shell suite are built on the host.
+# Shell and sway (libxcb-imdkit1, the XIM client, is named). No compiler: the small Wayland clients of the layer-shell suite are built on the host.
 packages="gnome-shell gjs mutter dbus dbus-user-session libglib2.0-bin python3 python3-gi gir1.2-gtk-4.0 foot
 sway grim wtype xwayland kwin-wayland imagemagick libinput10 libevdev2 libwacom9 libgl1-mesa-dri
-fonts-dejavu-core util-linux mount"
+fonts-dejavu-core util-linux mount libxcb-imdkit1"
 
 if [ -n "${STYLUS_DESKTOPS_ROOT:-}" ]; then
     root=$STYLUS_DESKTOPS_ROOT
