@@ -1957,7 +1957,8 @@ def test_an_xim_input_method_types_on_the_x11_canvas_its_preedit_underlined_and_
     underlined (a one-pixel line in the text's colour under it) while the daemon holds no
     stroke; F3 commits "日本語 é" in its place, no longer underlined; Escape (handed back) ends
     the text, whose stroke is the typed and committed string without the preedit, shown at the click.
-    A new caret gets a new context, which minimizing the canvas closes."""
+    A new caret gets a new context; a tap elsewhere while typing starts a text there that the IM
+    still types into (its commit lands there); minimizing the canvas closes the context."""
     at = (300, 300)
     size = 24 * WIDTH / 1600
     box = (at[0] - 2, at[1] - 2, at[0] + int(8 * size) + 4, at[1] + int(1.25 * size) + 4)
@@ -2010,6 +2011,24 @@ def test_an_xim_input_method_types_on_the_x11_canvas_its_preedit_underlined_and_
             subprocess.run(["xdotool", "mousemove", "600", "500", "sleep", "0.1", "click", "1"], env=DESKTOP_SESSION.env, check=True)
             s.wait_overlay("xim: input context for the text", 5, since)
             server.wait("ic", 2)
+            subprocess.run(["xdotool", "type", "x"], env=DESKTOP_SESSION.env, check=True)
+            server.wait("key", 5)
+            # A tap elsewhere while typing ends that text and starts one there, whose commit the IM still types.
+            since = time.monotonic()
+            subprocess.run(["xdotool", "mousemove", "900", "200", "sleep", "0.1", "click", "1"], env=DESKTOP_SESSION.env, check=True)
+            s.wait_overlay("xim: input context for the text at", 5, since)
+            subprocess.run(["xdotool", "key", "F3"], env=DESKTOP_SESSION.env, check=True)
+            server.wait("commit", 2)
+            s.wait_overlay("xim: committed 5 characters", 5, since)
+            n = len(s.watcher.canvas)
+            subprocess.run(["xdotool", "key", "Escape"], env=DESKTOP_SESSION.env, check=True)
+            s.watcher.wait(lambda e: e["event"] == "stroke" and e.get("source") == "keyboard" and e in s.watcher.canvas[n:],
+                           5, "the second text's stroke event")
+            texts = [(t["text"], t["points"][0][0] * WIDTH, t["points"][0][1] * HEIGHT) for t in s.request("strokes")["strokes"]]
+            wanted = [("abc日本語 é", *at), ("x", 600, 500), ("日本語 é", 900, 200)]
+            check(len(texts) == 3 and all(t == w and abs(x - wx) <= 2 and abs(y - wy) <= 2
+                                          for (t, x, y), (w, wx, wy) in zip(texts, wanted)),
+                  f"after a tap elsewhere while typing, the texts are {texts}")
             s.minimize_and_wait()
             s.wait_overlay("xim: input context closed", 5, since)
             print(f"  'abc' handed back, the preedit underlined ({lined} px) and unsent, '日本語 é' committed; "

@@ -169,6 +169,19 @@ final class X11InputMethod {
     }
 
     private func begin(_ canvas: X11Canvas, _ entry: TextEntry) {
+        // A new text on the canvas whose context is open (a tap elsewhere while typing) keeps that
+        // context: xcb-imdkit sends a request queued behind another's answer only with a later
+        // request, so a create asked for right behind the old one's destroy would never go out.
+        if canvas === self.canvas, let ic, icWindow == canvas.window {
+            dropPreedit(canvas)
+            anchor = entry.anchor
+            // Out and in again: the IM ends what it was composing for the old text.
+            xcb_xim_unset_ic_focus(im, ic)
+            xcb_xim_set_ic_focus(im, ic)
+            backend.flush()
+            canvas.owner.log("xim: input context for the text at (\(entry.anchor.x), \(entry.anchor.y)), the canvas's context kept")
+            return
+        }
         if let old = self.canvas { end(old) }
         self.canvas = canvas
         anchor = entry.anchor
@@ -188,6 +201,12 @@ final class X11InputMethod {
     }
 
     private func created(_ ic: xcb_xic_t) {
+        guard ic != 0 else {
+            // The server refused (XIM_ERROR) or the request failed: no context, so keys must not go to one.
+            creating = 0
+            backend.owner?.log("xim: the server made no input context: plain keys type")
+            return
+        }
         guard creating != 0, let canvas, canvas.window == creating else {
             // The text ended before the server answered.
             xcb_xim_destroy_ic(im, ic, nil, nil)
