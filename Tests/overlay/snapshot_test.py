@@ -29,7 +29,7 @@ import overlay_test as ot  # noqa: E402
 from overlay_test import WIDTH, HEIGHT, Desktop, check, parse_ppm, pixel, screen_points  # noqa: E402
 from x11_selection import read_clipboard  # noqa: E402
 sys.path.insert(0, os.path.join(ot.ROOT, "Tests", "support"))
-from stylustest import run_tests  # noqa: E402
+from stylustest import Failure, run_tests  # noqa: E402
 
 PACKAGES = ["xclip"]
 PALETTE_ALWAYS = '[canvas]\nshow_palette = "always"\n'
@@ -113,7 +113,7 @@ def check_snapshot_pixels(path, screen, below, strokes, against):
     # Under the palette: what was there before the canvas opened, or the ink drawn over it.
     ink = {(x + dx, y + dy) for x, y in screen_points(strokes, WIDTH, HEIGHT) for dx in range(-10, 11) for dy in range(-10, 11)}
     # The palette did show on the screen, where the snapshot must leave it out. (Its strip as a whole: without a
-    # compositor a swatch of the shaped window sometimes shows black for a while, with or without a snapshot.)
+    # compositor the window manager's frame follows the shaped window's shape a moment late, and shows black there.)
     unchanged, _ = agreement(screen, below, lambda x, y: x0 <= x < x1 and y0 <= y < y1 and (x, y) not in ink)
     check(unchanged < 0.5, f"the palette did not show on the screen: {unchanged:.0%} of its strip is the screen under it")
     under, m = agreement(snap, below, lambda x, y: x0 <= x < x1 and y0 <= y < y1 and (x, y) not in ink)
@@ -143,6 +143,9 @@ def check_snapshot():
             shot = snapshot_against(s, ot.DESKTOP_SESSION.screenshot, "import")
             print(f"  {shot.outside:.2%} of {shot.n} pixels agree with import; the palette's {shot.m} pixels are the screen under it; "
                   f"{shot.inked} points inked; {shot.took * 1000:.0f} ms for stylusctl snapshot", flush=True)
+            waits = [line for _, line in s.overlay_log if "snapshot frame" in line]
+            if waits:
+                print(f"  the canvas: {waits[-1]}", flush=True)
     finally:
         app.terminate()
         app.wait(5)
@@ -169,8 +172,23 @@ def snapshot_against(s, screenshot, against, pauses=None):
     check(r.returncode == 0 and out in r.stdout and f"{WIDTH}×{HEIGHT}" in r.stdout and "the screen with the ink" in r.stdout,
           f"stylusctl snapshot: {r.returncode} {r.stdout!r} {r.stderr}; the canvas said {[l for _, l in s.overlay_log][-6:]}")
     settle[1]()
-    outside, n, m, inked = check_snapshot_pixels(out, screenshot(), below, strokes, against)
+    screen = screenshot()
+    try:
+        outside, n, m, inked = check_snapshot_pixels(out, screen, below, strokes, against)
+    except Failure as failure:
+        raise Failure(f"{failure} (pictures kept in {keep_pictures(out, screen, below)})") from None
     return types.SimpleNamespace(path=out, took=took, outside=outside, n=n, m=m, inked=inked)
+
+
+def keep_pictures(snapshot, screen, below):
+    """A failed comparison's three pictures, copied where a developer (or CI's log) can find them:
+    a folder under $STYLUS_TEST_KEEP, else the system's temporary folder, which the stack's own is not."""
+    folder = tempfile.mkdtemp(prefix="stylus-snapshot-failed-", dir=os.environ.get("STYLUS_TEST_KEEP") or None)
+    shutil.copy(snapshot, os.path.join(folder, "snapshot.png"))
+    for name, (w, h, rgb) in (("screen", screen), ("below", below)):
+        with open(os.path.join(folder, f"{name}.ppm"), "wb") as f:
+            f.write(b"P6\n%d %d\n255\n" % (w, h) + bytes(rgb))
+    return folder
 
 
 def copy_snapshot_pasted(s, path, paste):

@@ -295,6 +295,8 @@ final class X11Canvas: CanvasSurface {
         layers.repaint(image, x0: x0, y0: y0, x1: x1, y1: y1, alpha: alpha, hover: hover)
         let probe = old.flatMap { X11CompositorWait.firstChange($0, data, stride: Int(stride), x0: Int(x0), y0: Int(y0), x1: Int(x1), y1: Int(y1)) }
             .flatMap { X11CompositorWait(c, root: backend.root, x: Int16(Int(monitor.x) + $0.x), y: Int16(Int(monitor.y) + $0.y)) }
+        // A snapshot's frame with no compositing manager: the window manager's frame must take the new shape too.
+        let frameWait = bare && shapedToInk ? X11FrameShapeWait(c, window: window) : nil
         if shapedToInk {
             // The bounding shape is the ink's pixels: the changed rectangle out, what shows in it back in.
             shape(XCB_SHAPE_SO_SUBTRACT, XCB_SHAPE_SK_BOUNDING,
@@ -307,6 +309,10 @@ final class X11Canvas: CanvasSurface {
         if let probe {
             let waited = probe.wait(c, root: backend.root)
             owner.log("snapshot frame painted by the compositing manager after \(waited / 1000) ms")
+        }
+        if let frameWait {
+            let waited = frameWait.wait(c, window: window)
+            owner.log("snapshot frame's shape taken by the window manager's frame after \(waited / 1000) ms")
         }
     }
 
