@@ -776,8 +776,11 @@ def unsafe_mode():
 # A test input method in place of GNOME's (IBus): j commits "日本語 é"; k starts composing
 # "にほん" (a preedit), and Return while composing commits "日本" instead. It keeps where the
 # text told it its cursor is. GNOME's is kept to be put back (TEST_INPUT_METHOD_OFF).
+# `late` (ms, @LATE@ below), 0 answers each key at once; otherwise it answers as IBus does: it
+# takes every key and answers each that much later, in the order they came, committing the
+# letters a-z itself as an engine would and handing back (notify_key_event) those it does not take.
 TEST_INPUT_METHOD = r"""(() => {
-const {GObject, Clutter} = imports.gi;
+const {GObject, GLib, Clutter} = imports.gi;
 const backend = global.stage.context ? global.stage.context.get_backend() : Clutter.get_default_backend();
 if (!global.stylusTestInputMethod) {
     const TestInputMethod = GObject.registerClass({GTypeName: 'StylusTestInputMethod'}, class extends Clutter.InputMethod {
@@ -789,6 +792,20 @@ if (!global.stylusTestInputMethod) {
         vfunc_update_content_hints(hints) {}
         vfunc_update_content_purpose(purpose) {}
         vfunc_filter_key_event(event) {
+            if (!this.late)
+                return this.answer(event);
+            this.waiting = this.waiting || [];
+            this.waiting.push(event.copy());
+            GLib.timeout_add(GLib.PRIORITY_DEFAULT, this.late, () => {
+                // The oldest key, whichever timeout fires first: answered in order.
+                const key = this.waiting.shift();
+                if (key && !this.answer(key))
+                    this.notify_key_event(key, false);
+                return GLib.SOURCE_REMOVE;
+            });
+            return true;
+        }
+        answer(event) {
             const press = event.type() === Clutter.EventType.KEY_PRESS, key = event.get_key_symbol();
             if (key === Clutter.KEY_j) {
                 if (press)
@@ -810,22 +827,43 @@ if (!global.stylusTestInputMethod) {
                 }
                 return true;
             }
+            if (this.late && key >= Clutter.KEY_a && key <= Clutter.KEY_z) {
+                if (press)
+                    this.commit(String.fromCharCode(key));
+                return true;
+            }
             return false;
         }
     });
     global.stylusTestInputMethod = {im: new TestInputMethod(), shell: backend.get_input_method()};
 }
 global.stylusTestInputMethod.im.focusIns = 0;
+global.stylusTestInputMethod.im.late = @LATE@;
 backend.set_input_method(global.stylusTestInputMethod.im);
 return 'on';
 })()"""
 TEST_INPUT_METHOD_OFF = r"""(() => {
 const backend = global.stage.context ? global.stage.context.get_backend() : imports.gi.Clutter.get_default_backend();
-if (global.stylusTestInputMethod)
+if (global.stylusTestInputMethod) {
+    global.stylusTestInputMethod.im.late = 0;
     backend.set_input_method(global.stylusTestInputMethod.shell);
+}
 global.context.unsafe_mode = false;
 return 'off';
 })()"""
+
+
+@contextlib.contextmanager
+def input_method_replaced(late=0):
+    """GNOME's input method replaced by TEST_INPUT_METHOD, answering `late` ms after each key
+    (0: at once), and put back after."""
+    unsafe_mode()
+    try:
+        ok, answer = shell_eval(TEST_INPUT_METHOD.replace("@LATE@", str(int(late))))
+        check(ok and answer == '"on"', f"installing the test input method: {answer}")
+        yield
+    finally:
+        shell_eval(TEST_INPUT_METHOD_OFF)
 
 
 def test_an_input_method_composes_the_text_typed_in_the_extension():
@@ -843,43 +881,69 @@ def test_an_input_method_composes_the_text_typed_in_the_extension():
         settle()
         return text_red_pixels(SHELL.screenshot(), box)
 
-    unsafe_mode()
-    try:
-        ok, answer = shell_eval(TEST_INPUT_METHOD)
-        check(ok and answer == '"on"', f"installing the test input method: {answer}")
-        with Daemon(state=empty_state()) as d:
+    with input_method_replaced(), Daemon(state=empty_state()) as d:
+        d.request("tool", tool="text", color="#d61a1c", width=8)
+        d.open_and_wait()
+        SHELL.command(f"drag {at[0]} {at[1]} {at[0] + 1} {at[1]} 2")
+        time.sleep(0.3)
+        caret, stray = red_pixels()
+        SHELL.command("key j")
+        committed, stray = red_pixels()
+        check(committed > caret + 30 and stray == 0,
+              f"after the commit: {committed} red pixels in the text's box (the caret alone {caret}), {stray} outside it")
+        ok, focus = shell_eval("[global.stylusTestInputMethod.im.focusIns, global.stylusTestInputMethod.im.cursor]")
+        ins, cursor = json.loads(focus)
+        check(ok and ins >= 1 and cursor and at[0] + size < cursor[0] < at[0] + 6 * size and abs(cursor[1] - at[1]) < size,
+              f"the input method was focused {ins} times, told the cursor is at {cursor}, not after the text at {at}")
+        SHELL.command("key k")
+        composing, stray = red_pixels()
+        check(composing > committed + 30 and stray == 0,
+              f"while composing: {composing} red pixels in the box (before {committed}), {stray} outside: the preedit does not show")
+        check(d.request("strokes")["strokes"] == [], "a text was recorded before it ended")
+        SHELL.command("key Return")
+        time.sleep(0.3)
+        n = len(d.watcher.canvas)
+        SHELL.command("key Escape")
+        e = d.watcher.wait(lambda e: e["event"] == "stroke" and e.get("source") == "keyboard" and e in d.watcher.canvas[n:],
+                           5, "the text's stroke event")
+        ot.check_kept_text(d.request, e, "日本語 é日本", at, WIDTH, HEIGHT)
+        kept, stray = red_pixels()
+        check(kept > 30 and stray == 0, f"once kept: {kept} red pixels in the text's box, {stray} outside it")
+        print(f"  committed '日本語 é' ({committed} red pixels, the caret alone {caret}), composed with a preedit "
+              f"({composing}), Return committed '日本'; kept as one text ({kept}); the input method's cursor at {cursor}",
+              flush=True)
+
+
+def test_enter_and_backspace_keep_their_place_behind_a_late_input_method():
+    """IBus answers a key later, as TEST_INPUT_METHOD does with `late` 100 ms (committing the
+    letters itself, handing back Enter, Backspace and Escape): "ab" Enter "c" Backspace "d"
+    Escape typed a key every 50 ms or so, faster than it answers, keep their order: one text
+    "ab\nd", Enter and Backspace acted on after the letters typed before them were committed
+    (not "a\nb", not the wrong letter taken back), no key acted on or typed twice. The same with
+    `late` 0, an input method that declines them at once (as GNOME's does without IBus), where
+    ClutterText would act on Enter and Backspace itself."""
+    at = (300, 300)
+    for late in (0, 100):
+        with input_method_replaced(late), Daemon(state=empty_state()) as d:
             d.request("tool", tool="text", color="#d61a1c", width=8)
             d.open_and_wait()
             SHELL.command(f"drag {at[0]} {at[1]} {at[0] + 1} {at[1]} 2")
             time.sleep(0.3)
-            caret, stray = red_pixels()
-            SHELL.command("key j")
-            committed, stray = red_pixels()
-            check(committed > caret + 30 and stray == 0,
-                  f"after the commit: {committed} red pixels in the text's box (the caret alone {caret}), {stray} outside it")
-            ok, focus = shell_eval("[global.stylusTestInputMethod.im.focusIns, global.stylusTestInputMethod.im.cursor]")
-            ins, cursor = json.loads(focus)
-            check(ok and ins >= 1 and cursor and at[0] + size < cursor[0] < at[0] + 6 * size and abs(cursor[1] - at[1]) < size,
-                  f"the input method was focused {ins} times, told the cursor is at {cursor}, not after the text at {at}")
-            SHELL.command("key k")
-            composing, stray = red_pixels()
-            check(composing > committed + 30 and stray == 0,
-                  f"while composing: {composing} red pixels in the box (before {committed}), {stray} outside: the preedit does not show")
-            check(d.request("strokes")["strokes"] == [], "a text was recorded before it ended")
-            SHELL.command("key Return")
-            time.sleep(0.3)
             n = len(d.watcher.canvas)
-            SHELL.command("key Escape")
+            started = time.monotonic()
+            for key in ["a", "b", "Return", "c", "BackSpace", "d", "Escape"]:
+                SHELL.command(f"key {key}")
+            typed = time.monotonic() - started
+            check(not late or typed / 7 < late / 1000,
+                  f"the keys took {typed:.2f} s to type: not faster than the input method answers")
             e = d.watcher.wait(lambda e: e["event"] == "stroke" and e.get("source") == "keyboard" and e in d.watcher.canvas[n:],
-                               5, "the text's stroke event")
-            ot.check_kept_text(d.request, e, "日本語 é日本", at, WIDTH, HEIGHT)
-            kept, stray = red_pixels()
-            check(kept > 30 and stray == 0, f"once kept: {kept} red pixels in the text's box, {stray} outside it")
-            print(f"  committed '日本語 é' ({committed} red pixels, the caret alone {caret}), composed with a preedit "
-                  f"({composing}), Return committed '日本'; kept as one text ({kept}); the input method's cursor at {cursor}",
-                  flush=True)
-    finally:
-        shell_eval(TEST_INPUT_METHOD_OFF)
+                               5, f"the text's stroke event (input method {late} ms late)")
+            ot.check_kept_text(d.request, e, "ab\nd", at, WIDTH, HEIGHT)
+            time.sleep(0.2 + 2 * late / 1000)
+            strokes = d.request("strokes")["strokes"]
+            check(len(strokes) == 1, f"after the input method's last answers ({late} ms late): {strokes}")
+            print(f"  'ab' Enter 'c' Backspace 'd' Escape typed in {typed:.2f} s through an input method answering "
+                  f"{late} ms late: kept as 'ab\\nd'", flush=True)
 
 
 def test_escape_minimizes_the_canvas():
@@ -1399,6 +1463,7 @@ def main():
             test_a_click_on_the_board_button_goes_to_the_next_board_without_drawing,
             test_a_text_typed_in_the_extension_shows_at_once_is_kept_exported_alike_and_undone,
             test_an_input_method_composes_the_text_typed_in_the_extension,
+            test_enter_and_backspace_keep_their_place_behind_a_late_input_method,
             test_escape_minimizes_the_canvas,
             test_every_default_key_does_its_action_on_the_open_canvas,
             test_f1_shows_the_help_where_stylus_canvas_puts_it_and_a_key_hides_it,

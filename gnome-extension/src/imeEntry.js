@@ -9,6 +9,11 @@
 // font, colour and size where the next character goes. Not underlined: St's text
 // attributes replace the underline ClutterText gives a preedit, and one asked of
 // St (text-decoration) was in the layout but not drawn on Shell 43.
+// IBus answers a key later (asynchronously): what it commits, and a key it lets
+// through, come back through the stage's event queue in the order the keys went
+// in. So Enter, Backspace and Escape go to it as letters do and are acted on when
+// they come back; one acted on at once could overtake a letter still in IBus
+// ("ab" Enter typed "a\nb"). Only shortcuts (Ctrl, Alt, Super) are taken at once.
 import Cairo from 'cairo';
 import Clutter from 'gi://Clutter';
 import GLib from 'gi://GLib';
@@ -32,16 +37,34 @@ function advance(line, size) {
     return measuring.textExtents(line).xAdvance;
 }
 
+// ClutterText's own action on Backspace (its key bindings' pool and the action's name).
+const BINDINGS = 'ClutterText', DELETE_PREVIOUS = 'delete-prev';
+
+// A key with Ctrl, Alt or Super: a shortcut, which the input method does not type.
+function isShortcut(event) {
+    const M = Clutter.ModifierType;
+    return (event.get_state() & (M.CONTROL_MASK | M.MOD1_MASK | M.SUPER_MASK)) !== 0;
+}
+
 export class ImeEntry {
     // `parent`: the actor under the keyboard grab; typed(text) gets what the input method
-    // committed or a key typed; key(event) is offered every key first, except while the input
-    // method composes, and returns true when it took the key (one that is not text).
+    // committed or a key typed; key(event) gets a key the input method let through (or, with
+    // none, a key as it comes), a shortcut at once, and returns true when it took the key (one
+    // that is not text).
     constructor(parent, typed, key) {
         this.typed = typed;
+        this.key = key;
         this.clearId = 0;
+        this.blocked = false;
+        this.unblockId = 0;
+        // The key handed to ClutterText (and so to the input method) in this key's emission.
+        this.handedOn = null;
         this.label = new St.Label({name: 'stylus-canvas-ime'});
         const text = this.label.clutter_text;
         text.editable = true;
+        // Enter that ClutterText acts on itself (no input method, or one that declined it at once)
+        // comes as its `activate`.
+        text.activatable = true;
         // Clutter gives an event only to reactive actors, the key focus too.
         text.reactive = true;
         // The pointer on it is the canvas's, as anywhere else (a tap ends the text or draws).
@@ -50,14 +73,59 @@ export class ImeEntry {
         // Emitted before the text changes, with what is inserted: a commit or a typed key.
         text.connect('insert-text', (t, inserted) => this.inserted(inserted));
         // Connected handlers run before ClutterText's own, which gives the key to the input
-        // method (or types it), so only what is not taken here reaches it.
-        text.connect('key-press-event', (t, event) => {
-            const fromInputMethod = event.get_flags() & Clutter.EventFlags.INPUT_METHOD;
-            if (!fromInputMethod && t.has_preedit())
-                return Clutter.EVENT_PROPAGATE;
-            return key(event) ? Clutter.EVENT_STOP : Clutter.EVENT_PROPAGATE;
-        });
+        // method (or types it); those connected after see what it declined.
+        text.connect('key-press-event', (t, event) => this.keyPressed(t, event));
+        text.connect_after('key-press-event', (t, event) => this.declined(event));
+        text.connect('activate', () => this.declined(this.handedOn));
+        this.label.connect('destroy', () => this.unblock());
         parent.add_child(this.label);
+    }
+
+    keyPressed(text, event) {
+        this.handedOn = null;
+        const fromInputMethod = event.get_flags() & Clutter.EventFlags.INPUT_METHOD;
+        // While it composes, every key is the input method's; one it lets through comes back.
+        if (!fromInputMethod && (text.has_preedit() || !isShortcut(event))) {
+            if (!text.has_preedit()) {
+                this.handedOn = event;
+                // Declined at once, Backspace would be ClutterText's (deleting nothing: it holds
+                // no text) unless its action is held back while ClutterText handles this key.
+                if (event.get_key_symbol() === Clutter.KEY_BackSpace)
+                    this.block();
+            }
+            return Clutter.EVENT_PROPAGATE;
+        }
+        return this.key(event) ? Clutter.EVENT_STOP : Clutter.EVENT_PROPAGATE;
+    }
+
+    // A key handed on that ClutterText did not type, the input method did not take at once and
+    // did not keep for later: acted on now, in its place among the keys.
+    declined(event) {
+        this.unblock();
+        const handedOn = this.handedOn;
+        this.handedOn = null;
+        return handedOn && this.key(event) ? Clutter.EVENT_STOP : Clutter.EVENT_PROPAGATE;
+    }
+
+    // Held back for as short as can be, as the pool is every ClutterText's: given back once
+    // ClutterText declined the key, or else before the main loop runs anything else.
+    block() {
+        Clutter.BindingPool.find(BINDINGS).block_action(DELETE_PREVIOUS);
+        this.blocked = true;
+        this.unblockId ||= GLib.idle_add(GLib.PRIORITY_HIGH, () => {
+            this.unblockId = 0;
+            this.unblock();
+            return GLib.SOURCE_REMOVE;
+        });
+    }
+
+    unblock() {
+        if (this.unblockId)
+            GLib.source_remove(this.unblockId);
+        this.unblockId = 0;
+        if (this.blocked)
+            Clutter.BindingPool.find(BINDINGS).unblock_action(DELETE_PREVIOUS);
+        this.blocked = false;
     }
 
     // The keyboard's focus, which also makes ClutterText focus the input method: editable, it

@@ -9,8 +9,9 @@
 // picks a tool, and Escape ends the text rather than minimizing. The keys go to
 // an editable ClutterText at the caret (imeEntry.js), so that the input method
 // (IBus in GNOME Shell) composes text as in any entry: what it commits, and a
-// plain key it does not take, arrive there as text; the keys that are not text
-// (Escape, Enter, Backspace, shortcuts) are taken here unless it is composing.
+// plain key it does not take, arrive there as text; Escape, Enter and Backspace
+// come here once it let them through, in their place among its commits, and
+// shortcuts at once unless it is composing.
 import Clutter from 'gi://Clutter';
 import * as Main from 'resource:///org/gnome/shell/ui/main.js';
 
@@ -122,8 +123,8 @@ export class TextTyping {
             this.changed();
     }
 
-    // A key while the text is typed and the input method is not composing: true when it was taken
-    // here (not text: Escape, Enter, Backspace, a shortcut); false lets ClutterText type it.
+    // A key the input method let through (or a shortcut while it is not composing): true when it
+    // was taken here (not text: Escape, Enter, Backspace, a shortcut); false lets ClutterText type it.
     key(event) {
         if (!this.entry)
             return false;
