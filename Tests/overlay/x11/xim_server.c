@@ -2,10 +2,12 @@
 // A small XIM server for overlay_test.py, with xcb-imdkit's server API: `xim_server NAME`
 // serves @im=NAME on $DISPLAY. Every key a client forwards to it is handed back, except F2,
 // which shows the preedit "にほんご" (underlined feedback), F3, which takes the preedit
-// away and commits "日本語 é" instead, and F4, after which it answers nothing any more (a hung
-// IM: it still reads, so the client's requests do not block). It says on stdout what it did,
-// a line each (ready, ic, preedit, commit, key for a press, release, mute), so the test waits
-// for it rather than for time.
+// away and commits "日本語 é" instead, F4, after which it answers nothing any more (a hung
+// IM: it still reads, so the client's requests do not block), and F5, which holds back the
+// commit of "late" until the client takes the focus off that context (an answer that comes
+// after the client left the text). It says on stdout what it did, a line each (ready, ic,
+// preedit, commit, key for a press, release, mute, pending, late), so the test waits for it
+// rather than for time.
 #include <xcb-imdkit/encoding.h>
 #include <xcb-imdkit/imdkit.h>
 #include <xcb/xcb.h>
@@ -18,8 +20,9 @@ static const char *const commit_text = "日本語 é";
 static const uint32_t preedit_chars = 4;
 
 static xcb_im_t *im;
-static xcb_keycode_t f2, f3, f4;
+static xcb_keycode_t f2, f3, f4, f5;
 static int mute;   // F4 came: no answer to anything
+static xcb_im_input_context_t *late;   // F5 came in this context: "late" is committed when it loses the focus
 static uint32_t shown;   // characters of preedit the client shows
 
 static void say(const char *line) {
@@ -27,7 +30,7 @@ static void say(const char *line) {
     fflush(stdout);
 }
 
-// The key codes of F2, F3 and F4 in the server's core keymap.
+// The key codes of F2 to F5 in the server's core keymap.
 static void find_keys(xcb_connection_t *c) {
     const xcb_setup_t *setup = xcb_get_setup(c);
     uint8_t count = setup->max_keycode - setup->min_keycode + 1;
@@ -40,6 +43,7 @@ static void find_keys(xcb_connection_t *c) {
         if (syms[i * per] == 0xffbf && !f2) f2 = setup->min_keycode + i;
         if (syms[i * per] == 0xffc0 && !f3) f3 = setup->min_keycode + i;
         if (syms[i * per] == 0xffc1 && !f4) f4 = setup->min_keycode + i;
+        if (syms[i * per] == 0xffc2 && !f5) f5 = setup->min_keycode + i;
     }
     free(reply);
 }
@@ -77,10 +81,23 @@ static void callback(xcb_im_t *server, xcb_im_client_t *client, xcb_im_input_con
     case XCB_XIM_CREATE_IC:
         say("ic");
         break;
+    case XCB_XIM_UNSET_IC_FOCUS:
+        if (ic && ic == late) {
+            xcb_im_commit_string(server, ic, XCB_XIM_LOOKUP_CHARS, "late", 4, 0);
+            late = NULL;
+            say("late");
+        }
+        break;
+    case XCB_XIM_DESTROY_IC:
+        if (ic == late) late = NULL;
+        break;
     case XCB_XIM_FORWARD_EVENT: {
         xcb_key_press_event_t *event = arg;
         int press = (event->response_type & 0x7f) == XCB_KEY_PRESS;
-        if (press && f4 && event->detail == f4) {
+        if (press && f5 && event->detail == f5) {
+            late = ic;
+            say("pending");
+        } else if (press && f4 && event->detail == f4) {
             mute = 1;
             say("mute");
         } else if (press && f2 && event->detail == f2) {
