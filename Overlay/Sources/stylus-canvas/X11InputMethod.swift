@@ -179,7 +179,7 @@ final class X11InputMethod {
             }
             unanswered.append(event)
         }
-        if let ic, !busy {
+        if let ic, !busy, heldKeys.isEmpty {
             var key = event
             _ = xcb_xim_forward_event(im, ic, &key)
         } else {
