@@ -2,9 +2,9 @@
 import CanvasModel
 
 /// The text tool on the X11 canvas (CanvasOverlay+Text.swift): plain keys through
-/// the core keymap; where XMODIFIERS names a running XIM server, its input method
-/// types too (X11InputMethod): the overlay always sees the entry without the IM's
-/// preedit, so the preedit is never sent.
+/// the core keymap; where XMODIFIERS names an XIM server (running, or once it starts), its
+/// input method types too (X11InputMethod): the overlay always sees the entry without the
+/// IM's preedit, so the preedit is never sent.
 extension X11Canvas {
     func followTextTaps() {
         guard let overlay = owner as? CanvasOverlay else { return }

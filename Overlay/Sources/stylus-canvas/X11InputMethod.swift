@@ -12,38 +12,57 @@ import Glibc
 /// names (`@im=fcitx`, `@im=ibus`), through xcb-imdkit, which is asynchronous: every
 /// X event passes through `filter` first, and no call waits for the server. While a
 /// text is typed on a canvas, an on-the-spot input context of that window has the
-/// focus, its spot at the caret (the IM's popup goes there); key presses go to the IM,
-/// which commits strings (typed into the entry as keys are), shows a preedit (drawn
-/// after the entry's text, underlined, never sent to the daemon: the overlay sees the
-/// entry without it, ShownPreedit), or hands keys back (Enter, Escape: they do what they
-/// always do). The context goes when the text ends or its window is unmapped
-/// (minimized). No XMODIFIERS, no such server or a failed connection: plain keys type,
-/// with one line in the log.
+/// focus, its spot at the caret (the IM's popup goes there); key presses and releases go
+/// to the IM, which commits strings (typed into the entry as keys are), shows a preedit
+/// (drawn after the entry's text, underlined, never sent to the daemon: the overlay sees
+/// the entry without it, ShownPreedit, and a text that ends while one shows keeps only what
+/// was committed), or hands keys back (Enter, Escape: they do what they always do). Each
+/// text has a context of its own, which goes when the text ends or its window is unmapped
+/// (minimized); what the IM says for a context left behind is dropped. No XMODIFIERS: plain
+/// keys type. No such server yet (a login race): plain keys type, with one line in the log,
+/// until it starts (xcb-imdkit watches the root's XIM_SERVERS and connects then). A server
+/// that stops answering keys: this text types plain keys (`answerBound`).
 @MainActor
 final class X11InputMethod {
     private static var made = false
     private(set) static var shared: X11InputMethod?
+    /// How long, in X server time, keys typed after a key the IM has not answered may run
+    /// on before the IM counts as hung for this text (an IM answers within milliseconds).
+    static let answerBound: UInt32 = 1_000
 
     private unowned let backend: X11Backend
     private let im: OpaquePointer
     private let name: String
     /// The server answered XIM_OPEN; contexts can be made.
     private var opened = false
-    /// The context and its window; `creating` while the server has not yet answered for it.
+    /// The text's context and its window, once the server made it.
     private var ic: xcb_xic_t?
     private var icWindow: xcb_window_t = 0
+    /// The window a context was asked for, not yet answered.
     private var creating: xcb_window_t = 0
-    /// The canvas and the entry's anchor the context is for: a new anchor is a new text.
+    /// Contexts of texts that ended, to destroy.
+    private var doomed: [xcb_xic_t] = []
+    /// A request whose answer xcb-imdkit waits for is out: it queues anything asked meanwhile
+    /// and sends it only with a later request (not on the answer), so `pump` asks one at a time.
+    private var busy = false
+    /// What the answers to `busy` requests said, acted on once xcb-imdkit returned.
+    private var answered = false
+    private var madeIC: xcb_xic_t?
+    /// The canvas and the entry's anchor of the text being typed: a new anchor is a new text.
     private weak var canvas: X11Canvas?
     private var anchor: InkPoint?
-    /// The spot the server has (or was last sent), and the one the caret wants.
+    /// The server refused a context for this text, or stopped answering its keys: plain keys type it.
+    private var plain = false
+    private var hungSaid = false
+    /// The spot the server has (or was sent), and the one the caret wants.
     private var spot: (x: Int16, y: Int16)?
     private var wantedSpot: (x: Int16, y: Int16)?
-    /// A spot sent and not yet answered, and the key presses held meanwhile: xcb-imdkit queues a
-    /// key forwarded then behind the spot's request and sends it only at its next request.
-    private var spotPending = false
-    private var spotAnswered = false
+    /// Keys held while a request is out (forwarded after its answer, in order).
     private var heldKeys: [xcb_key_press_event_t] = []
+    /// Key presses sent or held that the IM has not answered since (no commit, preedit or key back).
+    private var unanswered: [xcb_key_press_event_t] = []
+    /// Windows whose key releases the canvas selected (the IM wants them: fcitx5's Shift toggle).
+    private var releasesSelected: Set<xcb_window_t> = []
     /// The IM's preedit after the entry's text, the entry kept without it.
     private let preedit = ShownPreedit()
     /// Keys the IM handed back during the event being filtered.
@@ -72,15 +91,16 @@ final class X11InputMethod {
         let method = X11InputMethod(backend: backend, im: im, name: name)
         let me = Unmanaged.passUnretained(method).toOpaque()
         xcb_xim_set_im_callback(im, callbacks, me)
-        // auto_connect: a server that starts later (or again) is connected to when it does.
-        guard xcb_xim_open(im, { _, data in onMain(data, X11InputMethod.self) { $0.didOpen() } }, true, me) else {
-            backend.owner?.log("xim: no XIM server @im=\(name) answers: plain keys type")
-            xcb_xim_destroy(im)
-            return nil
-        }
         shared = method
+        // auto_connect: xcb-imdkit watches the root's XIM_SERVERS and connects when a server
+        // starts there, later (fcitx5 after the canvas at login) or again; so a client whose
+        // first try found none is kept, and tries again by itself without a round trip per text.
+        if xcb_xim_open(im, { _, data in onMain(data, X11InputMethod.self) { $0.didOpen() } }, true, me) {
+            backend.owner?.log("xim: XMODIFIERS names @im=\(name): plain keys type until that server answers")
+        } else {
+            backend.owner?.log("xim: no XIM server @im=\(name) yet: plain keys type until one starts")
+        }
         backend.flush()
-        backend.owner?.log("xim: XMODIFIERS names @im=\(name): plain keys type until that server answers")
         return method
     }
 
@@ -107,45 +127,91 @@ final class X11InputMethod {
 
     private func didOpen() {
         opened = true
+        busy = false
+        doomed = []
+        hungSaid = false
         backend.owner?.log("xim: connected to @im=\(name)")
+        // A text typed already gets its context now.
+        pump()
         canvas?.queueDraw()
     }
 
     // MARK: Every X event, first
 
-    /// True when the event was the IM's (its messages), or a key press that went to it.
+    /// True when the event was the IM's (its messages), or a key that went to it.
     func filter(_ event: UnsafeMutablePointer<xcb_generic_event_t>) -> Bool {
         if xcb_xim_filter_event(im, event) {
             // What its callbacks told acts after xcb-imdkit returned: a key handed back may end the
-            // text (and its context), and held keys go out with requests of their own.
+            // text (and its context), and what waited for an answer is asked for now.
             let keys = handed
             handed = []
             for key in keys { handedBack(key) }
-            if spotAnswered {
-                spotAnswered = false
-                spotPending = false
-                sendSpot()
-                forwardHeldKeys()
+            if answered {
+                answered = false
+                pump()
             }
             return true
         }
         let raw = UnsafeRawPointer(event)
         switch Int32(event.pointee.response_type & 0x7f) {
-        case XCB_KEY_PRESS:
-            let window = raw.load(as: xcb_key_press_event_t.self).event
-            guard let ic, window == icWindow, let canvas, canvas.window == window, (preedit.base ?? canvas.layers.textEntry) != nil else { return false }
-            guard !spotPending else {
-                heldKeys.append(raw.load(as: xcb_key_press_event_t.self))
-                return true
-            }
-            return xcb_xim_forward_event(im, ic, UnsafeMutableRawPointer(event).assumingMemoryBound(to: xcb_key_press_event_t.self))
+        case XCB_KEY_PRESS, XCB_KEY_RELEASE:
+            return key(raw.load(as: xcb_key_press_event_t.self))
         case XCB_UNMAP_NOTIFY:
             // Minimized: the context goes with the canvas's entry (typed again on a new one).
-            if raw.load(as: xcb_unmap_notify_event_t.self).window == icWindow, let canvas { end(canvas) }
+            if let canvas, raw.load(as: xcb_unmap_notify_event_t.self).window == canvas.window { end(canvas) }
+            return false
+        case XCB_DESTROY_NOTIFY:
+            releasesSelected.remove(raw.load(as: xcb_destroy_notify_event_t.self).window)
             return false
         default:
             return false
         }
+    }
+
+    /// A key on the window whose text the IM types: sent to it, or held until the request out is answered.
+    private func key(_ event: xcb_key_press_event_t) -> Bool {
+        guard opened, !plain, let canvas, canvas.window == event.event, (preedit.base ?? canvas.layers.textEntry) != nil,
+              ic != nil || creating != 0 || busy else { return false }
+        if event.response_type & 0x7f == UInt8(XCB_KEY_PRESS), !isModifier(event.detail) {
+            if hung(at: event.time) {
+                typePlain(canvas)
+                return false
+            }
+            unanswered.append(event)
+        }
+        if let ic, !busy, heldKeys.isEmpty {
+            var key = event
+            _ = xcb_xim_forward_event(im, ic, &key)
+        } else {
+            heldKeys.append(event)
+        }
+        return true
+    }
+
+    /// Two keys unanswered, the later one `answerBound` before this key: the IM swallows keys.
+    /// (One alone may be a key an IM takes without a word, as a toggle.)
+    private func hung(at time: xcb_timestamp_t) -> Bool {
+        unanswered.count >= 2 && time &- unanswered[1].time > Self.answerBound && time &- unanswered[1].time < 1 << 31
+    }
+
+    /// The IM did not answer: this text types plain keys, those it swallowed first, in order.
+    private func typePlain(_ canvas: X11Canvas) {
+        plain = true
+        if !hungSaid {
+            hungSaid = true
+            canvas.owner.log("xim: @im=\(name) answered none of \(unanswered.count) keys: plain keys type this text")
+        }
+        let keys = unanswered
+        unanswered = []
+        heldKeys = []
+        dropPreedit(canvas)
+        for key in keys { handedBack(key) }
+    }
+
+    private func isModifier(_ keycode: UInt8) -> Bool {
+        guard let keysym = backend.keymap.keysym(keycode) else { return true }
+        // Shift_L … Hyper_R, ISO level and group shifts and locks, Mode_switch, Num_Lock.
+        return (0xffe1...0xffee).contains(keysym) || (0xfe01...0xfe13).contains(keysym) || keysym == 0xff7e || keysym == 0xff7f
     }
 
     // MARK: Following the canvas's entry
@@ -160,67 +226,23 @@ final class X11InputMethod {
     /// here, its spot at the caret; none once it ends.
     func follow(_ canvas: X11Canvas) {
         let entry = canvas === self.canvas ? (preedit.base ?? canvas.layers.textEntry) : canvas.layers.textEntry
-        if let entry, opened {
+        if let entry {
             if self.canvas !== canvas || anchor != entry.anchor { begin(canvas, entry) }
-            updateSpot(canvas)
-        } else if entry == nil, self.canvas === canvas {
+            wantedSpot = caretSpot(canvas)
+            pump()
+        } else if self.canvas === canvas {
             end(canvas)
         }
     }
 
+    /// A new text (a caret placed, a tap elsewhere while typing, another monitor's canvas): the
+    /// old text's context is destroyed, and one asked for this one, one request after the other.
     private func begin(_ canvas: X11Canvas, _ entry: TextEntry) {
-        // A new text on the canvas whose context is open (a tap elsewhere while typing) keeps that
-        // context: xcb-imdkit sends a request queued behind another's answer only with a later
-        // request, so a create asked for right behind the old one's destroy would never go out.
-        if canvas === self.canvas, let ic, icWindow == canvas.window {
-            dropPreedit(canvas)
-            anchor = entry.anchor
-            // Out and in again: the IM ends what it was composing for the old text.
-            xcb_xim_unset_ic_focus(im, ic)
-            xcb_xim_set_ic_focus(im, ic)
-            backend.flush()
-            canvas.owner.log("xim: input context for the text at (\(entry.anchor.x), \(entry.anchor.y)), the canvas's context kept")
-            return
-        }
         if let old = self.canvas { end(old) }
         self.canvas = canvas
         anchor = entry.anchor
-        let spot = caretSpot(canvas)
-        self.spot = spot
-        wantedSpot = spot
-        creating = canvas.window
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        guard stylus_xim_create_ic(im, canvas.window, spot.x, spot.y, { _, ic, data in
-            onMain(data, X11InputMethod.self) { $0.created(ic) }
-        }, me) else {
-            creating = 0
-            backend.owner?.log("xim: the input context could not be asked for: plain keys type")
-            return
-        }
-        backend.flush()
-    }
-
-    private func created(_ ic: xcb_xic_t) {
-        guard ic != 0 else {
-            // The server refused (XIM_ERROR) or the request failed: no context, so keys must not go to one.
-            creating = 0
-            backend.owner?.log("xim: the server made no input context: plain keys type")
-            return
-        }
-        guard creating != 0, let canvas, canvas.window == creating else {
-            // The text ended before the server answered.
-            xcb_xim_destroy_ic(im, ic, nil, nil)
-            return
-        }
-        self.ic = ic
-        icWindow = creating
-        creating = 0
-        xcb_xim_set_ic_focus(im, ic)
-        sendSpot()
-        backend.flush()
-        if let entry = preedit.base ?? canvas.layers.textEntry {
-            canvas.owner.log("xim: input context for the text at (\(entry.anchor.x), \(entry.anchor.y))")
-        }
+        plain = false
+        spot = nil
     }
 
     private func end(_ canvas: X11Canvas) {
@@ -228,43 +250,102 @@ final class X11InputMethod {
         dropPreedit(canvas)
         if let ic {
             xcb_xim_unset_ic_focus(im, ic)
-            xcb_xim_destroy_ic(im, ic, nil, nil)
-            backend.flush()
+            doomed.append(ic)
             canvas.owner.log("xim: input context closed")
         }
         ic = nil
         icWindow = 0
-        creating = 0
         self.canvas = nil
         anchor = nil
         spot = nil
         wantedSpot = nil
         heldKeys = []
+        unanswered = []
+        pump()
     }
 
-    private func updateSpot(_ canvas: X11Canvas) {
-        wantedSpot = caretSpot(canvas)
-        sendSpot()
-    }
-
-    /// Sends the caret's spot if the server has another one, one request at a time.
-    private func sendSpot() {
-        guard let ic, !spotPending, let wanted = wantedSpot, spot.map({ $0 != wanted }) ?? true else { return }
-        spot = wanted
+    /// Asks what is wanted, one request at a time: old contexts destroyed, the text's context
+    /// made, its spot moved; then the keys held meanwhile go to the IM, in order.
+    private func pump() {
+        defer { backend.flush() }
+        guard opened, !busy else { return }
         let me = Unmanaged.passUnretained(self).toOpaque()
-        spotPending = stylus_xim_set_spot(im, ic, wanted.x, wanted.y, { _, _, data in
-            onMain(data, X11InputMethod.self) { $0.spotAnswered = true }
-        }, me)
-        backend.flush()
-    }
-
-    /// Once no spot is pending, the keys held meanwhile go to the IM, in order.
-    private func forwardHeldKeys() {
-        guard !spotPending, let ic, !heldKeys.isEmpty else { return }
+        while let old = doomed.first {
+            doomed.removeFirst()
+            busy = xcb_xim_destroy_ic(im, old, { _, _, data in onMain(data, X11InputMethod.self) { $0.answer() } }, me)
+            if busy { return }
+        }
+        guard let canvas, !plain else { return }
+        guard let ic else {
+            let spot = caretSpot(canvas)
+            guard stylus_xim_create_ic(im, canvas.window, spot.x, spot.y, { _, ic, data in
+                onMain(data, X11InputMethod.self) { $0.madeIC = ic; $0.answer() }
+            }, me) else {
+                plain = true
+                canvas.owner.log("xim: the input context could not be asked for: plain keys type")
+                return
+            }
+            self.spot = spot
+            creating = canvas.window
+            busy = true
+            return
+        }
+        if let wanted = wantedSpot, spot.map({ $0 != wanted }) ?? true {
+            spot = wanted
+            busy = stylus_xim_set_spot(im, ic, wanted.x, wanted.y, { _, _, data in
+                onMain(data, X11InputMethod.self) { $0.answer() }
+            }, me)
+            if busy { return }
+        }
         let keys = heldKeys
         heldKeys = []
         for var key in keys { _ = xcb_xim_forward_event(im, ic, &key) }
-        backend.flush()
+    }
+
+    /// The answer to the request out (in xcb-imdkit's callback: acted on after it returned).
+    private func answer() {
+        busy = false
+        answered = true
+        guard let made = madeIC else { return }
+        madeIC = nil
+        let window = creating
+        creating = 0
+        guard made != 0 else {
+            // The server refused (XIM_ERROR) or the request failed: no context, so keys must not go to one.
+            backend.owner?.log("xim: the server made no input context: plain keys type")
+            if let canvas, canvas.window == window { typeHeldPlain(canvas) }
+            return
+        }
+        guard let canvas, canvas.window == window, ic == nil else {
+            // The text ended (or another began) before the server answered.
+            doomed.append(made)
+            return
+        }
+        ic = made
+        icWindow = window
+        xcb_xim_set_ic_focus(im, made)
+        selectReleases(window)
+        if let entry = preedit.base ?? canvas.layers.textEntry {
+            canvas.owner.log("xim: input context for the text at (\(entry.anchor.x), \(entry.anchor.y))")
+        }
+    }
+
+    /// No context for this text: what was held types as plain keys.
+    private func typeHeldPlain(_ canvas: X11Canvas) {
+        plain = true
+        let keys = heldKeys
+        heldKeys = []
+        unanswered = []
+        for key in keys where key.response_type & 0x7f == UInt8(XCB_KEY_PRESS) { handed.append(key) }
+    }
+
+    /// The canvas's window selects key releases too, once it has a context: XIM servers want both.
+    /// Its mask is X11Canvas's (exposure, key presses, structure) and releases.
+    private func selectReleases(_ window: xcb_window_t) {
+        guard releasesSelected.insert(window).inserted else { return }
+        let events = XCB_EVENT_MASK_EXPOSURE.rawValue | XCB_EVENT_MASK_KEY_PRESS.rawValue | XCB_EVENT_MASK_KEY_RELEASE.rawValue
+            | XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue
+        xcb_change_window_attributes(backend.connection, window, XCB_CW_EVENT_MASK.rawValue, [events])
     }
 
     /// The caret in window pixels, on the baseline of the entry's last line (the preedit's end).
@@ -286,33 +367,48 @@ final class X11InputMethod {
 
     private static let callbacks: UnsafeMutablePointer<xcb_xim_im_callback> = {
         var c = xcb_xim_im_callback()
-        c.commit_string = { im, _, flag, string, length, keysyms, count, data in
+        c.commit_string = { im, ic, flag, string, length, keysyms, count, data in
             var text = ""
             if flag & UInt32(XCB_XIM_LOOKUP_CHARS.rawValue) != 0, let string, let im {
                 text = X11InputMethod.decode(im, string, Int(length))
             } else if flag & UInt32(XCB_XIM_LOOKUP_KEYSYM.rawValue) != 0, let keysyms, count > 0 {
                 text = TextEntry.text(keysym: keysyms[0]) ?? ""
             }
-            onMain(data, X11InputMethod.self) { $0.commit(text) }
+            onMain(data, X11InputMethod.self) { if $0.current(ic, "commit") { $0.commit(text) } }
         }
-        c.forward_event = { _, _, event, data in
+        c.forward_event = { _, ic, event, data in
             guard let event else { return }
             let key = event.pointee
-            onMain(data, X11InputMethod.self) { $0.handed.append(key) }
+            onMain(data, X11InputMethod.self) { if $0.current(ic, "key") { $0.handed.append(key) } }
         }
-        c.preedit_draw = { im, _, frame, data in
+        c.preedit_draw = { im, ic, frame, data in
             guard let frame, let im else { return }
             let f = frame.pointee
             // Status bit 0: no string (only the feedback changed, or the range is deleted).
             let text = f.status & 1 != 0 || f.preedit_string == nil ? ""
                 : X11InputMethod.decode(im, f.preedit_string!, Int(f.length_of_preedit_string))
             let first = Int(f.chg_first), length = Int(f.chg_length)
-            onMain(data, X11InputMethod.self) { $0.drawPreedit(first: first, length: length, text: text) }
+            onMain(data, X11InputMethod.self) { if $0.current(ic, "preedit") { $0.drawPreedit(first: first, length: length, text: text) } }
         }
-        c.preedit_done = { _, _, data in onMain(data, X11InputMethod.self) { $0.drawPreedit(first: 0, length: Int.max, text: "") } }
+        c.preedit_start = { _, ic, data in onMain(data, X11InputMethod.self) { _ = $0.current(ic, "preedit start") } }
+        c.preedit_caret = { _, ic, _, data in onMain(data, X11InputMethod.self) { _ = $0.current(ic, "preedit caret") } }
+        c.preedit_done = { _, ic, data in
+            onMain(data, X11InputMethod.self) { if $0.current(ic, "preedit done") { $0.drawPreedit(first: 0, length: Int.max, text: "") } }
+        }
         c.disconnected = { _, data in onMain(data, X11InputMethod.self) { $0.disconnected() } }
         return allocate(c)
     }()
+
+    /// True when `ic` is the context of the text being typed (its keys are answered then);
+    /// what comes late for a context left behind, or for a text typed plain, is dropped.
+    private func current(_ ic: xcb_xic_t, _ what: String) -> Bool {
+        guard let mine = self.ic, ic == mine, !plain else {
+            backend.owner?.log("xim: dropped a \(what) for input context \(ic), not the text's")
+            return false
+        }
+        unanswered = []
+        return true
+    }
 
     /// A string from the server, in the encoding the two agreed on (compound text unless UTF-8).
     nonisolated private static func decode(_ im: OpaquePointer, _ bytes: UnsafeRawPointer, _ length: Int) -> String {
@@ -364,11 +460,14 @@ final class X11InputMethod {
         ic = nil
         icWindow = 0
         creating = 0
+        doomed = []
+        busy = false
+        madeIC = nil
         canvas = nil
         anchor = nil
         opened = false
-        spotPending = false
         heldKeys = []
+        unanswered = []
         backend.owner?.log("xim: @im=\(name) went: plain keys type")
     }
 }

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 // A small XIM server for overlay_test.py, with xcb-imdkit's server API: `xim_server NAME`
 // serves @im=NAME on $DISPLAY. Every key a client forwards to it is handed back, except F2,
-// which shows the preedit "にほんご" (underlined feedback), and F3, which takes the preedit
-// away and commits "日本語 é" instead. It says on stdout what it did, a line each
-// (ready, ic, preedit, commit, key), so the test waits for it rather than for time.
+// which shows the preedit "にほんご" (underlined feedback), F3, which takes the preedit
+// away and commits "日本語 é" instead, F4, after which it answers nothing any more (a hung
+// IM: it still reads, so the client's requests do not block), and F5, which holds back the
+// commit of "late" until the client takes the focus off that context (an answer that comes
+// after the client left the text). It says on stdout what it did, a line each (ready, ic,
+// preedit, commit, key for a press, release, mute, pending, late), so the test waits for it
+// rather than for time.
 #include <xcb-imdkit/encoding.h>
 #include <xcb-imdkit/imdkit.h>
 #include <xcb/xcb.h>
@@ -16,7 +20,9 @@ static const char *const commit_text = "日本語 é";
 static const uint32_t preedit_chars = 4;
 
 static xcb_im_t *im;
-static xcb_keycode_t f2, f3;
+static xcb_keycode_t f2, f3, f4, f5;
+static int mute;   // F4 came: no answer to anything
+static xcb_im_input_context_t *late;   // F5 came in this context: "late" is committed when it loses the focus
 static uint32_t shown;   // characters of preedit the client shows
 
 static void say(const char *line) {
@@ -24,7 +30,7 @@ static void say(const char *line) {
     fflush(stdout);
 }
 
-// The key codes of F2 and F3 in the server's core keymap.
+// The key codes of F2 to F5 in the server's core keymap.
 static void find_keys(xcb_connection_t *c) {
     const xcb_setup_t *setup = xcb_get_setup(c);
     uint8_t count = setup->max_keycode - setup->min_keycode + 1;
@@ -36,6 +42,8 @@ static void find_keys(xcb_connection_t *c) {
     for (int i = 0; i < count && per > 0; i++) {
         if (syms[i * per] == 0xffbf && !f2) f2 = setup->min_keycode + i;
         if (syms[i * per] == 0xffc0 && !f3) f3 = setup->min_keycode + i;
+        if (syms[i * per] == 0xffc1 && !f4) f4 = setup->min_keycode + i;
+        if (syms[i * per] == 0xffc2 && !f5) f5 = setup->min_keycode + i;
     }
     free(reply);
 }
@@ -68,14 +76,31 @@ static void draw_preedit(xcb_im_input_context_t *ic, const char *utf8, uint32_t 
 static void callback(xcb_im_t *server, xcb_im_client_t *client, xcb_im_input_context_t *ic,
                      const xcb_im_packet_header_fr_t *hdr, void *frame, void *arg, void *user_data) {
     (void)client; (void)frame; (void)user_data;
+    if (mute) return;
     switch (hdr->major_opcode) {
     case XCB_XIM_CREATE_IC:
         say("ic");
         break;
+    case XCB_XIM_UNSET_IC_FOCUS:
+        if (ic && ic == late) {
+            xcb_im_commit_string(server, ic, XCB_XIM_LOOKUP_CHARS, "late", 4, 0);
+            late = NULL;
+            say("late");
+        }
+        break;
+    case XCB_XIM_DESTROY_IC:
+        if (ic == late) late = NULL;
+        break;
     case XCB_XIM_FORWARD_EVENT: {
         xcb_key_press_event_t *event = arg;
         int press = (event->response_type & 0x7f) == XCB_KEY_PRESS;
-        if (press && f2 && event->detail == f2) {
+        if (press && f5 && event->detail == f5) {
+            late = ic;
+            say("pending");
+        } else if (press && f4 && event->detail == f4) {
+            mute = 1;
+            say("mute");
+        } else if (press && f2 && event->detail == f2) {
             xcb_im_preedit_start_callback(server, ic);
             draw_preedit(ic, preedit_text, preedit_chars);
             say("preedit");
@@ -89,7 +114,7 @@ static void callback(xcb_im_t *server, xcb_im_client_t *client, xcb_im_input_con
             say("commit");
         } else {
             xcb_im_forward_event(server, ic, event);
-            if (press) say("key");
+            say(press ? "key" : "release");
         }
         break;
     }
