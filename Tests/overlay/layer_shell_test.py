@@ -904,13 +904,23 @@ class InputMethod:
 def test_an_input_method_types_the_text_through_text_input_v3_and_its_preedit_is_never_sent():
     """The text tool's input method (issue 37 item 4) under sway, which offers text-input-v3 and
     input-method-v2: with the suite's IM running, a click with the text tool enables the canvas's text
-    input (the IM is activated); the IM's preedit shows at the caret and is not sent; its commit of
-    "日本語 é" shows there instead; keys typed while the IM is active and does not grab them type once
+    input (the IM is activated); the IM's preedit shows at the caret, underlined (a row of the text's
+    colour one device pixel high under its glyphs, as on X11), and is not sent; its commit of
+    "日本語 é" shows there instead, not underlined; keys typed while the IM is active and does not grab them type once
     (" ok"); once the IM quits, the text input is disabled and plain keys type again ("!"), and Escape
     sends exactly "日本語 é ok!"."""
     at = (300, 300)
     size = 24 * WIDTH / 1600
     box = (at[0] - 2, at[1] - 2, at[0] + int(10 * size) + 4, at[1] + int(1.25 * size) + 4)
+    # InkLayers+Text.swift's underline: 0.15 em below the first baseline (0.8 em under the click).
+    underline = round(at[1] + (0.8 + 0.15) * size)
+    rows = range(underline - 2, underline + 3)
+
+    def underlined(shot):
+        """The rows near the underline's where a red run reaches 1.5 em (the preedit's three glyphs are wider), and the longest run."""
+        runs = [ot.longest_run(shot, y, ot.TEXT_RED) for y in rows]
+        return [y for y, run in zip(rows, runs) if run >= 1.5 * size], max(runs)
+
     with Session(empty=True) as s:
         st = s.stack
         im = InputMethod(s.sway)
@@ -923,14 +933,22 @@ def test_an_input_method_types_the_text_through_text_input_v3_and_its_preedit_is
             st.wait_overlay("text-input: enabled", 5)
             im.says("preedit にほん")
             st.settle_screen()
-            preedit, stray = ot.text_ink(s.sway.screenshot(), box, ot.TEXT_RED)
+            shot = s.sway.screenshot()
+            preedit, stray = ot.text_ink(shot, box, ot.TEXT_RED)
             check(preedit > 40 and stray == 0, f"the preedit: {preedit} red pixels in the text's box, {stray} outside it")
+            # Red only inside the box, so a long run on these rows is under the preedit's glyphs.
+            lined_rows, lined = underlined(shot)
+            check(len(lined_rows) == 1, f"the preedit's underline: rows {lined_rows} near row {underline} have a red run of "
+                                        f"{1.5 * size:.0f} px or more (the longest {lined} px), one expected")
             check(st.request("strokes")["strokes"] == [], "a text was recorded while the IM composed")
             im.says("commit 日本語 é")
             st.wait_overlay("text-input: committed 5 characters", 5)
             st.settle_screen()
-            committed, stray = ot.text_ink(s.sway.screenshot(), box, ot.TEXT_RED)
+            shot = s.sway.screenshot()
+            committed, stray = ot.text_ink(shot, box, ot.TEXT_RED)
             check(committed > 40 and stray == 0, f"the committed text: {committed} red pixels in the text's box, {stray} outside it")
+            unlined_rows, unlined = underlined(shot)
+            check(not unlined_rows, f"the committed text is still underlined: a red run of {unlined} px near row {underline}")
             check(st.request("strokes")["strokes"] == [], "a text was recorded before it ended")
             # Keys the IM does not grab come to the canvas once: sway routes each key to the IM's grab
             # or to the focused client, never both. (A grab is not tried: sway 1.7 crashes when an IM
@@ -951,7 +969,8 @@ def test_an_input_method_types_the_text_through_text_input_v3_and_its_preedit_is
             st.settle_screen()
             kept, stray = ot.text_ink(s.sway.screenshot(), box, ot.TEXT_RED)
             check(kept > committed and stray == 0, f"once kept: {kept} red pixels in the text's box ({committed} before ' ok!'), {stray} outside it")
-            print(f"  preedit shown ({preedit} red pixels) and not sent; '日本語 é' committed ({committed}); ' ok' typed once "
+            print(f"  preedit shown ({preedit} red pixels), underlined on row {lined_rows[0]} ({lined} px), and not sent; "
+                  f"'日本語 é' committed ({committed}, longest red run there {unlined} px); ' ok' typed once "
                   f"beside the IM, '!' after it quit; kept exactly ({kept})", flush=True)
         finally:
             im.close()
