@@ -106,6 +106,11 @@ class Sway:
     def msg(self, *args):
         subprocess.run(["swaymsg", *args], env=self.env, check=True, capture_output=True, timeout=10)
 
+    def output(self, name="HEADLESS-1"):
+        """The output as `swaymsg -t get_outputs` describes it."""
+        out = subprocess.run(["swaymsg", "-r", "-t", "get_outputs"], env=self.env, check=True, capture_output=True, timeout=10).stdout
+        return next(o for o in json.loads(out) if o["name"] == name)
+
     def screenshot(self):
         out = subprocess.run(["grim", "-t", "ppm", "-"], env=self.env, check=True, capture_output=True, timeout=10).stdout
         return ot.parse_ppm(out)
@@ -525,37 +530,65 @@ def sway_version():
     return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
 
 
-def test_an_output_at_scale_1_5_gets_buffers_of_its_own_pixels():
-    """A 1920x1200 output at scale 1.5 (1280x800 logical) before the canvas opens: where sway
-    offers wp_fractional_scale_v1 (1.8 and later) the canvas takes the preferred 1.5 and draws
-    the output's own pixels; sway 1.7 says scale 2 to clients and scales their buffers down.
-    The ink where the recorded points fall on the 1920x1200 pixels, and the desktop away from it
-    as it was before the canvas opened (pixman shades a solid background at a fractional scale)."""
+def check_a_scaled_sway_output(mode, scale, old_scale):
+    """The canvas opened on sway's output set to `mode` pixels at `scale` (as many logical pixels as
+    sway's outputs say), drawn from the first frame where sway offers wp_fractional_scale_v1 (1.8 and later) at `scale`,
+    on sway 1.7 at the integer `old_scale` it says to clients (it scales their buffers itself).
+    The ink where the recorded points fall on grim's image, and the desktop away from it as
+    it was before the canvas opened (pixman shades a solid background at a fractional scale)."""
     fractional = sway_version() >= (1, 8)
+    drawn = described_scale(scale if fractional else old_scale)
     with Session() as s:
         strokes = s.stack.request("strokes")["strokes"]
-        s.sway.msg("output", "HEADLESS-1", "resolution", "1920x1200", "scale", "1.5")
+        s.sway.msg("output", "HEADLESS-1", "resolution", f"{mode[0]}x{mode[1]}", "scale", str(scale))
         deadline = time.monotonic() + 5
-        while s.sway.screenshot()[:2] != (1920, 1200):
-            check(time.monotonic() < deadline, f"grim never gave 1920x1200 at scale 1.5: {s.sway.screenshot()[:2]}")
+        while s.sway.output()["scale"] != scale:
+            check(time.monotonic() < deadline, f"sway's output never got scale {scale}")
+            time.sleep(0.1)
+        rect = s.sway.output()["rect"]
+        logical = (rect["width"], rect["height"])
+        # grim takes an output at the integer scale it says to clients: below 1, its logical pixels.
+        mode = mode if scale >= 1 else logical
+        width, height = mode
+        while s.sway.screenshot()[:2] != mode:
+            check(time.monotonic() < deadline, f"grim never gave {mode} at scale {scale}: {s.sway.screenshot()[:2]}")
             time.sleep(0.1)
         s.stack.settle_screen()
         before = s.sway.screenshot()
         since = time.monotonic()
         s.stack.open_and_wait()
-        s.stack.wait_overlay(f"layers 1280x800@{'1.5' if fractional else '2'}", 5, since)
+        s.stack.wait_overlay(f"layers {logical[0]}x{logical[1]}@{drawn}", 5, since)
         s.stack.settle_screen()
+        check_drawn_only_at(s.stack, drawn, since)
         shot = s.sway.screenshot()
-        check(shot[:2] == (1920, 1200), f"grim's screenshot at scale 1.5 is {shot[:2]}")
-        points = ot.screen_points([t for t in strokes if t.get("tool") != "eraser"], 1920, 1200)
+        check(shot[:2] == mode, f"grim's screenshot at scale {scale} is {shot[:2]}")
+        points = ot.screen_points([t for t in strokes if t.get("tool") != "eraser"], width, height)
         inked = sum(1 for p in points if ot.red_ink_near(shot, *p)) / max(1, len(points))
         near = {(x + dx, y + dy) for x, y in points for dy in range(-20, 21) for dx in range(-20, 21)}
-        away = [(x, y) for y in range(0, 1200, 3) for x in range(0, 1920, 3) if (x, y) not in near]
+        away = [(x, y) for y in range(0, height, 3) for x in range(0, width, 3) if (x, y) not in near]
         same = sum(1 for x, y in away if ot.pixel(shot, x, y) == ot.pixel(before, x, y)) / max(1, len(away))
-        check(inked >= 0.90, f"at scale 1.5 only {inked:.1%} of {len(points)} points inked")
-        check(same >= 0.97, f"at scale 1.5 only {same:.1%} of the desktop away from the ink is as before the canvas opened")
-        print(f"  sway {'.'.join(map(str, sway_version()))}: layers 1280x800@{'1.5' if fractional else '2'}; "
-              f"{inked:.1%} of {len(points)} points inked on 1920x1200 pixels, {same:.2%} of the desktop as before", flush=True)
+        check(inked >= 0.90, f"at scale {scale} only {inked:.1%} of {len(points)} points inked")
+        check(same >= 0.97, f"at scale {scale} only {same:.1%} of the desktop away from the ink is as before the canvas opened")
+        print(f"  sway {'.'.join(map(str, sway_version()))}: layers {logical[0]}x{logical[1]}@{drawn} from the first frame; "
+              f"{inked:.1%} of {len(points)} points inked on grim's {width}x{height} pixels, {same:.2%} of the desktop as before", flush=True)
+
+
+def described_scale(scale):
+    """A scale as the canvas's log writes it (InkLayers.describe): 2, 1.5, 0.75."""
+    return str(int(scale)) if scale == int(scale) else str(scale)
+
+
+def test_an_output_at_scale_1_5_gets_buffers_of_its_own_pixels():
+    """A 1920x1200 output at scale 1.5 (1280x800 logical) before the canvas opens: 1.5 where sway
+    offers a fractional scale; sway 1.7 says scale 2 to clients."""
+    check_a_scaled_sway_output((1920, 1200), 1.5, 2)
+
+
+def test_an_output_at_scale_0_75_gets_buffers_of_its_own_pixels():
+    """A 1280x800 output at scale 0.75 (1706x1066 logical under sway 1.7; wl_output says 1) before the canvas opens:
+    where sway offers a fractional scale, the canvas waits for its preferred 0.75 although the output's
+    integer scale is 1, so no frame is drawn at 1 first; sway 1.7 has none, and the canvas draws at 1."""
+    check_a_scaled_sway_output((1280, 800), 0.75, 1)
 
 
 def test_the_canvas_is_above_a_fullscreen_application_and_see_through():
@@ -904,13 +937,23 @@ class InputMethod:
 def test_an_input_method_types_the_text_through_text_input_v3_and_its_preedit_is_never_sent():
     """The text tool's input method (issue 37 item 4) under sway, which offers text-input-v3 and
     input-method-v2: with the suite's IM running, a click with the text tool enables the canvas's text
-    input (the IM is activated); the IM's preedit shows at the caret and is not sent; its commit of
-    "日本語 é" shows there instead; keys typed while the IM is active and does not grab them type once
+    input (the IM is activated); the IM's preedit shows at the caret, underlined (a row of the text's
+    colour one device pixel high under its glyphs, as on X11), and is not sent; its commit of
+    "日本語 é" shows there instead, not underlined; keys typed while the IM is active and does not grab them type once
     (" ok"); once the IM quits, the text input is disabled and plain keys type again ("!"), and Escape
     sends exactly "日本語 é ok!"."""
     at = (300, 300)
     size = 24 * WIDTH / 1600
     box = (at[0] - 2, at[1] - 2, at[0] + int(10 * size) + 4, at[1] + int(1.25 * size) + 4)
+    # InkLayers+Text.swift's underline: 0.15 em below the first baseline (0.8 em under the click).
+    underline = round(at[1] + (0.8 + 0.15) * size)
+    rows = range(underline - 2, underline + 3)
+
+    def underlined(shot):
+        """The rows near the underline's where a red run reaches 1.5 em (the preedit's three glyphs are wider), and the longest run."""
+        runs = [ot.longest_run(shot, y, ot.TEXT_RED) for y in rows]
+        return [y for y, run in zip(rows, runs) if run >= 1.5 * size], max(runs)
+
     with Session(empty=True) as s:
         st = s.stack
         im = InputMethod(s.sway)
@@ -923,14 +966,22 @@ def test_an_input_method_types_the_text_through_text_input_v3_and_its_preedit_is
             st.wait_overlay("text-input: enabled", 5)
             im.says("preedit にほん")
             st.settle_screen()
-            preedit, stray = ot.text_ink(s.sway.screenshot(), box, ot.TEXT_RED)
+            shot = s.sway.screenshot()
+            preedit, stray = ot.text_ink(shot, box, ot.TEXT_RED)
             check(preedit > 40 and stray == 0, f"the preedit: {preedit} red pixels in the text's box, {stray} outside it")
+            # Red only inside the box, so a long run on these rows is under the preedit's glyphs.
+            lined_rows, lined = underlined(shot)
+            check(len(lined_rows) == 1, f"the preedit's underline: rows {lined_rows} near row {underline} have a red run of "
+                                        f"{1.5 * size:.0f} px or more (the longest {lined} px), one expected")
             check(st.request("strokes")["strokes"] == [], "a text was recorded while the IM composed")
             im.says("commit 日本語 é")
             st.wait_overlay("text-input: committed 5 characters", 5)
             st.settle_screen()
-            committed, stray = ot.text_ink(s.sway.screenshot(), box, ot.TEXT_RED)
+            shot = s.sway.screenshot()
+            committed, stray = ot.text_ink(shot, box, ot.TEXT_RED)
             check(committed > 40 and stray == 0, f"the committed text: {committed} red pixels in the text's box, {stray} outside it")
+            unlined_rows, unlined = underlined(shot)
+            check(not unlined_rows, f"the committed text is still underlined: a red run of {unlined} px near row {underline}")
             check(st.request("strokes")["strokes"] == [], "a text was recorded before it ended")
             # Keys the IM does not grab come to the canvas once: sway routes each key to the IM's grab
             # or to the focused client, never both. (A grab is not tried: sway 1.7 crashes when an IM
@@ -951,7 +1002,8 @@ def test_an_input_method_types_the_text_through_text_input_v3_and_its_preedit_is
             st.settle_screen()
             kept, stray = ot.text_ink(s.sway.screenshot(), box, ot.TEXT_RED)
             check(kept > committed and stray == 0, f"once kept: {kept} red pixels in the text's box ({committed} before ' ok!'), {stray} outside it")
-            print(f"  preedit shown ({preedit} red pixels) and not sent; '日本語 é' committed ({committed}); ' ok' typed once "
+            print(f"  preedit shown ({preedit} red pixels), underlined on row {lined_rows[0]} ({lined} px), and not sent; "
+                  f"'日本語 é' committed ({committed}, longest red run there {unlined} px); ' ok' typed once "
                   f"beside the IM, '!' after it quit; kept exactly ({kept})", flush=True)
         finally:
             im.close()
@@ -1036,13 +1088,13 @@ class ScaleCompositor:
     """Tests/overlay/wayland/scale_compositor.c: a compositor that offers wp_fractional_scale_v1
     (no compositor on Debian 12 does), keeps the canvas's last buffer and writes it as a PPM."""
 
-    def __init__(self, runtime, scale120, output_scale=1):
+    def __init__(self, runtime, scale120, output_scale=1, late=False):
         self.env = dict(os.environ, XDG_RUNTIME_DIR=runtime, WAYLAND_DISPLAY="wayland-scale")
         self.env.pop("DISPLAY", None)
         self.commits = []
         self.answers = []
         self.proc = subprocess.Popen([os.path.join(ot.ARGS.scratch, "scale_compositor"), "wayland-scale", str(WIDTH), str(HEIGHT),
-                                      str(scale120), str(output_scale)], env=self.env, stdin=subprocess.PIPE,
+                                      str(scale120), str(output_scale)] + (["late"] if late else []), env=self.env, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True)
         check(self.proc.stdout.readline().strip() == "ready", "the scale compositor did not start")
         threading.Thread(target=self._read, daemon=True).start()
@@ -1075,10 +1127,10 @@ class ScaleCompositor:
 class ScaledSession:
     """The scale compositor, stylusd with the recording's strokes, stylus-canvas."""
 
-    def __init__(self, scale120, output_scale=1):
+    def __init__(self, scale120, output_scale=1, late=False):
         self.runtime = tempfile.mkdtemp(prefix="stylus-layer-")
         os.chmod(self.runtime, 0o700)
-        self.compositor = ScaleCompositor(self.runtime, scale120, output_scale)
+        self.compositor = ScaleCompositor(self.runtime, scale120, output_scale, late)
         desktop = ot.Desktop.__new__(ot.Desktop)
         desktop.env = dict(self.compositor.env, GDK_BACKEND="wayland")
         desktop.screenshot = self.compositor.screenshot
@@ -1123,6 +1175,23 @@ def test_a_fractionally_scaled_output_gets_buffers_of_its_own_pixels():
         inked, _, n = ink_and_background(s.compositor.screenshot(), strokes, DESKTOP, 1600, 1000)
         check(inked >= 0.90, f"at scale 1.25 only {inked:.1%} of {n} points inked")
         print(f"  {n} points: 1920x1200 buffers at 1.5, 1600x1000 at 1.25, through a 1280x800 viewport", flush=True)
+
+
+def test_an_output_scaled_below_1_gets_buffers_at_its_preferred_scale_from_the_first_frame():
+    """An output at scale 0.75 (960x600 pixels, 1280x800 logical; wl_output says 1) of a compositor
+    that tells a surface its preferred scale only once it is mapped, as sway 1.8+ does: the canvas
+    waits for it behind a 1x1 placeholder, so every frame, the first one too, is 960x600 through
+    the 1280x800 viewport, none at 1, the ink on those pixels."""
+    with ScaledSession(90, late=True) as s:
+        strokes = s.stack.request("strokes")["strokes"]
+        s.stack.open_and_wait()
+        s.stack.wait_overlay("buffer 960x600@0.75", 5)
+        check_drawn_only_at(s.stack, 0.75)
+        framed = [c for c in s.compositor.commits if c != "commit 1x1 scale 1 dest 1280x800"]
+        check(framed and set(framed) == {"commit 960x600 scale 1 dest 1280x800"}, f"the canvas's frames at scale 0.75: {framed[:3]}")
+        inked, _, n = ink_and_background(s.compositor.screenshot(), strokes, DESKTOP, 960, 600)
+        check(inked >= 0.90, f"at scale 0.75 only {inked:.1%} of {n} points inked")
+        print(f"  {n} points: 960x600 buffers at 0.75 from the first frame (after a 1x1 placeholder), none at 1", flush=True)
 
 
 def test_without_fractional_scale_the_output_scale_sets_the_buffers():
@@ -1296,8 +1365,10 @@ def main():
             test_the_palette_shows_its_swatches_and_a_pen_tap_picks_the_colour_without_drawing,
             test_an_output_scaled_to_2_while_open_gets_buffers_at_its_scale,
             test_a_fractionally_scaled_output_gets_buffers_of_its_own_pixels,
+            test_an_output_scaled_below_1_gets_buffers_at_its_preferred_scale_from_the_first_frame,
             test_without_fractional_scale_the_output_scale_sets_the_buffers,
             test_an_output_at_scale_1_5_gets_buffers_of_its_own_pixels,
+            test_an_output_at_scale_0_75_gets_buffers_of_its_own_pixels,
             test_the_canvas_is_above_a_fullscreen_application_and_see_through,
             test_an_annotation_session_over_two_terminals_shows_its_ink_and_the_terminals_through_it,
             test_with_click_through_a_click_on_the_open_canvas_reaches_the_application,

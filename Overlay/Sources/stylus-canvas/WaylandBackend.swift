@@ -29,6 +29,13 @@ final class WaylandOutput {
         self.proxy = proxy
     }
 
+    /// Fewer mode pixels than logical ones: a fractional scale below 1, which wl_output.scale
+    /// rounds up to 1. The longer sides, so that a rotated output compares alike.
+    var scaledBelowOne: Bool {
+        let mode = max(modeWidth, modeHeight), logical = max(logicalWidth, logicalHeight)
+        return mode > 0 && logical > mode
+    }
+
     /// Its place and size on the desktop in logical pixels: xdg_output's, else the mode over the scale.
     var shape: MonitorShape {
         let w = logicalWidth > 0 ? logicalWidth : modeWidth / Int(max(scale, 1))

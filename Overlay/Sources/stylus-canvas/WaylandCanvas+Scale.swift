@@ -32,9 +32,22 @@ extension WaylandCanvas {
 
     /// wl_output.scale is the fractional scale rounded up (sway, KWin) or to nearest: a preferred
     /// scale that rounds to neither is not (yet) the output's, e.g. KWin's 1 for a surface it has not placed.
+    /// On an output scaled below 1 (which says 1) only a preferred scale below 1 is its own.
     private var preferredAgreesWithOutput: Bool {
         let preferred = Double(preferredScale120) / 120, integer = Double(max(output.scale, 1))
+        if output.scaledBelowOne { return preferred < 1 }
         return preferred.rounded(.up) == integer || preferred.rounded() == integer
+    }
+
+    /// Whether a map waits for the preferred scale before its first frame: only where one will
+    /// come (wp_fractional_scale_v1 bound) and the output's integer scale is not already the
+    /// scale to draw at. At integer scale 1 that is known only from the output's sizes: fewer
+    /// mode pixels than logical ones is a scale below 1 (sway's `output X scale 0.75`), which
+    /// wl_output rounds up to 1; an output whose sizes say 1 (or say nothing) draws at once, as
+    /// before, and so does one whose last map at this scale heard no preferred scale at all.
+    var waitsForPreferredScale: Bool {
+        guard fractionalScale != nil, silentAtOutputScale != output.scale else { return false }
+        return output.scale > 1 || output.scaledBelowOne
     }
 
     /// The first frame's scale is known: layers and buffers at it, and the frame drawn.

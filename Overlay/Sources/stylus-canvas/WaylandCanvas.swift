@@ -29,8 +29,9 @@ import Glibc
 /// `settleMilliseconds` without one; until then a configured surface shows a
 /// 1×1 transparent buffer stretched by the viewport, since a compositor may
 /// tell a surface its output only once it is mapped. Nothing is waited for on
-/// an output of integer scale 1 (a fractional scale rounds up to it only when it
-/// is 1 or less), nor again where the last map of this output, at the same
+/// an output of integer scale 1 whose mode is as large as its logical size (a
+/// fractional scale rounds up to 1 only when it is 1 or less, and its sizes say
+/// when it is less), nor again where the last map of this output, at the same
 /// scale, heard no preferred scale at all (KWin 6.3 sends none at scale 1).
 ///
 /// Minimized the surface does not exist: no buffers, no role, no keyboard.
@@ -150,7 +151,7 @@ class WaylandCanvas: CanvasSurface {
         scale = wantedScale
         if viewport == nil { wl_surface_set_buffer_scale(surface, Int32(scale)) }
         mapCount += 1
-        scaleSettled = fractionalScale == nil || output.scale <= 1 || silentAtOutputScale == output.scale
+        scaleSettled = !waitsForPreferredScale
         if !scaleSettled {
             let map = mapCount
             after(milliseconds: Self.settleMilliseconds) { [weak self] in

@@ -10,7 +10,7 @@ import StylusCore
 /// disabled when that text ends or the canvas minimizes; the IM's committed
 /// strings are typed into the entry as keys are, its preedit shows after the
 /// entry's text until it is committed or replaced, and never goes to the
-/// daemon: the entry kept without it (`base`) is what the overlay sees and sends.
+/// daemon (ShownPreedit: the entry without it is what the overlay sees and sends).
 /// Where no text-input is offered, or no IM is running (no `enter` comes),
 /// nothing changes: plain keys type as before.
 ///
@@ -28,9 +28,8 @@ final class WaylandTextInput {
     /// The canvas the text input is enabled for, and its entry's anchor then: a new anchor is a new text.
     private weak var canvas: WaylandCanvas?
     private var anchor: InkPoint?
-    /// The entry without the preedit, while a preedit shows in the canvas's layers.
-    private var base: TextEntry?
-    private var preedit = ""
+    /// The IM's preedit, shown in that canvas's layers.
+    private let preedit = ShownPreedit()
     private var cursorRectangle: (Int32, Int32, Int32, Int32)?
     /// What came since the last `done`, applied together there, as the protocol asks.
     private var pendingPreedit = "", pendingCommit = "", pendingDelete = 0
@@ -90,18 +89,13 @@ final class WaylandTextInput {
     /// Takes the preedit out of the canvas's entry while `body` runs (the overlay types, ends or
     /// sends the entry as it is without it), then shows it again if the entry goes on.
     func withoutPreedit<T>(_ canvas: WaylandCanvas, _ body: () -> T) -> T {
-        guard canvas === self.canvas, let base else { return body() }
-        canvas.layers.textEntry = base
-        self.base = nil
-        let result = body()
-        showPreedit()
-        return result
+        canvas === self.canvas ? preedit.without(canvas.layers, anchor: anchor, body) : body()
     }
 
     /// After the canvas's entry changed (or a frame): enabled while the canvas that has the keyboard
     /// types a text, for that text; disabled when it ends; the caret's rectangle kept up to date.
     func follow(_ canvas: WaylandCanvas) {
-        let entry = canvas === self.canvas ? (base ?? canvas.layers.textEntry) : canvas.layers.textEntry
+        let entry = canvas === self.canvas ? (preedit.base ?? canvas.layers.textEntry) : canvas.layers.textEntry
         let wanted = entry != nil && entered != nil && canvas.surface == entered
         if wanted, let entry {
             if self.canvas !== canvas || anchor != entry.anchor { enable(canvas, entry) }
@@ -161,19 +155,8 @@ final class WaylandTextInput {
 
     // MARK: The preedit, shown after the entry's text
 
-    private func showPreedit() {
-        guard let canvas, !preedit.isEmpty, let entry = canvas.layers.textEntry, entry.anchor == anchor else { return }
-        base = entry
-        // Marked as preedit: the layers underline it.
-        canvas.layers.textEntry = entry.showing(preedit: preedit)
-    }
-
     private func dropPreedit(_ canvas: WaylandCanvas) {
-        if canvas === self.canvas, let base {
-            canvas.layers.textEntry = base
-            self.base = nil
-        }
-        preedit = ""
+        preedit.drop(canvas === self.canvas ? canvas.layers : nil)
     }
 
     // MARK: The IM's events
@@ -223,21 +206,9 @@ final class WaylandTextInput {
         let commit = pendingCommit, delete = pendingDelete, newPreedit = pendingPreedit
         (pendingCommit, pendingDelete, pendingPreedit) = ("", 0, "")
         guard let canvas else { return }
-        dropPreedit(canvas)
-        if var entry = canvas.layers.textEntry {
-            if delete > 0 {
-                // The IM counts UTF-8 bytes before the caret, which is at the entry's end.
-                var bytes = 0
-                while bytes < delete, let last = entry.string.last, entry.backspace() { bytes += String(last).utf8.count }
-            }
-            if !commit.isEmpty {
-                entry.type(commit)
-                canvas.owner.log("text-input: committed \(commit.unicodeScalars.count) characters")
-            }
-            canvas.layers.textEntry = entry
-        }
-        preedit = newPreedit
-        showPreedit()
+        let typing = canvas.layers.textEntry != nil
+        preedit.update(canvas.layers, anchor: anchor, deleting: delete, commit: commit, preedit: newPreedit)
+        if typing, !commit.isEmpty { canvas.owner.log("text-input: committed \(commit.unicodeScalars.count) characters") }
         canvas.queueDraw()
     }
 

@@ -8,8 +8,10 @@
 // writes that buffer composed over a plain desktop colour as a PPM, so the
 // test checks the canvas's pixels as a scaled output would show them.
 //
-//   scale_compositor SOCKET WIDTH HEIGHT SCALE120 OUTPUT_SCALE
+//   scale_compositor SOCKET WIDTH HEIGHT SCALE120 OUTPUT_SCALE [late]
 //     SCALE120 0: no fractional scale or viewporter; else the preferred scale in 120ths.
+//     late: the preferred scale is told to a surface only at its first commit with a buffer,
+//     as sway 1.8+ does (a surface enters its output once mapped), not when it is asked for.
 //   stdin:  "dump PATH" -> "dumped WxH"; "scale N" -> a new preferred scale to every surface.
 //   stdout: "ready", then "commit BWxBH scale S dest DWxDH" for each commit with a buffer.
 #define _GNU_SOURCE
@@ -25,7 +27,7 @@
 #include "fractional-scale-v1-server-protocol.h"
 
 static const uint8_t desktop[3] = {0x20, 0x80, 0x20};
-static int width, height, scale120, output_scale;
+static int width, height, scale120, output_scale, late;
 static struct wl_display *display;
 static struct wl_list fractionals;   // wl_resource links of every wp_fractional_scale_v1
 
@@ -38,6 +40,7 @@ struct surface {
     struct wl_list pending_frames;   // wl_resource links of wl_callbacks
     struct wl_resource *layer_surface;
     int configure_sent;
+    int scale_told;                  // late: the preferred scale went to its fractional scale
     uint8_t *pixels;                 // the last committed buffer, ARGB8888 premultiplied
     int w, h;
 };
@@ -93,6 +96,13 @@ static void surface_commit(struct wl_client *c, struct wl_resource *r) {
             last_committed = s;
             printf("commit %dx%d scale %d dest %dx%d\n", w, h, s->scale, s->dest_w, s->dest_h);
             fflush(stdout);
+        }
+        if (late && !s->scale_told) {
+            s->scale_told = 1;
+            struct wl_resource *f;
+            wl_resource_for_each(f, &fractionals) {
+                if (wl_resource_get_user_data(f) == s) wp_fractional_scale_v1_send_preferred_scale(f, scale120);
+            }
         }
         wl_buffer_send_release(s->pending_buffer);
     }
@@ -215,9 +225,10 @@ static void bind_viewporter(struct wl_client *c, void *data, uint32_t version, u
 static const struct wp_fractional_scale_v1_interface fractional_impl = {destroy_resource};
 static void get_fractional_scale(struct wl_client *c, struct wl_resource *r, uint32_t id, struct wl_resource *surface) {
     struct wl_resource *f = wl_resource_create(c, &wp_fractional_scale_v1_interface, 1, id);
-    wl_resource_set_implementation(f, &fractional_impl, NULL, unlink_resource);
+    // The surface is only compared with, never read through: it may go first.
+    wl_resource_set_implementation(f, &fractional_impl, wl_resource_get_user_data(surface), unlink_resource);
     wl_list_insert(&fractionals, wl_resource_get_link(f));
-    wp_fractional_scale_v1_send_preferred_scale(f, scale120);
+    if (!late) wp_fractional_scale_v1_send_preferred_scale(f, scale120);
 }
 static const struct wp_fractional_scale_manager_v1_interface fractional_manager_impl = {destroy_resource, get_fractional_scale};
 static void bind_fractional_manager(struct wl_client *c, void *data, uint32_t version, uint32_t id) {
@@ -272,10 +283,11 @@ static int command(int fd, uint32_t mask, void *data) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 6) {
-        fprintf(stderr, "usage: scale_compositor SOCKET WIDTH HEIGHT SCALE120 OUTPUT_SCALE\n");
+    if (argc != 6 && !(argc == 7 && strcmp(argv[6], "late") == 0)) {
+        fprintf(stderr, "usage: scale_compositor SOCKET WIDTH HEIGHT SCALE120 OUTPUT_SCALE [late]\n");
         return 64;
     }
+    late = argc == 7;
     width = atoi(argv[2]);
     height = atoi(argv[3]);
     scale120 = atoi(argv[4]);
