@@ -34,6 +34,8 @@ final class X11Canvas: CanvasSurface {
     /// The input shape was emptied, and the window manager's frame may still hold that shape.
     private var emptied = false
     /// No compositing manager when it was mapped: the bounding shape follows the ink.
+    /// What the window listens to; key releases too once an input method has a context for it.
+    static let events = XCB_EVENT_MASK_EXPOSURE.rawValue | XCB_EVENT_MASK_KEY_PRESS.rawValue | XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue
     private var shapedToInk = false
     private var frameSource: guint = 0
     private var lastFrame: Int64 = 0
@@ -51,7 +53,7 @@ final class X11Canvas: CanvasSurface {
         layers = InkLayers(geometry: geometry)
         let c = backend.connection
         window = xcb_generate_id(c)
-        let events = XCB_EVENT_MASK_EXPOSURE.rawValue | XCB_EVENT_MASK_KEY_PRESS.rawValue | XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue
+        let events = Self.events
         // Border pixel and colormap are required for a window whose depth differs from its parent's.
         let mask = XCB_CW_BACK_PIXEL.rawValue | XCB_CW_BORDER_PIXEL.rawValue | XCB_CW_EVENT_MASK.rawValue | XCB_CW_COLORMAP.rawValue
         let values: [UInt32] = [0, 0, events, backend.colormap]

@@ -340,11 +340,9 @@ final class X11InputMethod {
     }
 
     /// The canvas's window selects key releases too, once it has a context: XIM servers want both.
-    /// Its mask is X11Canvas's (exposure, key presses, structure) and releases.
     private func selectReleases(_ window: xcb_window_t) {
         guard releasesSelected.insert(window).inserted else { return }
-        let events = XCB_EVENT_MASK_EXPOSURE.rawValue | XCB_EVENT_MASK_KEY_PRESS.rawValue | XCB_EVENT_MASK_KEY_RELEASE.rawValue
-            | XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue
+        let events = X11Canvas.events | XCB_EVENT_MASK_KEY_RELEASE.rawValue
         xcb_change_window_attributes(backend.connection, window, XCB_CW_EVENT_MASK.rawValue, [events])
     }
 
