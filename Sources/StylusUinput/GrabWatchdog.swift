@@ -26,6 +26,13 @@ import Glibc
 /// take to turn under load (the flood in hil/flood.py has delayed pen
 /// samples by half a second) without being taken for hung.
 ///
+/// A watchdog woken more than `lateWake` after it asked was not running
+/// either: the whole machine stalled (a virtual machine whose host starved
+/// it, a stopped process), and the loop had no chance to turn. Once in each
+/// wait it gives the loop the grace again from that late wake, so a stalled
+/// machine does not take the pen from a loop that was never hung; a loop
+/// that stays hung is still released, one grace later.
+///
 /// What the loop does afterwards is `UinputOutput`'s business: it learns of
 /// the release from `takeRelease` at its next turn.
 final class GrabWatchdog: Sendable {
@@ -43,6 +50,10 @@ final class GrabWatchdog: Sendable {
     let stallLimit: Int64
     /// Microseconds input must have waited, unread, before it counts.
     let grace: Int64
+    /// Microseconds past its deadline at which the watchdog's own wake counts as a stalled machine.
+    static let lateWake: Int64 = 100_000
+    /// Microseconds, CLOCK_MONOTONIC_COARSE unless a test stands in for it.
+    private let clock: @Sendable () -> Int64
     private let lastTurn = Atomic<Int64>(0)
     private let released = Atomic<Bool>(false)
     /// The grabbed nodes. The loop removes a node here before it closes the
@@ -56,7 +67,9 @@ final class GrabWatchdog: Sendable {
     private let thread = Locked<pthread_t?>(nil)
     private let log: @Sendable (String) -> Void
 
-    init(stallLimit: Int64 = 1_000_000, grace: Int64 = 500_000, log: @escaping @Sendable (String) -> Void) {
+    init(stallLimit: Int64 = 1_000_000, grace: Int64 = 500_000, clock: @escaping @Sendable () -> Int64 = coarseMonotonicMicroseconds,
+         log: @escaping @Sendable (String) -> Void) {
+        self.clock = clock
         self.stallLimit = stallLimit
         self.grace = grace
         self.log = log
@@ -73,7 +86,7 @@ final class GrabWatchdog: Sendable {
 
     /// Once per turn of the loop.
     func loopTurned() {
-        lastTurn.store(coarseMonotonicMicroseconds(), ordering: .releasing)
+        lastTurn.store(clock(), ordering: .releasing)
     }
 
     /// True once after the watchdog released the grabs.
@@ -153,20 +166,26 @@ final class GrabWatchdog: Sendable {
                 _ = sleepUntilWoken(milliseconds: Int32(stallLimit / 1000))
                 continue
             }
-            if stalled(since: coarseMonotonicMicroseconds()) { release(waitingSince: lastTurn.load(ordering: .acquiring)) }
+            if stalled(since: clock()) { release(waitingSince: lastTurn.load(ordering: .acquiring)) }
         }
     }
 
     /// Input was seen waiting at `seen`: true when the loop has not turned
     /// since, for long enough, and input still waits.
     private func stalled(since seen: Int64) -> Bool {
+        var seen = seen, forgiven = false
         while true {
             let turn = lastTurn.load(ordering: .acquiring)
             if turn > seen { return false }   // alive: it turned after the input came
-            let now = coarseMonotonicMicroseconds()
+            let now = clock()
             let deadline = max(turn + stallLimit, seen + grace)
             if now >= deadline { return inputWaits() }
             if sleepUntilWoken(milliseconds: Int32((deadline - now + 999) / 1000)) { return false }
+            let woke = clock()
+            if !forgiven, woke - deadline > Self.lateWake {
+                forgiven = true
+                seen = woke
+            }
         }
     }
 
@@ -199,7 +218,7 @@ final class GrabWatchdog: Sendable {
         }
         guard !paths.isEmpty else { return }
         released.store(true, ordering: .releasing)
-        let stalledMS = (coarseMonotonicMicroseconds() - lastTurn) / 1000
+        let stalledMS = (clock() - lastTurn) / 1000
         log("filter: watchdog: the event loop has not turned for \(stalledMS) ms while pen input waited; released the grab of \(paths.joined(separator: ", ")) so the pen reaches the desktop directly. stylusd grabs again once its loop runs and the pen is out of proximity with no button held")
     }
 }

@@ -78,6 +78,45 @@ struct GrabWatchdogTests {
         #expect(w.logged.isEmpty)
     }
 
+    /// A watchdog (stall limit and grace 400 ms) on a clock that jumps 3 s 100 ms after input
+    /// arrives, while it sleeps: what a virtual machine's clock does when its host starves it,
+    /// the loop and the watchdog stopped alike. `loopTurnsAfter`: real microseconds after which
+    /// the loop turns every 20 ms; nil: it never turns again.
+    func stalledMachine(loopTurnsAfter: Int64?) -> (released: Bool, logged: [String]) {
+        let jump = Locked<Int64>(0)
+        let lines = Locked<[String]>([])
+        let dog = GrabWatchdog(stallLimit: 400_000, grace: 400_000, clock: { monotonicMicroseconds() + jump.withLock { $0 } },
+                               log: { line in lines.withLock { $0.append(line) } })
+        defer { dog.stop() }
+        let node = Node()
+        dog.loopTurned()
+        dog.watch(fd: node.read, path: "/dev/input/event42")
+        let start = monotonicMicroseconds()
+        node.inputArrives()
+        usleep(100_000)
+        jump.withLock { $0 = 3_000_000 }
+        var released = false
+        while !released, monotonicMicroseconds() - start < 2_500_000 {
+            if let after = loopTurnsAfter, monotonicMicroseconds() - start >= after { dog.loopTurned() }
+            usleep(20_000)
+            released = dog.takeRelease()
+        }
+        return (released, lines.withLock { $0 })
+    }
+
+    @Test func aStalledMachineDoesNotTakeThePenFromALoopThatTurnsAfterIt() {
+        // The watchdog wakes at 400 ms to a clock 3 s on; the loop turns from 600 ms: within the grace it gets again.
+        let run = stalledMachine(loopTurnsAfter: 600_000)
+        #expect(!run.released)
+        #expect(run.logged.isEmpty)
+    }
+
+    @Test func aLoopStillHungAfterAStalledMachineIsReleased() {
+        let run = stalledMachine(loopTurnsAfter: nil)
+        #expect(run.released)
+        #expect(run.logged.first?.contains("event loop has not turned") == true)
+    }
+
     @Test func anIdleLoopWithNothingWaitingIsNotReleased() {
         let w = Watching()
         usleep(600_000)   // three stall limits, no turn, nothing to read
