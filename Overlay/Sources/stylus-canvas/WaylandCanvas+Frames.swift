@@ -6,16 +6,12 @@ import CanvasModel
 import Glibc
 #endif
 
-/// Frames: painted where something changed and sent at once while a buffer is
-/// free; and the fade's ticks, paced by the compositor's frame callbacks.
+/// Frames: painted where something changed, sent when the compositor has
+/// used the last one; and the fade's ticks, paced by those frames.
 extension WaylandCanvas {
-    /// Not held back for the frame callback: the compositor shows the latest commit at its next
-    /// render, so a sample that comes between a commit and that render is in it, not in the one
-    /// after (pen sample -> ink under sway, one session: p50 25.5, p99 41.2 ms waiting; p50 23.8,
-    /// p99 32.6 ms at once). Two buffers bound it: with both at the compositor the change waits for a release.
     func queueDraw() {
         needsFrame = true
-        if configured { drawFrame() }
+        if configured, frameCallback == nil { drawFrame() }
     }
 
     /// Commits a frame without the hover rings now, if a buffer is free: the capture that follows
@@ -49,7 +45,7 @@ extension WaylandCanvas {
         var free = buffers.first { !$0.busy }
         if free == nil, buffers.count < 2, let fresh = ShmBuffer(shm: shm, width: pixelWidth, height: pixelHeight, scale: scale) {
             fresh.stale = layers.everything
-            fresh.onRelease = { [unowned self] in if needsFrame { drawFrame() } }
+            fresh.onRelease = { [unowned self] in if needsFrame, frameCallback == nil { drawFrame() } }
             buffers.append(fresh)
             owner.log("buffer \(pixelWidth)x\(pixelHeight)@\(InkLayers.describe(scale))")
             free = fresh

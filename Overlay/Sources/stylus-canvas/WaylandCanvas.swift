@@ -12,8 +12,8 @@ import Glibc
 /// surface its role and reports the compositor's configure; the rest is here.
 ///
 /// Frames are painted by InkLayers into two wl_shm buffers in turn, only where
-/// something changed, and sent with that damage at once while one is free (the
-/// compositor shows the latest at its next render). The buffers have the output's pixels:
+/// something changed, and sent with that damage when the compositor's frame
+/// callback says the last one was used. The buffers have the output's pixels:
 /// at its integer scale (wl_surface.set_buffer_scale), or where the compositor
 /// offers wp_fractional_scale_v1 and wp_viewporter at the scale it prefers for
 /// the surface (1.25, 1.5 …), shown through a viewport at the surface's logical
