@@ -2153,20 +2153,54 @@ def test_an_xim_server_that_starts_after_the_canvas_types_the_next_text():
 
 
 def test_an_xim_server_that_stops_answering_keys_leaves_them_typing_plain():
-    """A hung XIM server (the suite's, after F4) answers no key: once keys typed more than a
-    second after one it left unanswered keep coming, the text types plain keys, those it
-    swallowed first, in order, so nothing typed is lost."""
-    at = (300, 300)
+    """A hung XIM server (the suite's, after F4: it answers nothing, requests included): keys
+    unanswered for a second make the canvas ask it something it must answer (its spot); keys
+    that keep coming a second after that question type plain, those it swallowed first, in
+    order, so nothing typed is lost; the next text types plain at once."""
+    at, second = (300, 300), (300, 500)
     with xim_session() as (s, server):
         since = xim_click(s, at)
         xdotool_until(server, "key", 2, "type", "ab")
         xdotool_until(server, "mute", 1, "key", "F4")
         # A key each 200 ms (xdotool waits half the delay after a press, half after its release).
         subprocess.run(["xdotool", "type", "--delay", "400", "cdefghij"], env=DESKTOP_SESSION.env, check=True)
+        time.sleep(1.2)
         e = key_and_text_stroke(s, "Escape", "the text's stroke event (Escape, typed plain)")
         s.wait_overlay(f"xim: @im={XIM_NAME} answered none of", 1, since)
         check_kept_text(s.request, e, "abcdefghij", at)
-        print("  'cdefghij' typed plain once the IM stopped answering; the text is 'abcdefghij'", flush=True)
+        subprocess.run(["xdotool", "mousemove", str(second[0]), str(second[1]), "sleep", "0.1", "click", "1"], env=DESKTOP_SESSION.env, check=True)
+        time.sleep(0.3)
+        e = type_and_text_stroke(s, "xy", "the next text's stroke event (typed plain at once)")
+        check_texts(s, [("abcdefghij", *at), ("xy", *second)], "the texts typed plain are")
+        print("  'cdefghij' typed plain once the IM answered neither keys nor a request; the next text 'xy' typed plain at once", flush=True)
+
+
+def type_and_text_stroke(s, text, what):
+    """Types `text`, then Escape, and waits for the stroke event of the text it ends."""
+    subprocess.run(["xdotool", "type", "--delay", "40", text], env=DESKTOP_SESSION.env, check=True)
+    return key_and_text_stroke(s, "Escape", what)
+
+
+def test_an_xim_input_method_that_takes_keys_without_a_word_keeps_them():
+    """An IM choosing among candidates takes keys and says nothing for a while (the suite's server
+    after F6, which still answers requests): the canvas asks it something, it answers, and the keys
+    stay its own, however long the pauses; nothing is typed plain."""
+    at, away = (300, 300), (700, 500)
+    with xim_session() as (s, server):
+        since = xim_click(s, at)
+        xdotool_until(server, "key", 2, "type", "ab")
+        xdotool_until(server, "swallow", 1, "key", "F6")
+        for keys in ("xy", "z", "w"):
+            subprocess.run(["xdotool", "type", "--delay", "40", keys], env=DESKTOP_SESSION.env, check=True)
+            time.sleep(1.2)
+        s.wait_overlay(f"xim: @im={XIM_NAME} is alive", 5, since)
+        lines = [l for _, l in s.overlay_log]
+        check(not any("answered none of" in l for l in lines), f"a live IM was taken for hung: {lines[-6:]}")
+        # A tap elsewhere ends the text: only what the IM handed back is in it.
+        subprocess.run(["xdotool", "mousemove", str(away[0]), str(away[1]), "sleep", "0.1", "click", "1"], env=DESKTOP_SESSION.env, check=True)
+        s.watcher.wait(lambda e: e["event"] == "stroke" and e.get("source") == "keyboard", 5, "the text's stroke event (a tap elsewhere)")
+        check_texts(s, [("ab", *at)], "the texts, the IM's keys kept from them, are")
+        print("  'xy', 'z', 'w' taken by the IM over 3.6 s: asked, it answered; the text is 'ab', nothing typed plain", flush=True)
 
 
 def help_panel_pixels(shot, layout, desktop=DESKTOP):
@@ -2301,6 +2335,7 @@ TESTS = [test_replay_double_press_opens_the_canvas_with_its_ink, test_minimize_r
          test_an_xim_answer_that_comes_after_its_text_ended_is_dropped,
          test_an_xim_server_that_starts_after_the_canvas_types_the_next_text,
          test_an_xim_server_that_stops_answering_keys_leaves_them_typing_plain,
+         test_an_xim_input_method_that_takes_keys_without_a_word_keeps_them,
          test_f1_shows_the_help_where_the_spec_puts_it_any_key_or_click_hides_it_and_no_export_holds_it,
          test_on_an_800x600_screen_the_help_shrinks_to_fit_it]
 

@@ -20,14 +20,18 @@ import Glibc
 /// text has a context of its own, which goes when the text ends or its window is unmapped
 /// (minimized); what the IM says for a context left behind is dropped. No XMODIFIERS: plain
 /// keys type. No such server yet (a login race): plain keys type, with one line in the log,
-/// until it starts (xcb-imdkit watches the root's XIM_SERVERS and connects then). A server
-/// that stops answering keys: this text types plain keys (`answerBound`).
+/// until it starts (xcb-imdkit watches the root's XIM_SERVERS and connects then). Keys the IM
+/// takes without a word for a while (candidate keys, toggles) make the client ask it something
+/// it must answer, its spot again: an IM that answers keeps them; one that answers that for
+/// `answerBound` neither is hung, and this text types plain keys, those it took first, as every
+/// text does until the server answers anything again.
 @MainActor
 final class X11InputMethod {
     private static var made = false
     private(set) static var shared: X11InputMethod?
-    /// How long, in X server time, keys typed after a key the IM has not answered may run
-    /// on before the IM counts as hung for this text (an IM answers within milliseconds).
+    /// How long, in X server time, keys may go unanswered before the client asks the IM whether
+    /// it is alive, and then how long that question may go unanswered while keys come before the
+    /// IM counts as hung (an IM answers a request within milliseconds).
     static let answerBound: UInt32 = 1_000
 
     private unowned let backend: X11Backend
@@ -45,6 +49,12 @@ final class X11InputMethod {
     /// A request whose answer xcb-imdkit waits for is out: it queues anything asked meanwhile
     /// and sends it only with a later request (not on the answer), so `pump` asks one at a time.
     private var busy = false
+    /// The X time of the first key that came while `busy`: the request's age as the user sees it.
+    private var busySince: xcb_timestamp_t?
+    /// The request out is the question whether the IM is alive.
+    private var probing = false
+    /// A request went unanswered past `answerBound`: every text types plain keys until the server answers something.
+    private var serverHung = false
     /// What the answers to `busy` requests said, acted on once xcb-imdkit returned.
     private var answered = false
     private var madeIC: xcb_xic_t?
@@ -128,6 +138,9 @@ final class X11InputMethod {
     private func didOpen() {
         opened = true
         busy = false
+        busySince = nil
+        probing = false
+        serverHung = false
         doomed = []
         hungSaid = false
         backend.owner?.log("xim: connected to @im=\(name)")
@@ -170,14 +183,17 @@ final class X11InputMethod {
 
     /// A key on the window whose text the IM types: sent to it, or held until the request out is answered.
     private func key(_ event: xcb_key_press_event_t) -> Bool {
-        guard opened, !plain, let canvas, canvas.window == event.event, (preedit.base ?? canvas.layers.textEntry) != nil,
+        guard opened, !plain, !serverHung, let canvas, canvas.window == event.event, (preedit.base ?? canvas.layers.textEntry) != nil,
               ic != nil || creating != 0 || busy else { return false }
         if event.response_type & 0x7f == UInt8(XCB_KEY_PRESS), !isModifier(event.detail) {
-            if hung(at: event.time) {
+            if busy, let since = busySince, later(event.time, than: since) {
+                serverHung = true
                 typePlain(canvas)
                 return false
             }
+            if busy, busySince == nil { busySince = event.time }
             unanswered.append(event)
+            if !busy, let ic, unanswered.count >= 3, later(event.time, than: unanswered[1].time) { askAlive(ic, at: event.time) }
         }
         if let ic, !busy, heldKeys.isEmpty {
             var key = event
@@ -188,10 +204,29 @@ final class X11InputMethod {
         return true
     }
 
-    /// Two keys unanswered, the later one `answerBound` before this key: the IM swallows keys.
-    /// (One alone may be a key an IM takes without a word, as a toggle.)
-    private func hung(at time: xcb_timestamp_t) -> Bool {
-        unanswered.count >= 2 && time &- unanswered[1].time > Self.answerBound && time &- unanswered[1].time < 1 << 31
+    /// `time` is more than `answerBound` after `since` (X time wraps after 49 days).
+    private func later(_ time: xcb_timestamp_t, than since: xcb_timestamp_t) -> Bool {
+        time &- since > Self.answerBound && time &- since < 1 << 31
+    }
+
+    /// Keys went unanswered for a while: the spot sent again is a request the IM must answer.
+    private func askAlive(_ ic: xcb_xic_t, at time: xcb_timestamp_t) {
+        guard let spot else { return }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        probing = true
+        send {
+            stylus_xim_set_spot(im, ic, spot.x, spot.y, { _, _, data in onMain(data, X11InputMethod.self) { $0.answer() } }, me)
+        }
+        if busy { busySince = time } else { probing = false }
+        backend.flush()
+    }
+
+    /// Sends a request whose answer `answer` takes: busy until then. xcb-imdkit may call the
+    /// callback before it returns (a send that failed), so busy is set first.
+    private func send(_ request: () -> Bool) {
+        busy = true
+        busySince = nil
+        if !request() { busy = false }
     }
 
     /// The IM did not answer: this text types plain keys, those it swallowed first, in order.
@@ -199,7 +234,7 @@ final class X11InputMethod {
         plain = true
         if !hungSaid {
             hungSaid = true
-            canvas.owner.log("xim: @im=\(name) answered none of \(unanswered.count) keys: plain keys type this text")
+            canvas.owner.log("xim: @im=\(name) answered none of \(unanswered.count) keys nor a request: plain keys type until it answers")
         }
         let keys = unanswered
         unanswered = []
@@ -272,29 +307,33 @@ final class X11InputMethod {
         let me = Unmanaged.passUnretained(self).toOpaque()
         while let old = doomed.first {
             doomed.removeFirst()
-            busy = xcb_xim_destroy_ic(im, old, { _, _, data in onMain(data, X11InputMethod.self) { $0.answer() } }, me)
+            send { xcb_xim_destroy_ic(im, old, { _, _, data in onMain(data, X11InputMethod.self) { $0.answer() } }, me) }
             if busy { return }
         }
         guard let canvas, !plain else { return }
         guard let ic else {
             let spot = caretSpot(canvas)
-            guard stylus_xim_create_ic(im, canvas.window, spot.x, spot.y, { _, ic, data in
-                onMain(data, X11InputMethod.self) { $0.madeIC = ic; $0.answer() }
-            }, me) else {
-                plain = true
-                canvas.owner.log("xim: the input context could not be asked for: plain keys type")
-                return
-            }
             self.spot = spot
             creating = canvas.window
-            busy = true
+            var asked = false
+            send {
+                asked = stylus_xim_create_ic(im, canvas.window, spot.x, spot.y, { _, ic, data in
+                    onMain(data, X11InputMethod.self) { $0.madeIC = ic; $0.answer() }
+                }, me)
+                return asked
+            }
+            if !asked {
+                creating = 0
+                plain = true
+                canvas.owner.log("xim: the input context could not be asked for: plain keys type")
+            }
             return
         }
         if let wanted = wantedSpot, spot.map({ $0 != wanted }) ?? true {
             spot = wanted
-            busy = stylus_xim_set_spot(im, ic, wanted.x, wanted.y, { _, _, data in
-                onMain(data, X11InputMethod.self) { $0.answer() }
-            }, me)
+            send {
+                stylus_xim_set_spot(im, ic, wanted.x, wanted.y, { _, _, data in onMain(data, X11InputMethod.self) { $0.answer() } }, me)
+            }
             if busy { return }
         }
         let keys = heldKeys
@@ -305,7 +344,19 @@ final class X11InputMethod {
     /// The answer to the request out (in xcb-imdkit's callback: acted on after it returned).
     private func answer() {
         busy = false
+        busySince = nil
         answered = true
+        if serverHung {
+            serverHung = false
+            hungSaid = false
+            backend.owner?.log("xim: @im=\(name) answers again: the next text goes through it")
+        }
+        if probing {
+            probing = false
+            // Alive: what it took without a word is its own (a candidate chosen, a mode toggled).
+            unanswered = []
+            backend.owner?.log("xim: @im=\(name) is alive: the keys it took without a word stay with it")
+        }
         guard let made = madeIC else { return }
         madeIC = nil
         let window = creating
@@ -460,6 +511,9 @@ final class X11InputMethod {
         creating = 0
         doomed = []
         busy = false
+        busySince = nil
+        probing = false
+        serverHung = false
         madeIC = nil
         canvas = nil
         anchor = nil

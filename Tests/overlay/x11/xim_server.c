@@ -2,12 +2,13 @@
 // A small XIM server for overlay_test.py, with xcb-imdkit's server API: `xim_server NAME`
 // serves @im=NAME on $DISPLAY. Every key a client forwards to it is handed back, except F2,
 // which shows the preedit "にほんご" (underlined feedback), F3, which takes the preedit
-// away and commits "日本語 é" instead, F4, after which it answers nothing any more (a hung
-// IM: it still reads, so the client's requests do not block), and F5, which holds back the
-// commit of "late" until the client takes the focus off that context (an answer that comes
-// after the client left the text). It says on stdout what it did, a line each (ready, ic,
-// preedit, commit, key for a press, release, mute, pending, late), so the test waits for it
-// rather than for time.
+// away and commits "日本語 é" instead, F4, after which it handles nothing any more (a hung
+// IM: it still reads its X events, so the client's requests do not block, but answers none),
+// F5, which holds back the commit of "late" until the client takes the focus off that context
+// (an answer that comes after the client left the text), and F6, after which it takes every
+// key without a word while still answering requests (an IM choosing among candidates). It
+// says on stdout what it did, a line each (ready, ic, preedit, commit, key for a press,
+// release, mute, swallow, pending, late), so the test waits for it rather than for time.
 #include <xcb-imdkit/encoding.h>
 #include <xcb-imdkit/imdkit.h>
 #include <xcb/xcb.h>
@@ -20,8 +21,9 @@ static const char *const commit_text = "日本語 é";
 static const uint32_t preedit_chars = 4;
 
 static xcb_im_t *im;
-static xcb_keycode_t f2, f3, f4, f5;
+static xcb_keycode_t f2, f3, f4, f5, f6;
 static int mute;   // F4 came: no answer to anything
+static int swallow;   // F6 came: keys taken without a word
 static xcb_im_input_context_t *late;   // F5 came in this context: "late" is committed when it loses the focus
 static uint32_t shown;   // characters of preedit the client shows
 
@@ -30,7 +32,7 @@ static void say(const char *line) {
     fflush(stdout);
 }
 
-// The key codes of F2 to F5 in the server's core keymap.
+// The key codes of F2 to F6 in the server's core keymap.
 static void find_keys(xcb_connection_t *c) {
     const xcb_setup_t *setup = xcb_get_setup(c);
     uint8_t count = setup->max_keycode - setup->min_keycode + 1;
@@ -44,6 +46,7 @@ static void find_keys(xcb_connection_t *c) {
         if (syms[i * per] == 0xffc0 && !f3) f3 = setup->min_keycode + i;
         if (syms[i * per] == 0xffc1 && !f4) f4 = setup->min_keycode + i;
         if (syms[i * per] == 0xffc2 && !f5) f5 = setup->min_keycode + i;
+        if (syms[i * per] == 0xffc3 && !f6) f6 = setup->min_keycode + i;
     }
     free(reply);
 }
@@ -77,6 +80,7 @@ static void callback(xcb_im_t *server, xcb_im_client_t *client, xcb_im_input_con
                      const xcb_im_packet_header_fr_t *hdr, void *frame, void *arg, void *user_data) {
     (void)client; (void)frame; (void)user_data;
     if (mute) return;
+    if (swallow && hdr->major_opcode == XCB_XIM_FORWARD_EVENT) return;
     switch (hdr->major_opcode) {
     case XCB_XIM_CREATE_IC:
         say("ic");
@@ -100,6 +104,9 @@ static void callback(xcb_im_t *server, xcb_im_client_t *client, xcb_im_input_con
         } else if (press && f4 && event->detail == f4) {
             mute = 1;
             say("mute");
+        } else if (press && f6 && event->detail == f6) {
+            swallow = 1;
+            say("swallow");
         } else if (press && f2 && event->detail == f2) {
             xcb_im_preedit_start_callback(server, ic);
             draw_preedit(ic, preedit_text, preedit_chars);
@@ -158,7 +165,8 @@ int main(int argc, char **argv) {
     say("ready");
     xcb_generic_event_t *event;
     while ((event = xcb_wait_for_event(c))) {
-        xcb_im_filter_event(im, event);
+        // Hung: the events are read (so the X server never holds the client's messages back) and dropped.
+        if (!mute) xcb_im_filter_event(im, event);
         free(event);
         xcb_flush(c);
     }
