@@ -78,14 +78,14 @@ struct GrabWatchdogTests {
         #expect(w.logged.isEmpty)
     }
 
-    /// A watchdog (stall limit and grace 400 ms) on a clock that jumps 3 s 100 ms after input
-    /// arrives, while it sleeps: what a virtual machine's clock does when its host starves it,
+    /// A watchdog (stall limit 400 ms, grace 600 ms) on a clock that jumps 3 s 250 ms after input
+    /// arrives (time enough for its thread to see the input first), while it sleeps: what a virtual machine's clock does when its host starves it,
     /// the loop and the watchdog stopped alike. `loopTurnsAfter`: real microseconds after which
     /// the loop turns every 20 ms; nil: it never turns again.
     func stalledMachine(loopTurnsAfter: Int64?) -> (released: Bool, logged: [String]) {
         let jump = Locked<Int64>(0)
         let lines = Locked<[String]>([])
-        let dog = GrabWatchdog(stallLimit: 400_000, grace: 400_000, clock: { monotonicMicroseconds() + jump.withLock { $0 } },
+        let dog = GrabWatchdog(stallLimit: 400_000, grace: 600_000, clock: { monotonicMicroseconds() + jump.withLock { $0 } },
                                log: { line in lines.withLock { $0.append(line) } })
         defer { dog.stop() }
         let node = Node()
@@ -93,7 +93,7 @@ struct GrabWatchdogTests {
         dog.watch(fd: node.read, path: "/dev/input/event42")
         let start = monotonicMicroseconds()
         node.inputArrives()
-        usleep(100_000)
+        usleep(250_000)
         jump.withLock { $0 = 3_000_000 }
         var released = false
         while !released, monotonicMicroseconds() - start < 2_500_000 {
@@ -105,8 +105,8 @@ struct GrabWatchdogTests {
     }
 
     @Test func aStalledMachineDoesNotTakeThePenFromALoopThatTurnsAfterIt() {
-        // The watchdog wakes at 400 ms to a clock 3 s on; the loop turns from 600 ms: within the grace it gets again.
-        let run = stalledMachine(loopTurnsAfter: 600_000)
+        // The watchdog wakes at 600 ms to a clock 3 s on; the loop turns from 800 ms: within the grace it gets again (to 1200 ms).
+        let run = stalledMachine(loopTurnsAfter: 800_000)
         #expect(!run.released)
         #expect(run.logged.isEmpty)
     }
