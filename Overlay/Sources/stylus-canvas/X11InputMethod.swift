@@ -39,9 +39,8 @@ final class X11InputMethod {
     private let name: String
     /// The server answered XIM_OPEN; contexts can be made.
     private var opened = false
-    /// The text's context and its window, once the server made it.
+    /// The text's context, once the server made it.
     private var ic: xcb_xic_t?
-    private var icWindow: xcb_window_t = 0
     /// The window a context was asked for, not yet answered.
     private var creating: xcb_window_t = 0
     /// Contexts of texts that ended, to destroy.
@@ -289,7 +288,6 @@ final class X11InputMethod {
             canvas.owner.log("xim: input context closed")
         }
         ic = nil
-        icWindow = 0
         self.canvas = nil
         anchor = nil
         spot = nil
@@ -373,7 +371,6 @@ final class X11InputMethod {
             return
         }
         ic = made
-        icWindow = window
         xcb_xim_set_ic_focus(im, made)
         selectReleases(window)
         if let entry = preedit.base ?? canvas.layers.textEntry {
@@ -507,7 +504,6 @@ final class X11InputMethod {
             canvas.queueDraw()
         }
         ic = nil
-        icWindow = 0
         creating = 0
         doomed = []
         busy = false
