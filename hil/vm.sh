@@ -117,7 +117,7 @@ mount -t tmpfs -o mode=1777 tmpfs /newroot/tmp
 mkdir -p /newroot/run/hil
 mount -t 9p -o \$opts hilout /newroot/run/hil || { echo "initramfs: cannot mount the results share"; echo o > /proc/sysrq-trigger; }
 mkdir -p /newroot/run/hil-repo
-mount -t 9p -o ro,\$opts hilrepo /newroot/run/hil-repo || { echo "initramfs: cannot mount the repository"; echo o > /proc/sysrq-trigger; }
+mount -t 9p -o ro,\$opts,cache=loose hilrepo /newroot/run/hil-repo || { echo "initramfs: cannot mount the repository"; echo o > /proc/sysrq-trigger; }
 mount -o move /dev /newroot/dev
 mount -o move /proc /newroot/proc
 mount -o move /sys /newroot/sys
