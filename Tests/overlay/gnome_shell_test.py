@@ -923,27 +923,49 @@ def test_enter_and_backspace_keep_their_place_behind_a_late_input_method():
     `late` 0, an input method that declines them at once (as GNOME's does without IBus), where
     ClutterText would act on Enter and Backspace itself."""
     at = (300, 300)
-    for late in (0, 100):
-        with input_method_replaced(late), Daemon(state=empty_state()) as d:
-            d.request("tool", tool="text", color="#d61a1c", width=8)
-            d.open_and_wait()
-            SHELL.command(f"drag {at[0]} {at[1]} {at[0] + 1} {at[1]} 2")
-            time.sleep(0.3)
-            n = len(d.watcher.canvas)
-            started = time.monotonic()
-            for key in ["a", "b", "Return", "c", "BackSpace", "d", "Escape"]:
-                SHELL.command(f"key {key}")
-            typed = time.monotonic() - started
-            check(not late or typed / 7 < late / 1000,
-                  f"the keys took {typed:.2f} s to type: not faster than the input method answers")
-            e = d.watcher.wait(lambda e: e["event"] == "stroke" and e.get("source") == "keyboard" and e in d.watcher.canvas[n:],
-                               5, f"the text's stroke event (input method {late} ms late)")
-            ot.check_kept_text(d.request, e, "ab\nd", at, WIDTH, HEIGHT)
-            time.sleep(0.2 + 2 * late / 1000)
-            strokes = d.request("strokes")["strokes"]
-            check(len(strokes) == 1, f"after the input method's last answers ({late} ms late): {strokes}")
-            print(f"  'ab' Enter 'c' Backspace 'd' Escape typed in {typed:.2f} s through an input method answering "
-                  f"{late} ms late: kept as 'ab\\nd'", flush=True)
+    for first_late in (0, 100):
+        late = first_late
+        # A loaded machine can take longer to type a key through the shell's test
+        # interface than the input method's delay; the keys would then arrive in order
+        # by themselves and prove nothing: the same again with an input method slower
+        # than the typing measured, twice at most.
+        for attempt in range(3):
+            if not type_behind_a_late_input_method(late, at, last=attempt == 2):
+                late = max(late * 2, int(3000 * typing_seconds_per_key[-1]))
+                continue
+            break
+
+
+typing_seconds_per_key = []
+
+
+def type_behind_a_late_input_method(late, at, last):
+    """One run of the test above; False when the keys were typed no faster than the input
+    method answers (and this is not the last run)."""
+    with input_method_replaced(late), Daemon(state=empty_state()) as d:
+        d.request("tool", tool="text", color="#d61a1c", width=8)
+        d.open_and_wait()
+        SHELL.command(f"drag {at[0]} {at[1]} {at[0] + 1} {at[1]} 2")
+        time.sleep(0.3)
+        n = len(d.watcher.canvas)
+        started = time.monotonic()
+        for key in ["a", "b", "Return", "c", "BackSpace", "d", "Escape"]:
+            SHELL.command(f"key {key}")
+        typed = time.monotonic() - started
+        typing_seconds_per_key.append(typed / 7)
+        if late and typed / 7 >= late / 1000:
+            check(not last, f"the keys took {typed:.2f} s to type: not faster than the input method answers ({late} ms)")
+            print(f"  the keys took {typed:.2f} s to type, not faster than the input method's {late} ms: again slower", flush=True)
+            return False
+        e = d.watcher.wait(lambda e: e["event"] == "stroke" and e.get("source") == "keyboard" and e in d.watcher.canvas[n:],
+                           5 + 7 * late / 1000, f"the text's stroke event (input method {late} ms late)")
+        ot.check_kept_text(d.request, e, "ab\nd", at, WIDTH, HEIGHT)
+        time.sleep(0.2 + 2 * late / 1000)
+        strokes = d.request("strokes")["strokes"]
+        check(len(strokes) == 1, f"after the input method's last answers ({late} ms late): {strokes}")
+        print(f"  'ab' Enter 'c' Backspace 'd' Escape typed in {typed:.2f} s through an input method answering "
+              f"{late} ms late: kept as 'ab\\nd'", flush=True)
+    return True
 
 
 def test_escape_minimizes_the_canvas():
