@@ -2118,6 +2118,29 @@ def test_an_xim_answer_that_comes_after_its_text_ended_is_dropped():
         print("  the late commit for the context left behind was dropped; the texts are 'q' and 'r'", flush=True)
 
 
+def test_a_key_the_xim_hands_back_after_its_text_ended_does_what_it_does_without_a_text():
+    """"abc" Escape "p" typed faster than the IM answers (the suite's server after F7 hands each
+    press back one press late, the last when the client takes the focus off its context): Escape,
+    handed back, ends the text "abc", and "p", handed back for the context just left while no
+    text is typed, picks the pen as it does without an IM (it was dropped)."""
+    at = (300, 300)
+    with xim_session() as (s, server):
+        xim_click(s, at)
+        xdotool_until(server, "behind", 1, "key", "F7")
+        check(s.request("status")["tool"]["tool"] == "text", f"before: {s.request('status')['tool']}")
+        n = len(s.watcher.canvas)
+        subprocess.run(["xdotool", "key", "a", "b", "c", "Escape", "p"], env=DESKTOP_SESSION.env, check=True)
+        s.watcher.wait(lambda e: e["event"] == "stroke" and e.get("source") == "keyboard" and e in s.watcher.canvas[n:], 5,
+                       "the text's stroke event")
+        check_texts(s, [("abc", *at)], "typed one press behind the keys, the text is")
+        until = time.monotonic() + 5
+        while s.request("status")["tool"]["tool"] != "pen" and time.monotonic() < until:
+            time.sleep(0.05)
+        tool = s.request("status")["tool"]["tool"]
+        check(tool == "pen", f"'p' handed back after Escape ended the text left the tool {tool}, not the pen")
+        print("  'abc' Escape 'p', each handed back a press late: the text 'abc', then 'p' picked the pen", flush=True)
+
+
 def test_an_xim_server_that_starts_after_the_canvas_types_the_next_text():
     """The login race (fcitx5 after the canvas): with XMODIFIERS=@im=NAME and no such server yet,
     a text types plain keys; once the server starts, the canvas connects to it by itself, and
@@ -2333,6 +2356,7 @@ TESTS = [test_replay_double_press_opens_the_canvas_with_its_ink, test_minimize_r
          test_a_text_typed_on_the_canvas_shows_at_once_is_kept_exported_alike_and_undone,
          test_an_xim_input_method_types_on_the_x11_canvas_its_preedit_underlined_and_never_sent,
          test_an_xim_answer_that_comes_after_its_text_ended_is_dropped,
+         test_a_key_the_xim_hands_back_after_its_text_ended_does_what_it_does_without_a_text,
          test_an_xim_server_that_starts_after_the_canvas_types_the_next_text,
          test_an_xim_server_that_stops_answering_keys_leaves_them_typing_plain,
          test_an_xim_input_method_that_takes_keys_without_a_word_keeps_them,

@@ -425,7 +425,7 @@ final class X11InputMethod {
         c.forward_event = { _, ic, event, data in
             guard let event else { return }
             let key = event.pointee
-            onMain(data, X11InputMethod.self) { if $0.current(ic, "key") { $0.handed.append(key) } }
+            onMain(data, X11InputMethod.self) { $0.keyBack(key, for: ic) }
         }
         c.preedit_draw = { im, ic, frame, data in
             guard let frame, let im else { return }
@@ -454,6 +454,18 @@ final class X11InputMethod {
         }
         unanswered = []
         return true
+    }
+
+    /// A key the IM hands back. One for a context whose text has ended, while no text is typed
+    /// on its canvas now, is a canvas key ("abc" Escape "p" typed faster than the IM answers:
+    /// Escape, handed back before it, ended the text, and "p" picks the pen as it would without
+    /// an IM); into another text it would land where it was not typed, so it is dropped there.
+    private func keyBack(_ key: xcb_key_press_event_t, for ic: xcb_xic_t) {
+        if self.ic != ic, canvas == nil, let target = backend.canvases[key.event], target.layers.textEntry == nil {
+            handed.append(key)
+        } else if current(ic, "key") {
+            handed.append(key)
+        }
     }
 
     /// A string from the server, in the encoding the two agreed on (compound text unless UTF-8).

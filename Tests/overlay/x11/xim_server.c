@@ -6,9 +6,11 @@
 // IM: it still reads its X events, so the client's requests do not block, but answers none),
 // F5, which holds back the commit of "late" until the client takes the focus off that context
 // (an answer that comes after the client left the text), and F6, after which it takes every
-// key without a word while still answering requests (an IM choosing among candidates). It
-// says on stdout what it did, a line each (ready, ic, preedit, commit, key for a press,
-// release, mute, swallow, pending, late), so the test waits for it rather than for time.
+// key without a word while still answering requests (an IM choosing among candidates), and
+// F7, after which it hands each press back one press late, the last when the client takes
+// the focus off its context (an IM answering slower than the keys come). It says on stdout
+// what it did, a line each (ready, ic, preedit, commit, key for a press, release, mute,
+// swallow, pending, late, behind, held), so the test waits for it rather than for time.
 #include <xcb-imdkit/encoding.h>
 #include <xcb-imdkit/imdkit.h>
 #include <xcb/xcb.h>
@@ -21,18 +23,21 @@ static const char *const commit_text = "日本語 é";
 static const uint32_t preedit_chars = 4;
 
 static xcb_im_t *im;
-static xcb_keycode_t f2, f3, f4, f5, f6;
+static xcb_keycode_t f2, f3, f4, f5, f6, f7;
 static int mute;   // F4 came: no answer to anything
 static int swallow;   // F6 came: keys taken without a word
 static xcb_im_input_context_t *late;   // F5 came in this context: "late" is committed when it loses the focus
 static uint32_t shown;   // characters of preedit the client shows
+static int behind;   // F7 came: each press handed back one press late
+static xcb_key_press_event_t held;   // the press held back since F7, and its context
+static xcb_im_input_context_t *held_ic;
 
 static void say(const char *line) {
     printf("%s\n", line);
     fflush(stdout);
 }
 
-// The key codes of F2 to F6 in the server's core keymap.
+// The key codes of F2 to F7 in the server's core keymap.
 static void find_keys(xcb_connection_t *c) {
     const xcb_setup_t *setup = xcb_get_setup(c);
     uint8_t count = setup->max_keycode - setup->min_keycode + 1;
@@ -47,6 +52,7 @@ static void find_keys(xcb_connection_t *c) {
         if (syms[i * per] == 0xffc1 && !f4) f4 = setup->min_keycode + i;
         if (syms[i * per] == 0xffc2 && !f5) f5 = setup->min_keycode + i;
         if (syms[i * per] == 0xffc3 && !f6) f6 = setup->min_keycode + i;
+        if (syms[i * per] == 0xffc4 && !f7) f7 = setup->min_keycode + i;
     }
     free(reply);
 }
@@ -86,6 +92,11 @@ static void callback(xcb_im_t *server, xcb_im_client_t *client, xcb_im_input_con
         say("ic");
         break;
     case XCB_XIM_UNSET_IC_FOCUS:
+        if (ic && ic == held_ic) {
+            xcb_im_forward_event(server, ic, &held);
+            held_ic = NULL;
+            say("key");
+        }
         if (ic && ic == late) {
             xcb_im_commit_string(server, ic, XCB_XIM_LOOKUP_CHARS, "late", 4, 0);
             late = NULL;
@@ -94,6 +105,7 @@ static void callback(xcb_im_t *server, xcb_im_client_t *client, xcb_im_input_con
         break;
     case XCB_XIM_DESTROY_IC:
         if (ic == late) late = NULL;
+        if (ic == held_ic) held_ic = NULL;
         break;
     case XCB_XIM_FORWARD_EVENT: {
         xcb_key_press_event_t *event = arg;
@@ -107,6 +119,17 @@ static void callback(xcb_im_t *server, xcb_im_client_t *client, xcb_im_input_con
         } else if (press && f6 && event->detail == f6) {
             swallow = 1;
             say("swallow");
+        } else if (press && f7 && event->detail == f7) {
+            behind = 1;
+            say("behind");
+        } else if (press && behind) {
+            if (held_ic) {
+                xcb_im_forward_event(server, held_ic, &held);
+                say("key");
+            }
+            held = *event;
+            held_ic = ic;
+            say("held");
         } else if (press && f2 && event->detail == f2) {
             xcb_im_preedit_start_callback(server, ic);
             draw_preedit(ic, preedit_text, preedit_chars);
