@@ -111,18 +111,28 @@ ci-chain-a: ci-crosscheck
 ci-chain-b: ci-tsan
 # A stage that needs another chain's stage names it twice: as a make prerequisite, so that
 # it starts only once that stage has ended, and in --needs, so that it runs only if it passed.
-# Chain A: the release build, then the guest (the longest stage) and what needs the canvas;
-# chain B, the longer, ends with tsan, so the last two short stages run here.
+# Chain A: the release build, then the guest (the longest stage), the fuzzers and what needs
+# the release binaries and the canvas; chain B: the canvas, then the sanitizers' builds with
+# the overlay suites between them. Each chain's stages take about half of the whole (the
+# table's seconds from a fresh clone: CONTRIBUTING.md).
 ci-release:
 	+@$(STAGE) run release -- $(MAKE) --no-print-directory release examples
 ci-hil: ci-release
 	+@$(STAGE) run hil --needs release -- $(MAKE) --no-print-directory hil
-ci-deb: ci-hil ci-canvas
+ci-fuzz: ci-hil
+	+@$(STAGE) run fuzz -- $(MAKE) --no-print-directory test-fuzz FUZZ_TEST_SECONDS=$(CI_FUZZ_SECONDS)
+ci-contract: ci-fuzz ci-canvas
+	+@$(STAGE) run contract --needs release,canvas -- $(MAKE) --no-print-directory test-contract
+ci-deb: ci-contract
 	+@$(STAGE) run deb --needs release,canvas -- $(MAKE) --no-print-directory test-deb DEB_BUILT=yes
 ci-firstrun: ci-deb
 	+@$(STAGE) run firstrun --needs release,canvas -- $(MAKE) --no-print-directory test-firstrun
 ci-desktops: ci-firstrun
 	+@$(STAGE) run desktops --needs release,canvas -- $(MAKE) --no-print-directory test-desktops
+ci-overlay-unit: ci-desktops
+	+@$(STAGE) run overlay-unit -- $(MAKE) --no-print-directory test-overlay-unit
+ci-crosscheck: ci-overlay-unit
+	+@$(STAGE) run crosscheck --needs release -- $(MAKE) --no-print-directory test-crosscheck
 # Chain B: what needs no release build first, while chain A makes it. The Swift suite runs
 # under AddressSanitizer here (the same tests as `make test-swift`, with its checks on top).
 ci-extension:
@@ -131,20 +141,12 @@ ci-docs: ci-extension
 	+@$(STAGE) run docs -- $(MAKE) --no-print-directory test-docs
 ci-canvas: ci-docs
 	+@$(STAGE) run canvas -- $(MAKE) --no-print-directory overlay
-ci-fuzz: ci-canvas
-	+@$(STAGE) run fuzz -- $(MAKE) --no-print-directory test-fuzz FUZZ_TEST_SECONDS=$(CI_FUZZ_SECONDS)
-ci-asan: ci-fuzz
+ci-asan: ci-canvas
 	+@$(STAGE) run asan -- $(MAKE) --no-print-directory test-asan
-ci-contract: ci-asan ci-release
-	+@$(STAGE) run contract --needs release,canvas -- $(MAKE) --no-print-directory test-contract
-ci-overlay: ci-contract
+ci-overlay: ci-asan ci-release
 	+@$(STAGE) run overlay --needs release,canvas -- $(MAKE) --no-print-directory test-overlay
 ci-tsan: ci-overlay
 	+@$(STAGE) run tsan -- $(MAKE) --no-print-directory test-tsan
-ci-overlay-unit: ci-desktops
-	+@$(STAGE) run overlay-unit -- $(MAKE) --no-print-directory test-overlay-unit
-ci-crosscheck: ci-overlay-unit
-	+@$(STAGE) run crosscheck --needs release -- $(MAKE) --no-print-directory test-crosscheck
 # Each fuzzer's time in CI: the seeds and the fixed findings always run whole; a longer
 # search is `make fuzz`.
 CI_FUZZ_SECONDS ?= 20
