@@ -23,7 +23,7 @@ from stylustest import Failure, check
 
 EV_SYN, EV_KEY, EV_ABS, EV_MSC = 0, 1, 3, 4
 SYN_REPORT, SYN_DROPPED = 0, 3
-BTN_STYLUS, BTN_STYLUS2 = 0x14B, 0x14C
+BTN_STYLUS, BTN_STYLUS2, BTN_TOOL_PEN = 0x14B, 0x14C, 0x140
 ABS_X, ABS_Y = 0, 1
 EVENT = struct.Struct("llHHi")   # struct input_event on 64-bit Linux
 EVIOCGPHYS_256 = 0x81004507      # _IOC(_IOC_READ, 'E', 0x07, 256)
@@ -486,7 +486,26 @@ def test_filter_a_recording_reaches_the_clone_as_the_replay_predicts():
     daemon's events it caused where it caused one: the stream stylusd got is
     the recording as the kernel filtered it, at those times. The clone must
     give its readers exactly what `stylusd replay --output-frames` predicts
-    for that stream (the clone's kernel filtering applied), event for event."""
+    for that stream (the clone's kernel filtering applied), event for event.
+    libinput 1.22 forces a hovering pen out of proximity after 50 ms without
+    events until the device has sent a real BTN_TOOL_PEN 0, which this one
+    does only after 17 s: a writer the emulator stalled that long before then
+    (a real pen reports every 8 ms) makes a proximity-out no replay predicts.
+    Such a run says so and plays again, twice at most."""
+    for attempt in range(3):
+        try:
+            return play_the_22hdt_recording_through_the_filter()
+        except WriterStalled as stalled:
+            if attempt == 2:
+                raise
+            print(f"    {stalled}: played again", flush=True)
+
+
+class WriterStalled(Failure):
+    """The clone differed after the emulator stalled the writer long enough for libinput's proximity timeout."""
+
+
+def play_the_22hdt_recording_through_the_filter():
     rec = Recording(os.path.join(RECORDINGS, "Wacom_Cintiq_22HDT_Pen.events"))
     device, uinput = rec.create_pen("stylusd-hil Cintiq 22HDT Pen")
     # One guest CPU for the player, stylusd and the clone's reader, readers
@@ -514,7 +533,7 @@ def test_filter_a_recording_reaches_the_clone_as_the_replay_predicts():
         time.sleep(0.02)
     fuzz = {code: a[2] for code, a in rec.axes().items()}
     delivered = KernelFilter(fuzz)
-    before, after = [], []
+    before, after, recorded = [], [], []
     try:
         t_rec0 = rec.frames[0][0]
         start = time.monotonic_ns() // 1000 + 200_000
@@ -531,6 +550,7 @@ def test_filter_a_recording_reaches_the_clone_as_the_replay_predicts():
             if kept:
                 before.append((t0, kept))
                 after.append((t1, kept))
+                recorded.append(t)
         time.sleep(1.5)   # the last timers: a held press, a transition
     finally:
         record.terminate()
@@ -576,6 +596,13 @@ def test_filter_a_recording_reaches_the_clone_as_the_replay_predicts():
     if not matches:
         label, p = predictions[0]
         i = first_difference(p, got)
+        # A gap of over 50 ms between two writes the recording has closer, before the first real proximity-out.
+        first_out = next((k for k, (_, events) in enumerate(after) if (EV_KEY, BTN_TOOL_PEN, 0) in events), len(after))
+        stalls = [round((before[k][0] - after[k - 1][0]) / 1000) for k in range(1, first_out)
+                  if before[k][0] - after[k - 1][0] > 50_000 and recorded[k] - recorded[k - 1] < 50_000]
+        if stalls:
+            raise WriterStalled(f"the writer stalled {max(stalls)} ms before the pen's first proximity-out (libinput's limit 50 ms), "
+                                f"and the clone differs from the prediction at event {i}")
         raise Failure(f"the clone differs from the prediction at event {i} of {len(p)} predicted, {len(got)} read: "
                       f"predicted {p[max(0, i - 4):i + 4]}, read {got[max(0, i - 4):i + 4]}")
     print(f"    the clone's {len(got)} events equal the prediction from the {' and '.join(matches)}-write times")
