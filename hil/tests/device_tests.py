@@ -294,8 +294,10 @@ def test_nodes_that_vanish_before_they_can_be_opened_are_reported_not_fatal():
     try:
         d.wait_log(f"cannot use {node}: no such device node")
         check(d.request("status")["result"]["input"]["mode"] == "button-only", "not button-only")
-    finally:
-        check(d.stop() == 0, "stylusd did not exit cleanly")
+    except BaseException:
+        d.stop()
+        raise
+    stop_cleanly(d, "after its --device node was gone")
 
     # On the seat: pens (three-button ones too, whose node stylusd opens
     # itself) appear and vanish at once, while probes run.
@@ -333,8 +335,17 @@ def test_nodes_that_vanish_before_they_can_be_opened_are_reported_not_fatal():
         added, removed, failed = (len(d.of("device", change=c)) for c in ("added", "removed", "failed"))
         check(added == removed, f"{added} added but {removed} removed")
         print(f"    {made[0]} pens appeared and vanished: {added} added and removed, {failed} reported as failed to open")
-    finally:
-        check(d.stop() == 0, "stylusd did not exit cleanly")
+    except BaseException:
+        # The first failure is the one to see, not the stop's after it.
+        d.stop()
+        raise
+    stop_cleanly(d, "after the churn")
+
+
+def stop_cleanly(d, when):
+    """Stops `d` with SIGTERM; a failure naming its exit status and last log lines unless it exits with 0."""
+    status = d.stop()
+    check(status == 0, f"stylusd did not exit cleanly {when}: status {status}; its last lines: {d.log[-8:]}")
 
 
 def test_a_pen_the_daemon_cannot_read_is_reported_and_it_runs_button_only():
